@@ -1,0 +1,1 @@
+//! Dice notation in, parsed expressions, seeded rolls and exact distributions out.
