@@ -1,0 +1,65 @@
+//! Ids: every table, lookup, deck and NPC id is a lowercase dotted name and unique across all content.
+
+use std::collections::BTreeMap;
+
+use crate::content::{Library, Located};
+use crate::diag::{Diagnostic, Kind};
+
+pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
+    let all: Vec<(&str, &Located<String>)> = lib
+        .tables
+        .iter()
+        .map(|t| ("table", &t.id))
+        .chain(lib.lookups.iter().map(|l| ("lookup", &l.id)))
+        .chain(lib.decks.iter().map(|d| ("deck", &d.id)))
+        .chain(lib.npcs.iter().map(|n| ("npc", &n.id)))
+        .collect();
+    let mut seen: BTreeMap<&str, (&str, &Located<String>)> = BTreeMap::new();
+    for (what, id) in all {
+        if !valid_id(&id.value) {
+            out.push(
+                Diagnostic::error(Kind::BadId, &lib.sources, &id.loc, format!("`{}` is not a valid id", id.value))
+                    .with_table(&id.value)
+                    .with_hint("use lowercase letters, digits, `.`, `_` and `-`, starting with a letter, e.g. `bbb.homicide.district`"),
+            );
+        }
+        match seen.get(id.value.as_str()) {
+            Some((first_what, first)) => {
+                let (path, line) = (lib.file_of(&first.loc), lib.line_of(&first.loc));
+                out.push(
+                    Diagnostic::error(
+                        Kind::DuplicateId,
+                        &lib.sources,
+                        &id.loc,
+                        format!("{what} id `{}` is already used by a {first_what} at {path}:{line}", id.value),
+                    )
+                    .with_table(&id.value)
+                    .with_hint("ids are unique across all tables, lookups, decks and NPCs; rename one of them"),
+                );
+            }
+            None => {
+                seen.insert(&id.value, (what, id));
+            }
+        }
+    }
+}
+
+fn valid_id(id: &str) -> bool {
+    id.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn id_syntax() {
+        for ok in ["bbb.homicide.district", "a", "x-1_y.z"] {
+            assert!(super::valid_id(ok), "{ok}");
+        }
+        for bad in ["", "Bbb", "1abc", "a b", "bbb/x", ".a"] {
+            assert!(!super::valid_id(bad), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! `blockprint check`: load and check content; diagnostics and a summary line out.
+
+use crate::content::ContentRoot;
+use crate::diag;
+
+use super::{Format, Status};
+
+pub(super) fn run(root: &ContentRoot, format: Format, verbose: bool) -> Status {
+    let (lib, report) = match crate::check::load_and_check(root) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", root.label());
+            return Status::Io;
+        }
+    };
+    match format {
+        Format::Json => {
+            let mut v = diag::render_json(&report.diagnostics);
+            v["summary"] = serde_json::json!({
+                "tables": report.stats.tables,
+                "outcomes": report.stats.outcomes,
+                "lookups": report.stats.lookups,
+                "decks": report.stats.decks,
+                "npcs": report.stats.npcs,
+                "editorial": report.editorial,
+            });
+            if super::print_json(&v) != Status::Ok {
+                return Status::Io;
+            }
+        }
+        Format::Text => {
+            outp!("{}", diag::render_text(&report.diagnostics, &lib.sources));
+            let s = &report.stats;
+            outln!(
+                "checked {} ({} covered), {}, {}, {} in {}: {}, {}, {}{}",
+                count(s.tables, "table"),
+                count(s.outcomes, "outcome"),
+                count(s.lookups, "lookup"),
+                count(s.decks, "deck"),
+                count(s.npcs, "NPC"),
+                root.label(),
+                count(report.errors(), "error"),
+                count(report.warnings(), "warning"),
+                count(report.editorial.len(), "editorial fill"),
+                if verbose || report.editorial.is_empty() {
+                    ""
+                } else {
+                    " (--verbose lists them)"
+                }
+            );
+            if verbose {
+                for f in &report.editorial {
+                    let at = if f.at.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" {}", f.at)
+                    };
+                    let result = if f.result.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" = {}", f.result)
+                    };
+                    outln!(
+                        "  editorial {}{at}{result} ({}:{}): {}",
+                        f.id,
+                        f.file,
+                        f.line,
+                        f.reason
+                    );
+                }
+            }
+        }
+    }
+    if report.errors() > 0 {
+        Status::Rules
+    } else {
+        Status::Ok
+    }
+}
+
+/// `1 table`, `2 tables`.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}

@@ -1,0 +1,122 @@
+//! `blockprint roll`: roll a dice expression or a table with a seeded ChaCha20 generator; results on stdout,
+//! the seed on stderr when it was chosen at random.
+
+use serde::Serialize;
+
+use crate::content::ContentRoot;
+use crate::dice;
+use crate::roll::{self, TableRoll};
+
+use super::Status;
+
+#[derive(Serialize)]
+struct ExprRolls {
+    expr: String,
+    seed: u64,
+    rolls: Vec<dice::Rolled>,
+}
+
+#[derive(Serialize)]
+struct TableRolls {
+    table: String,
+    seed: u64,
+    rolls: Vec<TableRoll>,
+}
+
+fn seed_or_fresh(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        let s = roll::fresh_seed();
+        eprintln!("seed: {s} (repeat these rolls with --seed {s})");
+        s
+    })
+}
+
+pub(super) fn expr(src: &str, seed: Option<u64>, count: u32, json: bool) -> Status {
+    let expr = match dice::parse(src) {
+        Ok(e) => e,
+        Err(e) => {
+            eprint!("{}", super::expr_error(src, &e));
+            return Status::Rules;
+        }
+    };
+    let seed = seed_or_fresh(seed);
+    let mut rng = roll::rng(seed);
+    let mut rolls = Vec::new();
+    for _ in 0..count {
+        match expr.roll(&mut rng) {
+            Ok(r) => rolls.push(r),
+            Err(e) => {
+                eprintln!("error[bad_dice]: `{src}`: {}", e.message);
+                return Status::Rules;
+            }
+        }
+    }
+    if json {
+        return super::print_json(&ExprRolls {
+            expr: src.to_owned(),
+            seed,
+            rolls,
+        });
+    }
+    for r in &rolls {
+        outln!("{}", r.detail);
+    }
+    Status::Ok
+}
+
+pub(super) fn table(
+    root: &ContentRoot,
+    id: &str,
+    seed: Option<u64>,
+    count: u32,
+    json: bool,
+) -> Status {
+    let (lib, _) = match super::checked(root) {
+        Ok(x) => x,
+        Err(s) => return s,
+    };
+    if lib.table(id).is_none() {
+        let near: Vec<&str> = lib
+            .tables
+            .iter()
+            .map(|t| t.id.value.as_str())
+            .filter(|t| t.contains(id) || id.contains(*t))
+            .collect();
+        eprintln!("error: no table `{id}` in {}", root.label());
+        if !near.is_empty() {
+            eprintln!(
+                "  = help: did you mean {}?",
+                near.iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            );
+        } else {
+            eprintln!("  = help: `blockprint tables` lists every table id");
+        }
+        return Status::Rules;
+    }
+    let seed = seed_or_fresh(seed);
+    let mut rng = roll::rng(seed);
+    let mut rolls = Vec::new();
+    for _ in 0..count {
+        match roll::roll_table(&lib, id, &mut rng) {
+            Ok(r) => rolls.push(r),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Status::Rules;
+            }
+        }
+    }
+    if json {
+        return super::print_json(&TableRolls {
+            table: id.to_owned(),
+            seed,
+            rolls,
+        });
+    }
+    for r in &rolls {
+        outln!("{} ({}) → {}: {}", r.dice, r.roll, r.on, r.text);
+    }
+    Status::Ok
+}

@@ -1,0 +1,228 @@
+//! The content model: what a content file may hold (serde types, spans kept) and the loaded, located forms.
+
+use std::ops::Range;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::diag::Loc;
+
+/// One `.toml` file as written. Every struct denies unknown keys so a typo is an error at its place.
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FileDoc {
+    #[serde(default)]
+    pub table: Vec<Spanned<TableDoc>>,
+    #[serde(default)]
+    pub lookup: Vec<Spanned<LookupDoc>>,
+    #[serde(default)]
+    pub deck: Vec<Spanned<DeckDoc>>,
+    #[serde(default)]
+    pub npc: Vec<Spanned<NpcDoc>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TableDoc {
+    pub id: Spanned<String>,
+    pub title: String,
+    pub dice: Spanned<String>,
+    pub note: Option<String>,
+    pub editorial: Option<String>,
+    pub rows: Spanned<Vec<Spanned<RowDoc>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RowDoc {
+    pub on: Spanned<String>,
+    pub result: Spanned<String>,
+    pub editorial: Option<String>,
+    pub modifier: Option<i64>,
+    pub unit: Option<Unit>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LookupDoc {
+    pub id: Spanned<String>,
+    pub title: String,
+    pub key: String,
+    pub value: String,
+    pub kind: ValueKind,
+    pub role: Option<String>,
+    pub note: Option<String>,
+    pub editorial: Option<String>,
+    pub entries: Spanned<Vec<Spanned<EntryDoc>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct EntryDoc {
+    pub key: Spanned<String>,
+    pub value: Spanned<EntryValue>,
+    pub note: Option<String>,
+    pub editorial: Option<String>,
+    pub up_to_hours: Option<Spanned<f64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DeckDoc {
+    pub id: Spanned<String>,
+    pub title: String,
+    pub note: Option<String>,
+    pub editorial: Option<String>,
+    pub suits: SuitMeanings,
+    pub hearts: Option<Spanned<Vec<Spanned<String>>>>,
+    pub clubs: Option<Spanned<Vec<Spanned<String>>>>,
+    pub diamonds: Option<Spanned<Vec<Spanned<String>>>>,
+    pub spades: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NpcDoc {
+    pub id: Spanned<String>,
+    pub name: String,
+    pub class: Spanned<String>,
+    pub level: u32,
+    pub mastery: Option<String>,
+}
+
+/// The unit of a row's inline roll, for rolls that measure time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unit {
+    Hours,
+    Days,
+    Weeks,
+    Months,
+    Years,
+}
+
+/// What every value of a lookup must be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ValueKind {
+    Dice,
+    Integer,
+    Text,
+}
+
+/// A lookup value as written: a whole number or a string.
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
+#[serde(untagged)]
+pub enum EntryValue {
+    Integer(i64),
+    Text(String),
+}
+
+impl std::fmt::Display for EntryValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EntryValue::Integer(n) => write!(f, "{n}"),
+            EntryValue::Text(s) => f.write_str(s),
+        }
+    }
+}
+
+/// What each suit of a deck stands for.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SuitMeanings {
+    pub hearts: String,
+    pub clubs: String,
+    pub diamonds: String,
+    pub spades: String,
+}
+
+/// A string from content with the place it was written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Located<T> {
+    pub value: T,
+    pub loc: Loc,
+}
+
+impl<T> Located<T> {
+    pub(crate) fn new(value: T, file: usize, span: Range<usize>) -> Self {
+        Located {
+            value,
+            loc: Loc { file, span },
+        }
+    }
+}
+
+/// A random table: a dice expression and the rows its outcomes select.
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub id: Located<String>,
+    pub title: String,
+    pub dice: Located<String>,
+    pub note: Option<String>,
+    pub editorial: Option<String>,
+    pub rows: Vec<Row>,
+    /// Where the `rows` array is written.
+    pub rows_loc: Loc,
+}
+
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub on: Located<String>,
+    pub result: Located<String>,
+    pub editorial: Option<String>,
+    pub modifier: Option<i64>,
+    pub unit: Option<Unit>,
+    pub loc: Loc,
+}
+
+/// A table keyed by name (class → hit die, crime → years).
+#[derive(Debug, Clone)]
+pub struct Lookup {
+    pub id: Located<String>,
+    pub title: String,
+    pub key: String,
+    pub value: String,
+    pub kind: ValueKind,
+    pub role: Option<String>,
+    pub note: Option<String>,
+    pub editorial: Option<String>,
+    pub entries: Vec<Entry>,
+    pub entries_loc: Loc,
+}
+
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub key: Located<String>,
+    pub value: Located<EntryValue>,
+    pub note: Option<String>,
+    pub editorial: Option<String>,
+    pub up_to_hours: Option<Located<f64>>,
+}
+
+/// The four suits in the order blockprint prints them.
+pub const SUITS: [&str; 4] = ["hearts", "clubs", "diamonds", "spades"];
+/// Card ranks in suit order.
+pub const RANKS: [&str; 13] = [
+    "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+];
+
+#[derive(Debug, Clone)]
+pub struct Deck {
+    pub id: Located<String>,
+    pub title: String,
+    pub note: Option<String>,
+    pub editorial: Option<String>,
+    pub suits: SuitMeanings,
+    /// Cards per suit, in [`SUITS`] order, each card in rank order as written.
+    pub cards: [Located<Vec<Located<String>>>; 4],
+}
+
+#[derive(Debug, Clone)]
+pub struct Npc {
+    pub id: Located<String>,
+    pub name: String,
+    pub class: Located<String>,
+    pub level: u32,
+    pub mastery: Option<String>,
+}

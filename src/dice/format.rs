@@ -1,0 +1,82 @@
+//! Exact rationals in; display strings (`"-1/2"`) and rounded decimals (`0.16667`) out.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{Signed, ToPrimitive};
+
+/// Reduced fraction text: `"7"`, `"-1/2"`, `"3125/7776"`; the denominator is left out when it is 1.
+pub fn fraction(q: &BigRational) -> String {
+    let q = q.reduced();
+    if q.denom() == &BigInt::from(1) {
+        q.numer().to_string()
+    } else {
+        format!("{}/{}", q.numer(), q.denom())
+    }
+}
+
+/// The value rounded to 5 decimal places (halves away from zero), as the nearest `f64`.
+///
+/// The rounding is done exactly on the rational first, so huge numerators and denominators
+/// (such as `6^30`) never overflow; only the final, already rounded number is converted.
+pub fn approx(q: &BigRational) -> f64 {
+    let scale = BigInt::from(100_000);
+    let scaled = (q * BigRational::from_integer(scale)).round().to_integer();
+    // Below 2^53 the integer is exact in f64, and one division gives the nearest double to the decimal.
+    match scaled.to_i64() {
+        Some(v) if v.unsigned_abs() < (1u64 << 53) => v as f64 / 100_000.0,
+        _ => match scaled.to_f64() {
+            Some(f) => f / 100_000.0,
+            None if scaled.is_negative() => f64::NEG_INFINITY,
+            None => f64::INFINITY,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(BigInt::from(n), BigInt::from(d))
+    }
+
+    #[test]
+    fn fractions() {
+        assert_eq!(fraction(&q(7, 1)), "7");
+        assert_eq!(fraction(&q(14, 2)), "7");
+        assert_eq!(fraction(&q(-1, 2)), "-1/2");
+        assert_eq!(fraction(&q(1, -2)), "-1/2");
+        assert_eq!(fraction(&q(1, 6)), "1/6");
+        assert_eq!(fraction(&q(0, 5)), "0");
+        assert_eq!(fraction(&q(3125, 7776)), "3125/7776");
+        assert_eq!(fraction(&q(27, 216)), "1/8");
+        // unreduced raw ratios are reduced for display
+        assert_eq!(
+            fraction(&BigRational::new_raw(BigInt::from(4), BigInt::from(8))),
+            "1/2"
+        );
+        let big = BigRational::new(BigInt::from(1), BigInt::from(6).pow(30));
+        assert_eq!(fraction(&big), "1/221073919720733357899776");
+    }
+
+    #[test]
+    fn decimals() {
+        assert_eq!(approx(&q(1, 6)), 0.16667);
+        assert_eq!(approx(&q(3125, 7776)), 0.40188);
+        assert_eq!(approx(&q(-1, 2)), -0.5);
+        assert_eq!(approx(&q(7, 1)), 7.0);
+        assert_eq!(approx(&q(1, 200_000)), 0.00001); // half rounds away from zero
+        assert_eq!(approx(&q(-1, 200_000)), -0.00001);
+        assert_eq!(approx(&q(1, 300_000)), 0.0);
+        assert_eq!(approx(&q(2, 3)), 0.66667);
+        let tiny = BigRational::new(BigInt::from(1), BigInt::from(6).pow(30));
+        assert_eq!(approx(&tiny), 0.0);
+        // huge numerator and denominator, value near 1/2
+        let huge = BigRational::new(BigInt::from(6).pow(40) / 2 + 1, BigInt::from(6).pow(40));
+        assert_eq!(approx(&huge), 0.5);
+        let enormous = BigRational::from_integer(BigInt::from(10).pow(400));
+        assert_eq!(approx(&enormous), f64::INFINITY);
+        assert_eq!(approx(&-enormous), f64::NEG_INFINITY);
+        assert_eq!(approx(&q(123_456_789_012, 1)), 123_456_789_012.0);
+    }
+}

@@ -1,0 +1,206 @@
+//! Template data: a checked [`Library`] and its [`Report`] in, serializable values with exact odds out.
+//! The same values feed `tables --json`, the Markdown reference and (later) typst documents.
+
+use serde::Serialize;
+
+use crate::check::{self, Report};
+use crate::content::{EntryValue, Library, RANKS, SUITS};
+use crate::dice;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TableData {
+    pub id: String,
+    pub title: String,
+    pub dice: String,
+    pub file: String,
+    pub line: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub editorial: Option<String>,
+    pub rows: Vec<RowData>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RowData {
+    pub on: String,
+    pub result: String,
+    /// Exact probability as a reduced fraction string.
+    pub probability: String,
+    /// The same, rounded to 5 decimal places.
+    pub approx: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub editorial: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LookupData {
+    pub id: String,
+    pub title: String,
+    pub key: String,
+    pub value: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub editorial: Option<String>,
+    pub entries: Vec<EntryData>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EntryData {
+    pub key: String,
+    pub value: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub editorial: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DeckData {
+    pub id: String,
+    pub title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub editorial: Option<String>,
+    /// One entry per rank: the rank and its four cards in suit order.
+    pub ranks: Vec<(String, Vec<String>)>,
+    /// Suit names and meanings in print order.
+    pub suits: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NpcData {
+    pub id: String,
+    pub name: String,
+    pub class: String,
+    pub level: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mastery: Option<String>,
+}
+
+/// Everything the reference documents show.
+#[derive(Debug, Clone, Serialize)]
+pub struct Reference {
+    pub tables: Vec<TableData>,
+    pub lookups: Vec<LookupData>,
+    pub decks: Vec<DeckData>,
+    pub npcs: Vec<NpcData>,
+    pub editorial: Vec<check::Fill>,
+}
+
+/// Every table with exact odds per row, in content order. `None` when the report has no odds for a table
+/// (the library did not pass the checker).
+pub fn tables(lib: &Library, report: &Report) -> Option<Vec<TableData>> {
+    lib.tables
+        .iter()
+        .map(|t| {
+            let rows = t
+                .rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    let p = check::row_probability(report, &t.id.value, i)?;
+                    Some(RowData {
+                        on: r.on.value.clone(),
+                        result: r.result.value.clone(),
+                        probability: dice::fraction(p),
+                        approx: dice::approx(p),
+                        editorial: r.editorial.clone(),
+                    })
+                })
+                .collect::<Option<Vec<_>>>()?;
+            Some(TableData {
+                id: t.id.value.clone(),
+                title: t.title.clone(),
+                dice: t.dice.value.clone(),
+                file: lib.file_of(&t.id.loc).to_owned(),
+                line: lib.line_of(&t.id.loc),
+                note: t.note.clone(),
+                editorial: t.editorial.clone(),
+                rows,
+            })
+        })
+        .collect()
+}
+
+/// Tables, lookups, decks, NPCs and the editorial fills of a checked library.
+pub fn reference(lib: &Library, report: &Report) -> Option<Reference> {
+    Some(Reference {
+        tables: tables(lib, report)?,
+        lookups: lib
+            .lookups
+            .iter()
+            .map(|l| LookupData {
+                id: l.id.value.clone(),
+                title: l.title.clone(),
+                key: l.key.clone(),
+                value: l.value.clone(),
+                note: l.note.clone(),
+                editorial: l.editorial.clone(),
+                entries: l
+                    .entries
+                    .iter()
+                    .map(|e| EntryData {
+                        key: e.key.value.clone(),
+                        value: match &e.value.value {
+                            EntryValue::Integer(n)
+                                if *n > 0 && l.value.to_lowercase().contains("modifier") =>
+                            {
+                                format!("+{n}")
+                            }
+                            v => v.to_string(),
+                        },
+                        note: e.note.clone(),
+                        editorial: e.editorial.clone(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        decks: lib
+            .decks
+            .iter()
+            .map(|d| DeckData {
+                id: d.id.value.clone(),
+                title: d.title.clone(),
+                note: d.note.clone(),
+                editorial: d.editorial.clone(),
+                ranks: RANKS
+                    .iter()
+                    .enumerate()
+                    .map(|(i, rank)| {
+                        let cards = d
+                            .cards
+                            .iter()
+                            .map(|s| s.value.get(i).map(|c| c.value.clone()).unwrap_or_default())
+                            .collect();
+                        (rank.to_string(), cards)
+                    })
+                    .collect(),
+                suits: SUITS
+                    .iter()
+                    .zip([
+                        &d.suits.hearts,
+                        &d.suits.clubs,
+                        &d.suits.diamonds,
+                        &d.suits.spades,
+                    ])
+                    .map(|(s, m)| (s.to_string(), m.clone()))
+                    .collect(),
+            })
+            .collect(),
+        npcs: lib
+            .npcs
+            .iter()
+            .map(|n| NpcData {
+                id: n.id.value.clone(),
+                name: n.name.clone(),
+                class: n.class.value.clone(),
+                level: n.level,
+                mastery: n.mastery.clone(),
+            })
+            .collect(),
+        editorial: report.editorial.clone(),
+    })
+}

@@ -1,0 +1,87 @@
+//! Output: relative paths and bytes in, files under one output folder out. Every file is written to a
+//! temporary name beside its target and renamed into place, so a failure never leaves a half-written file,
+//! and nothing outside the folder is touched.
+
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+/// An output folder.
+#[derive(Debug, Clone)]
+pub struct Output {
+    root: PathBuf,
+}
+
+impl Output {
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Output { root: root.into() }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Write `bytes` to `rel` (a relative path without `..`) under the folder; returns the full path.
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
+        let rel_path = Path::new(rel);
+        if rel.is_empty()
+            || rel_path
+                .components()
+                .any(|c| !matches!(c, Component::Normal(_)))
+        {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("`{rel}` is not a plain relative path"),
+            ));
+        }
+        let path = self.root.join(rel_path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| at(parent, e))?;
+        }
+        write_atomic(&path, bytes)?;
+        Ok(path)
+    }
+}
+
+/// Write to a temporary file beside `path`, then rename it into place.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(|e| at(path, e))
+}
+
+fn at(path: &Path, e: std::io::Error) -> std::io::Error {
+    std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_paths_that_leave_the_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Output::new(dir.path().join("out"));
+        for bad in ["../x", "/etc/x", "a/../../x", ""] {
+            assert!(out.write(bad, b"x").is_err(), "{bad}");
+        }
+        let p = out.write("a/b.txt", b"hello").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"hello");
+        let names: Vec<_> = std::fs::read_dir(p.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("b.txt")]);
+    }
+}

@@ -1,0 +1,93 @@
+//! `blockprint build`: golden Markdown, byte-identical reruns, and nothing written outside `--out`.
+//! Run with `BLOCKPRINT_BLESS=1` to rewrite the golden files after an intended change.
+
+use std::path::Path;
+use std::process::Command;
+
+fn build(out: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_blockprint"))
+        .args(["build", "--out", out.to_str().unwrap()])
+        .output()
+        .expect("run blockprint")
+}
+
+#[test]
+fn tables_markdown_matches_golden_and_reruns_are_identical() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    let (oa, ob) = (build(&a.path().join("out")), build(&b.path().join("out")));
+    assert_eq!(
+        oa.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&oa.stderr)
+    );
+    assert_eq!(ob.status.code(), Some(0));
+    for name in ["tables.md", "tables.json"] {
+        let x = std::fs::read(a.path().join("out").join(name)).unwrap();
+        let y = std::fs::read(b.path().join("out").join(name)).unwrap();
+        assert_eq!(x, y, "{name} differs between runs");
+    }
+    let md = std::fs::read_to_string(a.path().join("out/tables.md")).unwrap();
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tables.md");
+    if std::env::var_os("BLOCKPRINT_BLESS").is_some() {
+        std::fs::write(&golden, &md).unwrap();
+    }
+    assert_eq!(
+        md,
+        std::fs::read_to_string(&golden).unwrap(),
+        "tables.md differs from tests/golden/tables.md"
+    );
+    // Only the two files, nothing half-written beside them, nothing else in the temp folder.
+    let mut names: Vec<String> = std::fs::read_dir(a.path().join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["tables.json", "tables.md"]);
+    let top: Vec<_> = std::fs::read_dir(a.path()).unwrap().collect();
+    assert_eq!(top.len(), 1);
+}
+
+#[test]
+fn tables_markdown_carries_exact_odds_and_links() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(build(dir.path()).status.code(), Some(0));
+    let md = std::fs::read_to_string(dir.path().join("tables.md")).unwrap();
+    assert!(
+        md.contains("| 6-7 | Low-income area | 30.56% (11/36) |"),
+        "district row with odds"
+    );
+    assert!(md.contains("| 1-57 | Gunshot (roll on [Gunshot: type of firearm](#bbb-homicide-gunshot)) | 57.00% (57/100) |"));
+    assert!(md.contains("<a id=\"bbb-homicide-gunshot\"></a>"));
+    assert!(
+        md.contains("| 8 | Low-income area † | 13.89% (5/36) |"),
+        "editorial rows are marked"
+    );
+    assert!(md.contains("| 9 | Railyard/industrial area | Shopping mall shortcut | Smoke or impaired visibility | Play it cool, then floor it |"));
+}
+
+#[test]
+fn broken_content_builds_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    std::fs::create_dir_all(&content).unwrap();
+    std::fs::write(content.join("t.toml"), "[[table]]\nid = \"x.t\"\ntitle = \"T\"\ndice = \"1d6\"\nrows = [ { on = \"1-5\", result = \"a\" } ]\n").unwrap();
+    let out = dir.path().join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+        .args([
+            "build",
+            "--content",
+            content.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("error[gap]: table `x.t` (1d6) has no row for 6")
+    );
+    assert!(!out.exists(), "nothing may be written for broken content");
+}

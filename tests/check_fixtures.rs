@@ -1,0 +1,155 @@
+//! One fixture folder per checker kind under `tests/fixtures/check/<kind>/`: `content/` holds the broken
+//! input, `expected.txt` the exact report `blockprint check` prints. Run with `BLOCKPRINT_BLESS=1` to rewrite
+//! the expectations after an intended change (then read the diff).
+
+use std::path::Path;
+use std::process::Command;
+
+fn fixtures() -> Vec<std::path::PathBuf> {
+    let mut dirs: Vec<_> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/check"))
+            .expect("fixture folder")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.is_dir())
+            .collect();
+    dirs.sort();
+    dirs
+}
+
+fn check(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+        .current_dir(dir)
+        .args(["check", "--content", "content"])
+        .args(args)
+        .output()
+        .expect("run blockprint");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn every_kind_has_a_fixture() {
+    let names: Vec<String> = fixtures()
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    for kind in [
+        "parse",
+        "schema",
+        "bad_id",
+        "duplicate_id",
+        "bad_dice",
+        "bad_range",
+        "gap",
+        "overlap",
+        "out_of_range",
+        "unknown_reference",
+        "reference_cycle",
+        "unbalanced_brace",
+        "missing_card",
+        "duplicate_card",
+        "duplicate_key",
+        "bad_value",
+        "bad_band",
+        "duplicate_result",
+    ] {
+        assert!(names.iter().any(|n| n == kind), "no fixture for `{kind}`");
+    }
+}
+
+#[test]
+fn text_reports_match_expected() {
+    let bless = std::env::var_os("BLOCKPRINT_BLESS").is_some();
+    for dir in fixtures() {
+        let (code, stdout, stderr) = check(&dir, &[]);
+        let expected_path = dir.join("expected.txt");
+        if bless {
+            std::fs::write(&expected_path, &stdout).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|_| {
+            panic!(
+                "{} missing; run with BLOCKPRINT_BLESS=1",
+                expected_path.display()
+            )
+        });
+        assert_eq!(stdout, expected, "report for {}", dir.display());
+        assert!(
+            stderr.is_empty(),
+            "{}: unexpected stderr {stderr}",
+            dir.display()
+        );
+        let warning_only = dir.ends_with("duplicate_result");
+        assert_eq!(
+            code,
+            if warning_only { 0 } else { 1 },
+            "exit code for {}",
+            dir.display()
+        );
+    }
+}
+
+#[test]
+fn json_reports_name_kind_file_line_and_column() {
+    for dir in fixtures() {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let (_, stdout, _) = check(&dir, &["--format", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+        let all: Vec<&serde_json::Value> = v["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(v["warnings"].as_array().unwrap())
+            .collect();
+        assert!(
+            all.iter()
+                .any(|d| name.starts_with(d["kind"].as_str().unwrap())),
+            "{name}: no diagnostic of its kind in {stdout}"
+        );
+        for d in all {
+            assert_eq!(d["file"], "t.toml", "{name}");
+            assert!(
+                d["line"].as_u64().unwrap() >= 1 && d["column"].as_u64().unwrap() >= 1,
+                "{name}: {d}"
+            );
+            assert!(!d["message"].as_str().unwrap().is_empty());
+            for key in [
+                "kind", "file", "line", "column", "table", "message", "outcomes",
+            ] {
+                assert!(d.get(key).is_some(), "{name}: diagnostic lacks `{key}`");
+            }
+        }
+    }
+}
+
+#[test]
+fn gap_lists_the_missing_outcomes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/check/gap");
+    let (_, stdout, _) = check(&dir, &["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let d = &v["errors"][0];
+    assert_eq!(d["kind"], "gap");
+    assert_eq!(d["table"], "x.district");
+    assert_eq!(d["outcomes"], serde_json::json!([8]));
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(4), Some(8))
+    );
+}
+
+#[test]
+fn overlap_names_both_rows_and_shared_outcomes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/check/overlap");
+    let (_, stdout, _) = check(&dir, &["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let d = &v["errors"][0];
+    assert_eq!(d["kind"], "overlap");
+    assert_eq!(
+        d["outcomes"],
+        serde_json::json!([50, 51, 52, 53, 54, 55, 56, 57])
+    );
+    assert_eq!(d["line"], 7);
+}
