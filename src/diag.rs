@@ -47,6 +47,8 @@ pub enum Kind {
     BadValue,
     /// `up_to_hours` bands out of order, or an open band that is not last.
     BadBand,
+    /// A row tag that is not a lowercase word.
+    BadTag,
     /// Two rows of one table with the same result (allowed: it weights the table).
     DuplicateResult,
 }

@@ -6,7 +6,15 @@ use std::process::Command;
 
 fn build(out: &Path) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args(["build", "--out", out.to_str().unwrap()])
+        .args([
+            "build",
+            "--seed",
+            "42",
+            "--count",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ])
         .output()
         .expect("run blockprint")
 }
@@ -23,7 +31,13 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
         String::from_utf8_lossy(&oa.stderr)
     );
     assert_eq!(ob.status.code(), Some(0));
-    for name in ["tables.md", "tables.json"] {
+    for name in [
+        "tables.md",
+        "tables.json",
+        "cases/1976-01/case.pdf",
+        "cases/cases.pdf",
+        "cases/index.md",
+    ] {
         let x = std::fs::read(a.path().join("out").join(name)).unwrap();
         let y = std::fs::read(b.path().join("out").join(name)).unwrap();
         assert_eq!(x, y, "{name} differs between runs");
@@ -38,13 +52,14 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
         std::fs::read_to_string(&golden).unwrap(),
         "tables.md differs from tests/golden/tables.md"
     );
-    // Only the two files, nothing half-written beside them, nothing else in the temp folder.
+    // The reference and the case packets, nothing half-written beside them, nothing else in the temp folder.
     let mut names: Vec<String> = std::fs::read_dir(a.path().join("out"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["tables.json", "tables.md"]);
+    assert_eq!(names, ["cases", "tables.json", "tables.md"]);
+    assert!(a.path().join("out/cases/1976-02/case.pdf").is_file());
     let top: Vec<_> = std::fs::read_dir(a.path()).unwrap().collect();
     assert_eq!(top.len(), 1);
 }

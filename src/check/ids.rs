@@ -44,6 +44,27 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Tags are lowercase words: letters, digits, `_` and `-`.
+pub(super) fn tags(lib: &Library, out: &mut Vec<Diagnostic>) {
+    for t in &lib.tables {
+        for row in &t.rows {
+            for tag in &row.tags {
+                let ok = !tag.value.is_empty()
+                    && tag.value.chars().all(|c| {
+                        c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '-')
+                    });
+                if !ok {
+                    out.push(
+                        Diagnostic::error(Kind::BadTag, &lib.sources, &tag.loc, format!("tag `{}` is not a lowercase word", tag.value))
+                            .with_table(&t.id.value)
+                            .with_hint("write tags in lowercase letters, digits, `_` and `-`, e.g. `tags = [\"police\"]`"),
+                    );
+                }
+            }
+        }
+    }
+}
+
 fn valid_id(id: &str) -> bool {
     id.chars().next().is_some_and(|c| c.is_ascii_lowercase())
         && id

@@ -79,6 +79,56 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
         bands(lib, l, out);
     }
     npcs(lib, out);
+    keys_of(lib, out);
+}
+
+/// Tables with `keys_of = "<lookup>"`: the lookup exists and every row's result is one of its keys.
+fn keys_of(lib: &Library, out: &mut Vec<Diagnostic>) {
+    for t in &lib.tables {
+        let Some(target) = &t.keys_of else { continue };
+        let Some(lookup) = lib.lookup(&target.value) else {
+            out.push(
+                Diagnostic::error(
+                    Kind::UnknownReference,
+                    &lib.sources,
+                    &target.loc,
+                    format!("`keys_of = \"{}\"` names no lookup", target.value),
+                )
+                .with_table(&t.id.value)
+                .with_hint("name the id of a `[[lookup]]`, or remove `keys_of`"),
+            );
+            continue;
+        };
+        for row in &t.rows {
+            if !lookup
+                .entries
+                .iter()
+                .any(|e| e.key.value == row.result.value)
+            {
+                out.push(
+                    Diagnostic::error(
+                        Kind::UnknownReference,
+                        &lib.sources,
+                        &row.result.loc,
+                        format!(
+                            "result `{}` is not a key of lookup `{}`",
+                            row.result.value, lookup.id.value
+                        ),
+                    )
+                    .with_table(&t.id.value)
+                    .with_hint(format!(
+                        "use one of {}",
+                        lookup
+                            .entries
+                            .iter()
+                            .map(|e| format!("`{}`", e.key.value))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
+                );
+            }
+        }
+    }
 }
 
 fn kind_name(k: ValueKind) -> &'static str {

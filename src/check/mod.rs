@@ -67,6 +67,7 @@ pub fn run(lib: &Library, load_diags: Vec<Diagnostic>) -> Report {
         ..Report::default()
     };
     ids::check(lib, &mut report.diagnostics);
+    ids::tags(lib, &mut report.diagnostics);
     for table in &lib.tables {
         if let Some(odds) = coverage::check(lib, table, &mut report.diagnostics) {
             report.stats.outcomes += odds.outcomes;

@@ -7,7 +7,7 @@ use crate::render::{data, markdown, output::Output};
 
 use super::Status;
 
-pub(super) fn run(root: &ContentRoot, out: &Output) -> Status {
+pub(super) fn run(root: &ContentRoot, opts: &super::case::CaseOptions, out: &Output) -> Status {
     let (lib, report) = match super::checked(root) {
         Ok(x) => x,
         Err(s) => return s,
@@ -54,5 +54,5 @@ pub(super) fn run(root: &ContentRoot, out: &Output) -> Status {
             }
         }
     }
-    Status::Ok
+    super::case::write_cases(&lib, opts, out)
 }

@@ -11,6 +11,7 @@ macro_rules! outp {
 }
 
 mod build;
+mod case;
 mod check;
 mod init;
 mod odds;
@@ -72,7 +73,7 @@ pub enum Command {
         #[arg(long)]
         table: Option<String>,
         /// Seed for the ChaCha20 generator; a random seed is chosen and printed when left out.
-        #[arg(long)]
+        #[arg(long, value_parser = seed_parser())]
         seed: Option<u64>,
         /// How many rolls.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -83,13 +84,29 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Build everything blockprint makes from the content into the output folder.
+    /// Roll new homicide cases and write their packets: case.pdf, case.md and case.json per case.
+    Case {
+        #[command(flatten)]
+        content: ContentArg,
+        #[command(flatten)]
+        packet: PacketArgs,
+        /// How many cases.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        count: u32,
+        /// Which kinds of file to write, comma-separated.
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "pdf,md,json")]
+        format: Vec<crate::render::packet::Format>,
+    },
+    /// Build everything blockprint makes from the content into the output folder: the tables reference
+    /// and a batch of case packets.
     Build {
         #[command(flatten)]
         content: ContentArg,
-        /// Output folder.
-        #[arg(long, value_name = "DIR", default_value = "out")]
-        out: PathBuf,
+        #[command(flatten)]
+        packet: PacketArgs,
+        /// How many sample cases.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        count: u32,
     },
     /// Write the built-in content into DIR for editing; read it back with `--content DIR`.
     Init {
@@ -103,6 +120,41 @@ pub struct ContentArg {
     /// Read content from this folder instead of the built-in content.
     #[arg(long, value_name = "DIR")]
     pub content: Option<PathBuf>,
+}
+
+/// Options of every command that writes case packets.
+#[derive(Debug, clap::Args)]
+pub struct PacketArgs {
+    /// Batch seed; a random seed is chosen and printed when left out. Case N of a batch is the same
+    /// whether rolled alone or with others.
+    #[arg(long, value_parser = seed_parser())]
+    pub seed: Option<u64>,
+    /// Year of the case numbers (YYYY-NN).
+    #[arg(long, default_value_t = 1976, value_parser = clap::value_parser!(i32).range(1900..=2100))]
+    pub year: i32,
+    /// Number of the first case (the NN of YYYY-NN).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=9_999))]
+    pub first_number: u32,
+    /// Output folder.
+    #[arg(long, value_name = "DIR", default_value = "out")]
+    pub out: PathBuf,
+    /// Paper size of the PDFs.
+    #[arg(long, value_enum, default_value = "a4")]
+    pub paper: crate::render::packet::Paper,
+}
+
+/// Seeds are whole numbers below 2^53, so JSON readers everywhere keep them exact.
+fn seed_parser() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(0..=crate::roll::case::MAX_SEED)
+}
+
+/// The given seed, or a fresh one announced on stderr so the output can be regenerated.
+fn seed_or_fresh(seed: Option<u64>, what: &str) -> u64 {
+    seed.unwrap_or_else(|| {
+        let s = crate::roll::fresh_seed();
+        eprintln!("seed: {s} (regenerate these {what} with --seed {s})");
+        s
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -152,10 +204,44 @@ pub fn run(cli: Cli) -> Status {
             Some(id) => roll::table(&root(content), &id, seed, count, json),
             None => roll::expr(expr.as_deref().unwrap_or_default(), seed, count, json),
         },
-        Command::Build { content, out } => {
-            build::run(&root(content), &crate::render::output::Output::new(out))
+        Command::Case {
+            content,
+            packet,
+            count,
+            format,
+        } => {
+            let out = crate::render::output::Output::new(&packet.out);
+            case::run(&root(content), &case_options(&packet, count, format), &out)
+        }
+        Command::Build {
+            content,
+            packet,
+            count,
+        } => {
+            let out = crate::render::output::Output::new(&packet.out);
+            let formats = vec![
+                crate::render::packet::Format::Pdf,
+                crate::render::packet::Format::Md,
+                crate::render::packet::Format::Json,
+            ];
+            build::run(&root(content), &case_options(&packet, count, formats), &out)
         }
         Command::Init { dir } => init::run(&dir),
+    }
+}
+
+fn case_options(
+    p: &PacketArgs,
+    count: u32,
+    formats: Vec<crate::render::packet::Format>,
+) -> case::CaseOptions {
+    case::CaseOptions {
+        seed: p.seed,
+        count,
+        year: p.year,
+        first_number: p.first_number,
+        paper: p.paper,
+        formats,
     }
 }
 

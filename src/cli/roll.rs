@@ -23,14 +23,6 @@ struct TableRolls {
     rolls: Vec<TableRoll>,
 }
 
-fn seed_or_fresh(seed: Option<u64>) -> u64 {
-    seed.unwrap_or_else(|| {
-        let s = roll::fresh_seed();
-        eprintln!("seed: {s} (repeat these rolls with --seed {s})");
-        s
-    })
-}
-
 pub(super) fn expr(src: &str, seed: Option<u64>, count: u32, json: bool) -> Status {
     let expr = match dice::parse(src) {
         Ok(e) => e,
@@ -39,7 +31,7 @@ pub(super) fn expr(src: &str, seed: Option<u64>, count: u32, json: bool) -> Stat
             return Status::Rules;
         }
     };
-    let seed = seed_or_fresh(seed);
+    let seed = super::seed_or_fresh(seed, "rolls");
     let mut rng = roll::rng(seed);
     let mut rolls = Vec::new();
     for _ in 0..count {
@@ -96,7 +88,7 @@ pub(super) fn table(
         }
         return Status::Rules;
     }
-    let seed = seed_or_fresh(seed);
+    let seed = super::seed_or_fresh(seed, "rolls");
     let mut rng = roll::rng(seed);
     let mut rolls = Vec::new();
     for _ in 0..count {

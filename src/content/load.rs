@@ -106,7 +106,9 @@ fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) -> io:
 pub fn load(root: &ContentRoot) -> io::Result<(Library, Vec<Diagnostic>)> {
     let mut lib = Library::default();
     let mut diags = Vec::new();
-    for (path, bytes) in root.files()? {
+    let files = root.files()?;
+    lib.version = version(&files);
+    for (path, bytes) in files {
         if !path.ends_with(".toml") {
             continue;
         }
@@ -159,6 +161,25 @@ pub fn load(root: &ContentRoot) -> io::Result<(Library, Vec<Diagnostic>)> {
     Ok((lib, diags))
 }
 
+/// A short fingerprint of every file under the root (FNV-1a, 64 bits, over paths and bytes in path order):
+/// printed on every page so a packet names the content it came from.
+fn version(files: &[(String, Vec<u8>)]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    for (path, bytes) in files {
+        eat(path.as_bytes());
+        eat(&[0]);
+        eat(&(bytes.len() as u64).to_le_bytes());
+        eat(bytes);
+    }
+    format!("{h:016x}")[..12].to_owned()
+}
+
 fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or(s).trim()
 }
@@ -208,6 +229,7 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
                     editorial: r.editorial,
                     modifier: r.modifier,
                     unit: r.unit,
+                    tags: r.tags.into_iter().map(|t| located(file, t)).collect(),
                     loc: row_loc,
                 }
             })
@@ -218,6 +240,7 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
             dice: located(file, t.dice),
             note: t.note,
             editorial: t.editorial,
+            keys_of: t.keys_of.map(|k| located(file, k)),
             rows,
             rows_loc,
         });

@@ -51,6 +51,8 @@ impl Source {
 /// first item with a given id (the checker reports later duplicates).
 #[derive(Debug, Clone, Default)]
 pub struct Library {
+    /// Fingerprint of the content root's files (12 hex digits).
+    pub version: String,
     pub sources: Vec<Source>,
     pub tables: Vec<Table>,
     pub lookups: Vec<Lookup>,

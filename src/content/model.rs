@@ -29,6 +29,7 @@ pub(crate) struct TableDoc {
     pub dice: Spanned<String>,
     pub note: Option<String>,
     pub editorial: Option<String>,
+    pub keys_of: Option<Spanned<String>>,
     pub rows: Spanned<Vec<Spanned<RowDoc>>>,
 }
 
@@ -40,6 +41,8 @@ pub(crate) struct RowDoc {
     pub editorial: Option<String>,
     pub modifier: Option<i64>,
     pub unit: Option<Unit>,
+    #[serde(default)]
+    pub tags: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -161,6 +164,8 @@ pub struct Table {
     pub dice: Located<String>,
     pub note: Option<String>,
     pub editorial: Option<String>,
+    /// Every row's result must be a key of this lookup (e.g. a charge names a sentencing entry).
+    pub keys_of: Option<Located<String>>,
     pub rows: Vec<Row>,
     /// Where the `rows` array is written.
     pub rows_loc: Loc,
@@ -173,7 +178,15 @@ pub struct Row {
     pub editorial: Option<String>,
     pub modifier: Option<i64>,
     pub unit: Option<Unit>,
+    /// Lowercase words generators use to recognise a row (`police`, `witness`, `male` …).
+    pub tags: Vec<Located<String>>,
     pub loc: Loc,
+}
+
+impl Row {
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.tags.iter().any(|t| t.value == tag)
+    }
 }
 
 /// A table keyed by name (class → hit die, crime → years).

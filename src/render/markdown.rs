@@ -37,6 +37,7 @@ pub fn environment(
         }
     }
     env.add_filter("cell", |s: String| cell(&s));
+    env.add_filter("esc", |s: String| escape(&s));
     env.add_filter("pct", |p: f64| pct(p));
     env.add_filter("anchor", |id: String| anchor(&id));
     env.add_filter("result", move |s: String| result(&s, &titles));
@@ -58,6 +59,23 @@ pub fn cell(s: &str) -> String {
     s.replace('\\', "\\\\")
         .replace('|', "\\|")
         .replace(['\n', '\r'], " ")
+}
+
+/// Text that prints literally in Markdown: inline markup characters are backslash-escaped and line breaks
+/// folded, so a name like `*x* <z> [a](b)` shows as written. Safe in table cells too.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '#' | '!' | '&' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// A probability as a percentage with two decimals: `30.56%`.
@@ -104,6 +122,10 @@ mod tests {
             "Lose 1d6 points \\| or not"
         );
         assert_eq!(pct(0.30556), "30.56%");
+        assert_eq!(
+            escape("#read(\"/etc/passwd\") *x* $y$ <z> @w"),
+            "\\#read(\"/etc/passwd\") \\*x\\* $y$ \\<z\\> @w"
+        );
         assert_eq!(anchor("bbb.homicide.district"), "bbb-homicide-district");
     }
 }

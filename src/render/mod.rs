@@ -5,6 +5,8 @@
 pub mod data;
 pub mod markdown;
 pub mod output;
+pub mod packet;
+pub mod pdf;
 
 use include_dir::{Dir, include_dir};
 

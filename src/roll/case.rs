@@ -1,0 +1,805 @@
+//! The case roller: a checked library, a batch seed, a year and a case number in; a [`Case`] out, rolled
+//! by the rules' *New Cases* procedure with every table roll recorded. A case's own seed is derived from the
+//! batch seed and its number, so case 1976-03 is the same whether it is rolled alone or in a batch.
+
+use std::collections::BTreeMap;
+
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use serde::Serialize;
+
+use super::calendar::DateTime;
+use super::table::{RollError, TableRoll, display_value, roll_table};
+use crate::content::{EntryValue, Library, Unit};
+use crate::dice;
+
+/// Seeds stay below 2^53 so every JSON reader keeps them exact.
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
+/// How many Breaks are pre-rolled per legwork activity, and how many thresholds in all.
+pub const BREAKS_PER_ACTIVITY: usize = 4;
+pub const THRESHOLDS: usize = 8;
+
+/// Tables the roller uses. `blockprint case` checks they exist before rolling.
+pub const VICTIMS: &str = "bbb.victims";
+pub const GENDER: &str = "bbb.homicide.victim_gender";
+pub const ETHNICITY: &str = "bbb.homicide.victim_ethnicity";
+pub const ELAPSED: &str = "bbb.homicide.time_elapsed";
+pub const DISTRICT: &str = "bbb.homicide.district";
+pub const METHOD: &str = "bbb.homicide.method";
+pub const LOCATION: &str = "bbb.homicide.location";
+pub const CHARGE: &str = "bbb.homicide.charge";
+pub const CHARGE_POLICE: &str = "bbb.homicide.charge_police";
+pub const WITNESS: &str = "bbb.break.witness";
+pub const EVIDENCE: &str = "bbb.break.evidence";
+pub const SUSPECT_PROFILE: &str = "bbb.break.suspect_profile";
+pub const SUSPECT_COOPERATION: &str = "bbb.break.suspect_cooperation";
+pub const OTHER_CASE: &str = "bbb.break.other_case";
+/// The Break table of each legwork activity, in the order the case file prints them.
+pub const ACTIVITIES: [&str; 5] = [
+    "bbb.break.crime_scene",
+    "bbb.break.archives",
+    "bbb.break.street",
+    "bbb.break.stakeout",
+    "bbb.break.lab_report",
+];
+/// Lookups the roller reads.
+pub const SENTENCING: &str = "bbb.casework.sentencing";
+pub const THRESHOLD: &str = "bbb.casework.break_threshold";
+pub const CLOSING: &str = "bbb.casework.closing_modifiers";
+/// Keys of the closing-modifier lookup the DA odds use.
+pub const PER_BREAK: &str = "Each Break in the case";
+pub const POLICE_VICTIM: &str = "Victim is a police officer";
+/// Suspect columns of the DA odds: label and the closing-modifier key (`None` = +0).
+pub const SUSPECT_COLUMNS: [(&str, Option<&str>); 4] = [
+    (
+        "High-profile suspect",
+        Some("High-profile, respected suspect"),
+    ),
+    ("Working-class suspect", None),
+    (
+        "Ethnic-minority suspect",
+        Some("Suspect from an ethnic minority"),
+    ),
+    (
+        "Despised-minority suspect",
+        Some("Suspect from a despised minority"),
+    ),
+];
+/// The ethnicity tags name tables and the gender tags name columns of the name tables:
+/// `bbb.names.<ethnicity>.<male|female|surname>`.
+pub const ETHNICITY_TAGS: [&str; 4] = ["black", "hispanic", "white", "asian"];
+pub const GENDER_TAGS: [&str; 2] = ["male", "female"];
+
+/// What to roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CaseRequest {
+    pub batch_seed: u64,
+    pub year: i32,
+    pub number: u32,
+}
+
+/// One value rolled on a table: the row's result exactly as the content has it, the same with its inline
+/// rolls and references resolved, and where it came from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Rolled {
+    pub result: String,
+    pub text: String,
+    pub table: String,
+    pub roll: i64,
+    pub on: String,
+}
+
+impl From<&TableRoll> for Rolled {
+    fn from(t: &TableRoll) -> Self {
+        Rolled {
+            result: t.result.clone(),
+            text: t.text.clone(),
+            table: t.table.clone(),
+            roll: t.roll,
+            on: t.on.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Victim {
+    pub name: String,
+    pub first_name: Rolled,
+    pub surname: Rolled,
+    pub occupation: Rolled,
+    pub gender: Rolled,
+    pub ethnicity: Rolled,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PrimaryVictim {
+    #[serde(flatten)]
+    pub victim: Victim,
+    /// How many victims the case has (the victims list's "Multiple" row rolls it).
+    pub count: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Elapsed {
+    #[serde(flatten)]
+    pub rolled: Rolled,
+    /// The inline roll's value as written (`1.5`) and its unit.
+    pub amount: String,
+    pub unit: Unit,
+    /// Amount and unit for print: `1 hour`, `1.5 hours`, `11 days`.
+    pub display: String,
+    /// Hours between the crime and the case coming in, exact (`"1.5"`, `"264"`).
+    pub hours: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Crime {
+    pub charge: Rolled,
+    /// The DA's target: the minimum sentence in years.
+    pub minimum_sentence: i64,
+    pub police_victim: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Threshold {
+    /// Which Break this threshold leads to (1 = the first).
+    #[serde(rename = "break")]
+    pub break_number: usize,
+    pub band: String,
+    pub dice: String,
+    pub value: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PreBreak {
+    pub n: usize,
+    /// `witness`, `evidence` or `suspect`.
+    pub kind: String,
+    #[serde(rename = "type")]
+    pub break_type: Rolled,
+    pub characteristic: Vec<Rolled>,
+    pub other_case: Option<Rolled>,
+    /// One line for the GM sheet, with every characteristic in full.
+    pub summary: String,
+    /// The same in a few words: `Suspect — high-profile, respected (−4); hostile`.
+    pub short: String,
+    /// Closing-roll modifier the Break brings (suspect profile), if any.
+    pub modifier: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ActivityBreaks {
+    pub activity: String,
+    pub table: String,
+    pub sequence: Vec<PreBreak>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OddsCell {
+    pub probability: String,
+    pub approx: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OddsColumn {
+    pub label: String,
+    pub modifier: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OddsRow {
+    pub breaks: i64,
+    pub cells: Vec<OddsCell>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DaOdds {
+    pub target: i64,
+    pub per_break: i64,
+    /// Modifiers every closing roll of this case gets (a police victim).
+    pub fixed_modifier: i64,
+    pub columns: Vec<OddsColumn>,
+    pub rows: Vec<OddsRow>,
+}
+
+/// One table roll behind a case value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Provenance {
+    pub field: String,
+    pub table: String,
+    pub roll: i64,
+    /// 0-based row index and its `on` as written.
+    pub row: usize,
+    pub on: String,
+}
+
+/// A rolled homicide case: everything the case file, the handout and `case.json` show.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Case {
+    pub case_number: String,
+    pub seed: u64,
+    pub batch_seed: u64,
+    pub content_version: String,
+    pub lead_detective: String,
+    pub date_in: String,
+    pub time_in: String,
+    pub weekday: String,
+    pub victim: PrimaryVictim,
+    pub other_victims: Vec<Victim>,
+    pub time_elapsed: Elapsed,
+    pub crime_date: String,
+    pub crime_time: String,
+    pub district: Rolled,
+    pub method: Rolled,
+    pub location: Rolled,
+    pub crime: Crime,
+    pub first_break_threshold: Threshold,
+    pub break_thresholds: Vec<Threshold>,
+    pub breaks: Vec<ActivityBreaks>,
+    pub da_odds: DaOdds,
+    pub provenance: Vec<Provenance>,
+}
+
+/// The seed of case `number` in a batch: stream `number` of the batch seed's ChaCha20 generator.
+pub fn case_seed(batch_seed: u64, number: u32) -> u64 {
+    let mut rng = ChaCha20Rng::seed_from_u64(batch_seed);
+    rng.set_stream(u64::from(number));
+    rng.next_u64() & MAX_SEED
+}
+
+/// What the roller needs from content that is missing: one line per table, lookup or key.
+pub fn missing_requirements(lib: &Library) -> Vec<String> {
+    let mut missing = Vec::new();
+    let tables = [
+        VICTIMS,
+        GENDER,
+        ETHNICITY,
+        ELAPSED,
+        DISTRICT,
+        METHOD,
+        LOCATION,
+        CHARGE,
+        CHARGE_POLICE,
+        WITNESS,
+        EVIDENCE,
+    ]
+    .into_iter()
+    .chain([SUSPECT_PROFILE, SUSPECT_COOPERATION, OTHER_CASE])
+    .chain(ACTIVITIES)
+    .map(str::to_owned)
+    .chain(ETHNICITY_TAGS.iter().flat_map(|e| {
+        GENDER_TAGS
+            .iter()
+            .chain(&["surname"])
+            .map(move |g| format!("bbb.names.{e}.{g}"))
+    }));
+    for t in tables {
+        if lib.table(&t).is_none() {
+            missing.push(format!("table `{t}`"));
+        }
+    }
+    for l in [SENTENCING, THRESHOLD, CLOSING] {
+        if lib.lookup(l).is_none() {
+            missing.push(format!("lookup `{l}`"));
+        }
+    }
+    if let Some(c) = lib.lookup(CLOSING) {
+        let keys = [PER_BREAK, POLICE_VICTIM]
+            .into_iter()
+            .chain(SUSPECT_COLUMNS.iter().filter_map(|c| c.1));
+        for k in keys {
+            if !c
+                .entries
+                .iter()
+                .any(|e| e.key.value == k && matches!(e.value.value, EntryValue::Integer(_)))
+            {
+                missing.push(format!("key `{k}` (a whole number) in lookup `{CLOSING}`"));
+            }
+        }
+    }
+    missing
+}
+
+/// Roll one case. The library must have passed the checker and [`missing_requirements`].
+pub fn roll_case(lib: &Library, req: CaseRequest) -> Result<Case, RollError> {
+    let seed = case_seed(req.batch_seed, req.number);
+    let mut r = Roller {
+        lib,
+        rng: super::rng(seed),
+        provenance: Vec::new(),
+    };
+
+    // When the case comes in: about one new case every three weeks, in case-number order.
+    let week = (3 * (i64::from(req.number) - 1) + r.int(0, 2)).min(51);
+    let day = week * 7 + r.int(0, 6);
+    let hour = r.int(0, 23) as u32;
+    let minute = (r.int(0, 11) * 5) as u32;
+    let jan1 = DateTime::new(i64::from(req.year), 1, 1, hour, minute);
+    let came_in = DateTime {
+        minutes: jan1.minutes + day * 24 * 60,
+    };
+
+    // 1) Victim and crime details.
+    let (victim, count) = r.victim("victim", true)?;
+    let other_victims = (1..count)
+        .map(|i| {
+            r.victim(&format!("other_victims/{i}"), false)
+                .map(|v| v.0.victim)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let police = victim.occupation_row_tags.iter().any(|t| t == "police");
+    let victim = PrimaryVictim {
+        victim: victim.victim,
+        count,
+    };
+
+    // 2) Time elapsed since the crime.
+    let elapsed_roll = r.table(ELAPSED, "time_elapsed")?;
+    let amount = elapsed_roll
+        .rolls
+        .first()
+        .and_then(|i| i.value.parse::<BigRational>().ok())
+        .ok_or_else(|| {
+            RollError(format!(
+                "`{ELAPSED}`: row `{}` has no inline roll to measure time",
+                elapsed_roll.on
+            ))
+        })?;
+    let unit = elapsed_roll.unit.ok_or_else(|| {
+        RollError(format!(
+            "`{ELAPSED}`: row `{}` needs a `unit`",
+            elapsed_roll.on
+        ))
+    })?;
+    let crime_at = before(came_in, &amount, unit)?;
+    let hours = BigRational::from_integer((came_in.minutes - crime_at.minutes).into())
+        / BigRational::from_integer(60.into());
+    let display = format!(
+        "{} {}",
+        display_value(&amount),
+        unit_word(unit, amount == BigRational::from_integer(1.into()))
+    );
+    let time_elapsed = Elapsed {
+        rolled: Rolled::from(&elapsed_roll),
+        amount: display_value(&amount),
+        unit,
+        display,
+        hours: display_value(&hours),
+    };
+
+    let district = Rolled::from(&r.table(DISTRICT, "district")?);
+    let method = Rolled::from(&r.table(METHOD, "method")?);
+    let location = Rolled::from(&r.table(LOCATION, "location")?);
+    let charge = r.table(if police { CHARGE_POLICE } else { CHARGE }, "crime/charge")?;
+    let minimum_sentence = lookup_int(lib, SENTENCING, &charge.result)?;
+    let crime = Crime {
+        charge: Rolled::from(&charge),
+        minimum_sentence,
+        police_victim: police,
+    };
+
+    // 3) Break thresholds, from the band of time elapsed.
+    let (band, threshold_dice) = threshold_band(lib, &hours)?;
+    let mut thresholds = Vec::new();
+    for n in 1..=THRESHOLDS {
+        let value = r.dice(&threshold_dice)?;
+        thresholds.push(Threshold {
+            break_number: n,
+            band: band.clone(),
+            dice: threshold_dice.clone(),
+            value,
+        });
+    }
+    let first_break_threshold = thresholds.remove(0);
+
+    // Pre-rolled Breaks per legwork activity.
+    let mut breaks = Vec::new();
+    for table in ACTIVITIES {
+        let title = lib
+            .table(table)
+            .map(|t| t.title.clone())
+            .unwrap_or_default();
+        let activity = title
+            .strip_prefix("Break: ")
+            .map(capitalise)
+            .unwrap_or(title);
+        let mut sequence = Vec::new();
+        for n in 1..=BREAKS_PER_ACTIVITY {
+            sequence.push(r.pre_break(table, n)?);
+        }
+        breaks.push(ActivityBreaks {
+            activity,
+            table: table.to_owned(),
+            sequence,
+        });
+    }
+
+    let da_odds = da_odds(lib, minimum_sentence, police)?;
+    Ok(Case {
+        case_number: format!("{}-{:02}", req.year, req.number),
+        seed,
+        batch_seed: req.batch_seed,
+        content_version: lib.version.clone(),
+        lead_detective: String::new(),
+        date_in: came_in.date(),
+        time_in: came_in.time(),
+        weekday: came_in.weekday().to_owned(),
+        victim,
+        other_victims,
+        time_elapsed,
+        crime_date: crime_at.date(),
+        crime_time: crime_at.time(),
+        district,
+        method,
+        location,
+        crime,
+        first_break_threshold,
+        break_thresholds: thresholds,
+        breaks,
+        da_odds,
+        provenance: r.provenance,
+    })
+}
+
+fn unit_word(unit: Unit, one: bool) -> &'static str {
+    match (unit, one) {
+        (Unit::Hours, true) => "hour",
+        (Unit::Hours, false) => "hours",
+        (Unit::Days, true) => "day",
+        (Unit::Days, false) => "days",
+        (Unit::Weeks, true) => "week",
+        (Unit::Weeks, false) => "weeks",
+        (Unit::Months, true) => "month",
+        (Unit::Months, false) => "months",
+        (Unit::Years, true) => "year",
+        (Unit::Years, false) => "years",
+    }
+}
+
+/// The first clause of a characteristic, lower-cased after the first word: `Hostile: they must…` → `hostile`.
+fn clause(text: &str) -> String {
+    let cut = text.find([':', '(']).unwrap_or(text.len());
+    let head = text[..cut].trim().trim_end_matches(',');
+    let mut c = head.chars();
+    c.next()
+        .map(|f| f.to_lowercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// The moment `amount` `unit`s before `t`. Hours, days and weeks are exact durations (to the minute);
+/// months and years step back on the calendar.
+fn before(t: DateTime, amount: &BigRational, unit: Unit) -> Result<DateTime, RollError> {
+    let whole = || amount.to_integer().to_i64().filter(|_| amount.is_integer());
+    let minutes = |per: i64| {
+        (amount * BigRational::from_integer(per.into()))
+            .round()
+            .to_integer()
+            .to_i64()
+            .ok_or_else(|| RollError("time elapsed is too large".to_owned()))
+    };
+    Ok(match unit {
+        Unit::Hours => t.minus_minutes(minutes(60)?),
+        Unit::Days => t.minus_minutes(minutes(24 * 60)?),
+        Unit::Weeks => t.minus_minutes(minutes(7 * 24 * 60)?),
+        Unit::Months => t.minus_months(
+            whole().ok_or_else(|| RollError("months elapsed must be whole".to_owned()))?,
+        ),
+        Unit::Years => t.minus_months(
+            12 * whole().ok_or_else(|| RollError("years elapsed must be whole".to_owned()))?,
+        ),
+    })
+}
+
+/// The elapsed-time band (key and dice) for `hours`: the first band whose `up_to_hours` reaches it.
+fn threshold_band(lib: &Library, hours: &BigRational) -> Result<(String, String), RollError> {
+    let l = lib
+        .lookup(THRESHOLD)
+        .ok_or_else(|| RollError(format!("no lookup `{THRESHOLD}`")))?;
+    let h = hours.to_f64().unwrap_or(f64::MAX);
+    let e = l
+        .entries
+        .iter()
+        .find(|e| e.up_to_hours.as_ref().is_none_or(|u| h <= u.value))
+        .ok_or_else(|| RollError(format!("lookup `{THRESHOLD}` has no band for {h} hours; leave `up_to_hours` off the last band")))?;
+    Ok((e.key.value.clone(), e.value.value.to_string()))
+}
+
+fn lookup_int(lib: &Library, id: &str, key: &str) -> Result<i64, RollError> {
+    let l = lib
+        .lookup(id)
+        .ok_or_else(|| RollError(format!("no lookup `{id}`")))?;
+    match l
+        .entries
+        .iter()
+        .find(|e| e.key.value == key)
+        .map(|e| &e.value.value)
+    {
+        Some(EntryValue::Integer(n)) => Ok(*n),
+        _ => Err(RollError(format!(
+            "lookup `{id}` has no whole-number entry `{key}`"
+        ))),
+    }
+}
+
+/// Exact chance that 1d20 + per-Break bonus × Breaks + modifiers reaches the target, for 3–8 Breaks and
+/// each suspect column.
+fn da_odds(lib: &Library, target: i64, police: bool) -> Result<DaOdds, RollError> {
+    let per_break = lookup_int(lib, CLOSING, PER_BREAK)?;
+    let fixed_modifier = if police {
+        lookup_int(lib, CLOSING, POLICE_VICTIM)?
+    } else {
+        0
+    };
+    let columns = SUSPECT_COLUMNS
+        .iter()
+        .map(|(label, key)| {
+            Ok(OddsColumn {
+                label: (*label).to_owned(),
+                modifier: key.map_or(Ok(0), |k| lookup_int(lib, CLOSING, k))?,
+            })
+        })
+        .collect::<Result<Vec<_>, RollError>>()?;
+    let d20 = dice::parse("1d20")
+        .map_err(|e| RollError(e.message))?
+        .distribution()
+        .map_err(|e| RollError(e.message))?;
+    let rows = (3..=8)
+        .map(|breaks| OddsRow {
+            breaks,
+            cells: columns
+                .iter()
+                .map(|c| {
+                    let bonus = per_break * breaks + fixed_modifier + c.modifier;
+                    let p = d20
+                        .outcomes()
+                        .into_iter()
+                        .filter(|(v, _)| {
+                            v.to_integer().to_i64().is_some_and(|v| v + bonus >= target)
+                        })
+                        .fold(BigRational::zero(), |acc, (_, p)| acc + p);
+                    OddsCell {
+                        probability: dice::fraction(&p),
+                        approx: dice::approx(&p),
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(DaOdds {
+        target,
+        per_break,
+        fixed_modifier,
+        columns,
+        rows,
+    })
+}
+
+struct RolledVictim {
+    victim: Victim,
+    occupation_row_tags: Vec<String>,
+}
+
+/// The per-case generator and the provenance it collects.
+struct Roller<'a> {
+    lib: &'a Library,
+    rng: ChaCha20Rng,
+    provenance: Vec<Provenance>,
+}
+
+impl Roller<'_> {
+    fn int(&mut self, lo: i64, hi: i64) -> i64 {
+        rand::RngExt::random_range(&mut self.rng, lo..=hi)
+    }
+
+    /// Roll a table and record it (and its sub-tables) under `field`.
+    fn table(&mut self, id: &str, field: &str) -> Result<TableRoll, RollError> {
+        let t = roll_table(self.lib, id, &mut self.rng)?;
+        record(&mut self.provenance, field, &t);
+        Ok(t)
+    }
+
+    fn dice(&mut self, expr: &str) -> Result<i64, RollError> {
+        let e = dice::parse(expr).map_err(|e| RollError(format!("`{expr}`: {}", e.message)))?;
+        let v = e
+            .roll(&mut self.rng)
+            .map_err(|e| RollError(e.message))?
+            .value;
+        v.to_integer()
+            .to_i64()
+            .filter(|_| v.is_integer())
+            .ok_or_else(|| RollError(format!("`{expr}` rolled a fraction")))
+    }
+
+    /// The tags of the row a roll landed on, and of the rows of its sub-tables.
+    fn tags(&self, t: &TableRoll) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .lib
+            .table(&t.table)
+            .and_then(|tb| tb.rows.get(t.row))
+            .map(|row| row.tags.iter().map(|g| g.value.clone()).collect())
+            .unwrap_or_default();
+        for s in &t.subtables {
+            out.extend(self.tags(s));
+        }
+        out
+    }
+
+    fn victim(&mut self, field: &str, primary: bool) -> Result<(RolledVictim, u32), RollError> {
+        let mut occupation = self.table(VICTIMS, &format!("{field}/occupation"))?;
+        let mut count = 1;
+        // "Multiple" rolls how many, then the list again for who the (first) victim was.
+        for _ in 0..16 {
+            if !self.tags(&occupation).iter().any(|t| t == "multiple") {
+                break;
+            }
+            if primary && count == 1 {
+                count = occupation
+                    .rolls
+                    .first()
+                    .and_then(|i| i.value.parse::<u32>().ok())
+                    .unwrap_or(2)
+                    .max(2);
+            }
+            occupation = self.table(VICTIMS, &format!("{field}/occupation"))?;
+        }
+        let occupation_row_tags = self.tags(&occupation);
+        let gender = self.table(GENDER, &format!("{field}/gender"))?;
+        let ethnicity = self.table(ETHNICITY, &format!("{field}/ethnicity"))?;
+        let g = pick_tag(&self.tags(&gender), &GENDER_TAGS, GENDER)?;
+        let e = pick_tag(&self.tags(&ethnicity), &ETHNICITY_TAGS, ETHNICITY)?;
+        let first = self.table(
+            &format!("bbb.names.{e}.{g}"),
+            &format!("{field}/first_name"),
+        )?;
+        let last = self.table(
+            &format!("bbb.names.{e}.surname"),
+            &format!("{field}/surname"),
+        )?;
+        let victim = Victim {
+            name: format!("{} {}", first.text, last.text),
+            first_name: Rolled::from(&first),
+            surname: Rolled::from(&last),
+            occupation: Rolled::from(&occupation),
+            gender: Rolled::from(&gender),
+            ethnicity: Rolled::from(&ethnicity),
+        };
+        Ok((
+            RolledVictim {
+                victim,
+                occupation_row_tags,
+            },
+            count,
+        ))
+    }
+
+    fn pre_break(&mut self, table: &str, n: usize) -> Result<PreBreak, RollError> {
+        let field = format!("breaks/{table}/{n}");
+        let t = self.table(table, &format!("{field}/type"))?;
+        let kind = pick_tag(&self.tags(&t), &["witness", "evidence", "suspect"], table)?.to_owned();
+        let (characteristic, other) = match kind.as_str() {
+            "witness" => (
+                vec![self.table(WITNESS, &format!("{field}/characteristic"))?],
+                true,
+            ),
+            "evidence" => (
+                vec![self.table(EVIDENCE, &format!("{field}/characteristic"))?],
+                false,
+            ),
+            _ => (
+                vec![
+                    self.table(SUSPECT_PROFILE, &format!("{field}/profile"))?,
+                    self.table(SUSPECT_COOPERATION, &format!("{field}/cooperation"))?,
+                ],
+                true,
+            ),
+        };
+        let other_case = if other {
+            let o = self.table(OTHER_CASE, &format!("{field}/other_case"))?;
+            self.tags(&o)
+                .iter()
+                .any(|t| t == "other")
+                .then(|| Rolled::from(&o))
+        } else {
+            None
+        };
+        let modifier = characteristic.iter().find_map(|c| c.modifier);
+        let details: Vec<&str> = characteristic.iter().map(|c| c.text.as_str()).collect();
+        let summary = format!("{}: {}", t.text, details.join("; "));
+        let mut short_parts: Vec<String> = characteristic.iter().map(|c| clause(&c.text)).collect();
+        if let (Some(m), Some(first)) = (modifier.filter(|m| *m != 0), short_parts.first_mut()) {
+            first.push_str(&format!(
+                " ({})",
+                if m > 0 {
+                    format!("+{m}")
+                } else {
+                    format!("−{}", -m)
+                }
+            ));
+        }
+        let short = format!("{} — {}", t.text, short_parts.join("; "));
+        Ok(PreBreak {
+            n,
+            kind,
+            break_type: Rolled::from(&t),
+            characteristic: characteristic.iter().map(Rolled::from).collect(),
+            other_case,
+            summary,
+            short,
+            modifier,
+        })
+    }
+}
+
+fn pick_tag<'t>(tags: &[String], allowed: &[&'t str], table: &str) -> Result<&'t str, RollError> {
+    allowed
+        .iter()
+        .find(|a| tags.iter().any(|t| t == *a))
+        .copied()
+        .ok_or_else(|| {
+            RollError(format!(
+                "the row rolled on `{table}` carries none of the tags {}",
+                allowed.join(", ")
+            ))
+        })
+}
+
+fn record(out: &mut Vec<Provenance>, field: &str, t: &TableRoll) {
+    out.push(Provenance {
+        field: field.to_owned(),
+        table: t.table.clone(),
+        roll: t.roll,
+        row: t.row,
+        on: t.on.clone(),
+    });
+    for s in &t.subtables {
+        record(out, &format!("{field}/{}", s.table), s);
+    }
+}
+
+/// Roll cases `first..first+count` of a batch; each is independent of the others.
+pub fn roll_batch(
+    lib: &Library,
+    batch_seed: u64,
+    year: i32,
+    first: u32,
+    count: u32,
+) -> Result<Vec<Case>, RollError> {
+    use rayon::prelude::*;
+    (first..first.saturating_add(count))
+        .into_par_iter()
+        .map(|number| {
+            roll_case(
+                lib,
+                CaseRequest {
+                    batch_seed,
+                    year,
+                    number,
+                },
+            )
+        })
+        .collect()
+}
+
+/// Frequencies of the rows of each table over many cases, for statistical checks: table → row → count.
+pub fn row_counts(cases: &[Case]) -> BTreeMap<String, BTreeMap<usize, u64>> {
+    let mut out: BTreeMap<String, BTreeMap<usize, u64>> = BTreeMap::new();
+    for c in cases {
+        for p in &c.provenance {
+            *out.entry(p.table.clone())
+                .or_default()
+                .entry(p.row)
+                .or_default() += 1;
+        }
+    }
+    out
+}

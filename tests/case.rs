@@ -1,0 +1,367 @@
+//! `blockprint case`: byte-identical reruns whatever the thread count, batch = alone, golden Markdown and
+//! JSON, the PDF's text, literal printing of hostile names, and nothing written outside `--out`.
+//! Run with `BLOCKPRINT_BLESS=1` to rewrite the golden files after an intended change.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn blockprint(args: &[&str], envs: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_blockprint"));
+    cmd.args(args).env_remove("SOURCE_DATE_EPOCH");
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run blockprint")
+}
+
+fn ok(o: &Output) {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Every file under `dir`, relative path → bytes.
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                out.insert(
+                    p.strip_prefix(root).unwrap().display().to_string(),
+                    std::fs::read(&p).unwrap(),
+                );
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn case(out: &Path, extra: &[&str], envs: &[(&str, &str)]) -> BTreeMap<String, Vec<u8>> {
+    let mut args = vec!["case", "--out", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    ok(&blockprint(&args, envs));
+    tree(out)
+}
+
+fn pdf_text(bytes: &[u8]) -> String {
+    pdf_extract::extract_text_from_mem(bytes).expect("a readable PDF")
+}
+
+#[test]
+fn reruns_are_byte_identical_whatever_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--seed", "42", "--count", "3"];
+    let a = case(&dir.path().join("a"), &args, &[("RAYON_NUM_THREADS", "1")]);
+    let b = case(&dir.path().join("b"), &args, &[("RAYON_NUM_THREADS", "2")]);
+    let c = case(&dir.path().join("c"), &args, &[]);
+    let names: Vec<&String> = a.keys().collect();
+    assert_eq!(
+        names,
+        [
+            "cases/1976-01/case.json",
+            "cases/1976-01/case.md",
+            "cases/1976-01/case.pdf",
+            "cases/1976-02/case.json",
+            "cases/1976-02/case.md",
+            "cases/1976-02/case.pdf",
+            "cases/1976-03/case.json",
+            "cases/1976-03/case.md",
+            "cases/1976-03/case.pdf",
+            "cases/cases.pdf",
+            "cases/index.md",
+        ]
+    );
+    assert!(a == b && b == c, "outputs differ between runs");
+    // No wall-clock date in the PDF without SOURCE_DATE_EPOCH.
+    let pdf = String::from_utf8_lossy(&a["cases/1976-01/case.pdf"]).into_owned();
+    assert!(!pdf.contains("/CreationDate"));
+}
+
+#[test]
+fn source_date_epoch_sets_the_pdf_date() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = case(
+        dir.path(),
+        &["--seed", "1", "--format", "pdf"],
+        &[("SOURCE_DATE_EPOCH", "1700000000")],
+    );
+    let pdf = String::from_utf8_lossy(&files["cases/1976-01/case.pdf"]).into_owned();
+    assert!(
+        pdf.contains("D:20231114221320"),
+        "CreationDate from SOURCE_DATE_EPOCH"
+    );
+}
+
+#[test]
+fn a_case_of_a_batch_equals_the_same_case_rolled_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let batch = case(
+        &dir.path().join("batch"),
+        &["--seed", "42", "--count", "3"],
+        &[],
+    );
+    let alone = case(
+        &dir.path().join("alone"),
+        &["--seed", "42", "--first-number", "2"],
+        &[],
+    );
+    for f in ["case.json", "case.md", "case.pdf"] {
+        let key = format!("cases/1976-02/{f}");
+        assert!(
+            batch[&key] == alone[&key],
+            "{key} differs between batch and alone"
+        );
+    }
+    assert_ne!(
+        batch["cases/1976-01/case.json"],
+        batch["cases/1976-02/case.json"]
+    );
+}
+
+#[test]
+fn markdown_and_json_match_golden() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = case(
+        dir.path(),
+        &["--seed", "42", "--count", "2", "--format", "md,json"],
+        &[],
+    );
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cases-seed-42");
+    let bless = std::env::var_os("BLOCKPRINT_BLESS").is_some();
+    for (name, bytes) in &files {
+        let path: PathBuf = golden.join(name);
+        if bless {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, bytes).unwrap();
+        }
+        let want = std::fs::read(&path)
+            .unwrap_or_else(|_| panic!("{} missing; run with BLOCKPRINT_BLESS=1", path.display()));
+        assert!(&want == bytes, "{name} differs from {}", path.display());
+    }
+    assert_eq!(files.len(), 5, "two cases × (md, json) + index.md");
+}
+
+#[test]
+fn case_json_carries_the_rolls_and_their_provenance() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = case(
+        dir.path(),
+        &["--seed", "7", "--count", "1", "--format", "json"],
+        &[],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&files["cases/1976-01/case.json"]).unwrap();
+    for key in [
+        "case_number",
+        "seed",
+        "victim",
+        "time_elapsed",
+        "crime_date",
+        "crime_time",
+        "district",
+        "method",
+        "location",
+        "crime",
+        "first_break_threshold",
+        "break_thresholds",
+        "breaks",
+        "da_odds",
+        "provenance",
+        "date_in",
+    ] {
+        assert!(v.get(key).is_some(), "case.json lacks `{key}`");
+    }
+    assert_eq!(v["case_number"], "1976-01");
+    // A rolled value carries its row's result exactly as the content writes it, and where it came from.
+    let district = &v["district"];
+    assert_eq!(district["table"], "bbb.homicide.district");
+    let rows = [
+        "Resort area",
+        "Central business district (CBD)",
+        "Low-income area",
+        "Industrial area",
+        "Ethnic enclave",
+    ];
+    assert!(
+        rows.contains(&district["result"].as_str().unwrap())
+            || district["result"]
+                .as_str()
+                .unwrap()
+                .contains("neighbourhood")
+    );
+    let prov = v["provenance"].as_array().unwrap();
+    let d = prov.iter().find(|p| p["field"] == "district").unwrap();
+    assert_eq!(
+        (d["table"].clone(), d["roll"].clone(), d["on"].clone()),
+        (
+            district["table"].clone(),
+            district["roll"].clone(),
+            district["on"].clone()
+        )
+    );
+    // Every provenance entry names a real row of its table.
+    let tables: serde_json::Value =
+        serde_json::from_slice(&blockprint(&["tables", "--json"], &[]).stdout).unwrap();
+    for p in prov {
+        let t = tables
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == p["table"])
+            .unwrap_or_else(|| panic!("{p}"));
+        assert_eq!(
+            t["rows"][p["row"].as_u64().unwrap() as usize]["on"],
+            p["on"],
+            "{p}"
+        );
+    }
+    // The DA odds are exact: 1d20 + 2×Breaks + modifier ≥ target.
+    let target = v["da_odds"]["target"].as_i64().unwrap();
+    let fixed = v["da_odds"]["fixed_modifier"].as_i64().unwrap();
+    for row in v["da_odds"]["rows"].as_array().unwrap() {
+        let breaks = row["breaks"].as_i64().unwrap();
+        for (cell, col) in row["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(v["da_odds"]["columns"].as_array().unwrap())
+        {
+            let need = target - 2 * breaks - fixed - col["modifier"].as_i64().unwrap();
+            let wins = (1..=20).filter(|r| *r >= need).count() as i64;
+            let g = num_integer::gcd(wins, 20);
+            let want = if wins == 0 {
+                "0".to_owned()
+            } else if wins == 20 {
+                "1".to_owned()
+            } else {
+                format!("{}/{}", wins / g, 20 / g)
+            };
+            assert_eq!(cell["probability"], want.as_str(), "{breaks} breaks, {col}");
+        }
+    }
+}
+
+#[test]
+fn the_pdf_shows_the_case_number_and_victim() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = case(dir.path(), &["--seed", "42", "--format", "pdf,json"], &[]);
+    let v: serde_json::Value = serde_json::from_slice(&files["cases/1976-01/case.json"]).unwrap();
+    let text = pdf_text(&files["cases/1976-01/case.pdf"]);
+    assert!(text.contains("1976-01"), "case number");
+    assert!(
+        text.contains(v["victim"]["name"].as_str().unwrap()),
+        "victim name in {text}"
+    );
+    assert!(text.contains(v["victim"]["occupation"]["text"].as_str().unwrap()));
+    let combined = pdf_text(&files["cases/cases.pdf"]);
+    assert!(combined.contains(v["victim"]["name"].as_str().unwrap()));
+}
+
+#[test]
+fn hostile_names_print_literally() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    ok(&blockprint(&["init", content.to_str().unwrap()], &[]));
+    let names = content.join("bbb/08-names.toml");
+    let evil = r#"#read(\"/etc/passwd\") *x* $y$ <z> @w"#;
+    let text = std::fs::read_to_string(&names).unwrap();
+    let mut patched = String::new();
+    for line in text.lines() {
+        match line.find("result = \"") {
+            Some(i) => {
+                let end = line[i + 10..].find('"').unwrap() + i + 10;
+                patched.push_str(&format!(
+                    "{}result = \"{evil}\"{}\n",
+                    &line[..i],
+                    &line[end + 1..]
+                ));
+            }
+            None => patched.push_str(&format!("{line}\n")),
+        }
+    }
+    std::fs::write(&names, patched).unwrap();
+    let out = dir.path().join("out");
+    let files = case(
+        &out,
+        &["--seed", "5", "--content", content.to_str().unwrap()],
+        &[],
+    );
+    let literal = r#"#read("/etc/passwd") *x* $y$ <z> @w"#;
+    let v: serde_json::Value = serde_json::from_slice(&files["cases/1976-01/case.json"]).unwrap();
+    assert_eq!(v["victim"]["name"], format!("{literal} {literal}"));
+    let pdf = pdf_text(&files["cases/1976-01/case.pdf"]);
+    assert!(
+        pdf.contains(literal),
+        "the PDF must print the name as written:\n{pdf}"
+    );
+    assert!(!pdf.contains("root:x:0"), "nothing may be read from disk");
+    let md = String::from_utf8(files["cases/1976-01/case.md"].clone()).unwrap();
+    assert!(
+        md.contains(r#"\#read("/etc/passwd") \*x\* $y$ \<z\> @w"#),
+        "Markdown escapes the markup"
+    );
+}
+
+#[test]
+fn only_the_out_folder_is_touched() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("deep/out");
+    case(&out, &["--seed", "3", "--count", "2"], &[]);
+    let top: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(top, ["deep"]);
+    assert!(
+        tree(&out)
+            .keys()
+            .all(|k| k.starts_with("cases/") && !k.contains(".tmp-"))
+    );
+}
+
+#[test]
+fn a_random_seed_is_printed_and_regenerates_the_packet() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = blockprint(
+        &[
+            "case",
+            "--out",
+            dir.path().join("a").to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    ok(&o);
+    let err = String::from_utf8(o.stderr).unwrap();
+    let seed = err
+        .strip_prefix("seed: ")
+        .and_then(|s| s.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{err}"));
+    let again = case(
+        &dir.path().join("b"),
+        &["--seed", seed, "--format", "json"],
+        &[],
+    );
+    assert_eq!(tree(&dir.path().join("a")), again);
+}
+
+#[test]
+fn bad_options_exit_2() {
+    for args in [
+        &["case", "--count", "0"][..],
+        &["case", "--paper", "a5"],
+        &["case", "--format", "docx"],
+        &["case", "--seed", "9007199254740992"],
+        &["case", "--year", "76"],
+    ] {
+        assert_eq!(blockprint(args, &[]).status.code(), Some(2), "{args:?}");
+    }
+}
