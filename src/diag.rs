@@ -47,6 +47,14 @@ pub enum Kind {
     BadValue,
     /// `up_to_hours` bands out of order, or an open band that is not last.
     BadBand,
+    /// A chapter a book lists that has no file.
+    MissingChapter,
+    /// A Markdown file beside a book that the book does not list.
+    UnlistedChapter,
+    /// A table, lookup, deck or the stock NPCs that no chapter places.
+    UnplacedTable,
+    /// A link in a chapter to a chapter or heading that does not exist.
+    BrokenLink,
     /// A row tag that is not a lowercase word.
     BadTag,
     /// Two rows of one table with the same result (allowed: it weights the table).

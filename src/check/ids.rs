@@ -13,6 +13,8 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
         .chain(lib.lookups.iter().map(|l| ("lookup", &l.id)))
         .chain(lib.decks.iter().map(|d| ("deck", &d.id)))
         .chain(lib.npcs.iter().map(|n| ("npc", &n.id)))
+        .chain(lib.books.iter().map(|b| ("book", &b.id)))
+        .chain(lib.rulings.iter().map(|r| ("ruling", &r.id)))
         .collect();
     let mut seen: BTreeMap<&str, (&str, &Located<String>)> = BTreeMap::new();
     for (what, id) in all {

@@ -6,6 +6,7 @@ mod decks;
 mod ids;
 mod inline;
 mod lookups;
+mod prose;
 
 use std::collections::BTreeMap;
 
@@ -77,6 +78,7 @@ pub fn run(lib: &Library, load_diags: Vec<Diagnostic>) -> Report {
     inline::check(lib, &mut report.diagnostics);
     lookups::check(lib, &mut report.diagnostics);
     decks::check(lib, &mut report.diagnostics);
+    prose::check(lib, &mut report.diagnostics);
     report.stats.tables = lib.tables.len();
     report.stats.lookups = lib.lookups.len();
     report.stats.decks = lib.decks.len();

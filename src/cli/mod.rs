@@ -16,6 +16,7 @@ mod check;
 mod init;
 mod odds;
 mod roll;
+mod srd;
 mod tables;
 
 use std::path::PathBuf;
@@ -95,6 +96,20 @@ pub enum Command {
         count: u32,
         /// Which kinds of file to write, comma-separated.
         #[arg(long, value_enum, value_delimiter = ',', default_value = "pdf,md,json")]
+        format: Vec<crate::render::packet::Format>,
+    },
+    /// Render the SRD booklet: PDF, one Markdown file, and a Markdown book for mdBook.
+    Srd {
+        #[command(flatten)]
+        content: ContentArg,
+        /// Output folder.
+        #[arg(long, value_name = "DIR", default_value = "out")]
+        out: PathBuf,
+        /// Paper size of the PDF.
+        #[arg(long, value_enum, default_value = "a4")]
+        paper: crate::render::packet::Paper,
+        /// Which kinds of file to write, comma-separated.
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "pdf,md")]
         format: Vec<crate::render::packet::Format>,
     },
     /// Build everything blockprint makes from the content into the output folder: the tables reference
@@ -212,6 +227,24 @@ pub fn run(cli: Cli) -> Status {
         } => {
             let out = crate::render::output::Output::new(&packet.out);
             case::run(&root(content), &case_options(&packet, count, format), &out)
+        }
+        Command::Srd {
+            content,
+            out,
+            paper,
+            format,
+        } => {
+            let root = root(content);
+            match checked(&root) {
+                Ok((lib, report)) => srd::write_srd(
+                    &lib,
+                    &report,
+                    paper,
+                    &format,
+                    &crate::render::output::Output::new(out),
+                ),
+                Err(s) => s,
+            }
         }
         Command::Build {
             content,

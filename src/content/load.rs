@@ -4,6 +4,8 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use std::collections::BTreeMap;
+
 use include_dir::{Dir, include_dir};
 use toml::Spanned;
 
@@ -108,7 +110,12 @@ pub fn load(root: &ContentRoot) -> io::Result<(Library, Vec<Diagnostic>)> {
     let mut diags = Vec::new();
     let files = root.files()?;
     lib.version = version(&files);
+    let mut markdown: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     for (path, bytes) in files {
+        if path.ends_with(".md") {
+            markdown.insert(path, bytes);
+            continue;
+        }
         if !path.ends_with(".toml") {
             continue;
         }
@@ -157,6 +164,7 @@ pub fn load(root: &ContentRoot) -> io::Result<(Library, Vec<Diagnostic>)> {
             }
         }
     }
+    chapters(&mut lib, &markdown, &mut diags);
     lib.reindex();
     Ok((lib, diags))
 }
@@ -210,6 +218,122 @@ fn loc(file: usize, span: std::ops::Range<usize>) -> Loc {
 fn located<T>(file: usize, s: Spanned<T>) -> Located<T> {
     let span = s.span();
     Located::new(s.into_inner(), file, span)
+}
+
+/// Resolve each book's chapter slugs to `<book folder>/<slug>.md`, read their front matter, and report
+/// missing chapters, bad front matter, and Markdown files beside a book that it does not list.
+fn chapters(lib: &mut Library, markdown: &BTreeMap<String, Vec<u8>>, diags: &mut Vec<Diagnostic>) {
+    for b in 0..lib.books.len() {
+        let book_file = lib.books[b].id.loc.file;
+        let folder = match lib.sources[book_file].path.rsplit_once('/') {
+            Some((dir, _)) => format!("{dir}/"),
+            None => String::new(),
+        };
+        let order = lib.books[b].order.clone();
+        for slug in &order {
+            let path = format!("{folder}{}.md", slug.value);
+            let Some(bytes) = markdown.get(&path) else {
+                diags.push(
+                    Diagnostic::error(Kind::MissingChapter, &lib.sources, &slug.loc, format!("chapter `{}` has no file {path}", slug.value))
+                        .with_table(&lib.books[b].id.value)
+                        .with_hint(format!("create {path} with `+++ title = \"…\" +++` front matter, or remove `{}` from `chapters`", slug.value)),
+                );
+                continue;
+            };
+            let file = lib.sources.len();
+            lib.sources.push(Source::new(
+                path.clone(),
+                String::from_utf8_lossy(bytes).into_owned(),
+            ));
+            match front_matter(&lib.sources[file].text) {
+                Ok((fm_span, body_offset)) => {
+                    let text = &lib.sources[file].text;
+                    match toml::from_str::<FrontMatter>(&text[fm_span.clone()]) {
+                        Ok(fm) => {
+                            let chapter = Chapter {
+                                slug: slug.value.clone(),
+                                title: fm.title,
+                                body: text[body_offset..].to_owned(),
+                                file,
+                                body_offset,
+                            };
+                            lib.books[b].chapters.push(chapter);
+                        }
+                        Err(e) => {
+                            let span = e.span().map_or(fm_span.start..fm_span.start, |s| {
+                                fm_span.start + s.start..fm_span.start + s.end
+                            });
+                            let msg = first_line(e.message()).to_owned();
+                            diags.push(
+                                Diagnostic::error(
+                                    Kind::Schema,
+                                    &lib.sources,
+                                    &Loc { file, span },
+                                    format!("front matter: {msg}"),
+                                )
+                                .with_hint(
+                                    "front matter holds `title = \"…\"` between `+++` lines",
+                                ),
+                            );
+                        }
+                    }
+                }
+                Err(msg) => diags.push(
+                    Diagnostic::error(Kind::Schema, &lib.sources, &Loc { file, span: 0..0 }, msg)
+                        .with_hint(
+                            "start the chapter with `+++`, a line `title = \"…\"`, and `+++`",
+                        ),
+                ),
+            }
+        }
+        // Markdown beside the book that the book does not list.
+        for path in markdown.keys() {
+            let Some(rest) = path.strip_prefix(&folder) else {
+                continue;
+            };
+            if rest.contains('/') || rest.eq_ignore_ascii_case("README.md") {
+                continue;
+            }
+            let slug = rest.trim_end_matches(".md");
+            if !order.iter().any(|s| s.value == slug) {
+                let id = lib.books[b].id.clone();
+                diags.push(
+                    Diagnostic::warning(
+                        Kind::UnlistedChapter,
+                        &lib.sources,
+                        &id.loc,
+                        format!("{path} is not in the chapters of book `{}`", id.value),
+                    )
+                    .with_table(&id.value)
+                    .with_hint(format!(
+                        "add `\"{slug}\"` to `chapters`, or move the file elsewhere"
+                    )),
+                );
+            }
+        }
+    }
+}
+
+/// The byte span of the TOML between the opening and closing `+++` lines, and where the body starts.
+fn front_matter(text: &str) -> Result<(std::ops::Range<usize>, usize), String> {
+    let rest = text.strip_prefix("\u{feff}").unwrap_or(text);
+    let bom = text.len() - rest.len();
+    let Some(after_open) = rest
+        .strip_prefix("+++\n")
+        .or_else(|| rest.strip_prefix("+++\r\n"))
+    else {
+        return Err("a chapter must start with a `+++` front matter line".to_owned());
+    };
+    let start = text.len() - after_open.len();
+    let mut offset = start;
+    for line in after_open.split_inclusive('\n') {
+        if line.trim_end() == "+++" {
+            return Ok((start..offset, offset + line.len()));
+        }
+        offset += line.len();
+    }
+    let _ = bom;
+    Err("the front matter's closing `+++` line is missing".to_owned())
 }
 
 fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
@@ -306,6 +430,28 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
             editorial: d.editorial,
             suits: d.suits,
             cards,
+        });
+    }
+    for b in doc.book {
+        let b = b.into_inner();
+        lib.books.push(Book {
+            id: located(file, b.id),
+            title: b.title,
+            subtitle: b.subtitle,
+            author: b.author,
+            language: b.language.unwrap_or_else(|| "en".to_owned()),
+            credits: b.credits,
+            order: b.chapters.into_iter().map(|c| located(file, c)).collect(),
+            chapters: Vec::new(),
+        });
+    }
+    for r in doc.ruling {
+        let r = r.into_inner();
+        lib.rulings.push(Ruling {
+            id: located(file, r.id),
+            title: r.title,
+            ruling: r.ruling,
+            reason: r.reason,
         });
     }
     for n in doc.npc {

@@ -3,14 +3,15 @@
 
 mod load;
 mod model;
+pub mod prose;
 pub mod text;
 
 use std::collections::BTreeMap;
 
 pub use load::{ContentRoot, EMBEDDED, load};
 pub use model::{
-    Deck, Entry, EntryValue, Located, Lookup, Npc, RANKS, Row, SUITS, SuitMeanings, Table, Unit,
-    ValueKind,
+    Book, Chapter, Deck, Entry, EntryValue, Located, Lookup, Npc, RANKS, Row, Ruling, SUITS,
+    SuitMeanings, Table, Unit, ValueKind,
 };
 
 /// One content file's text, kept for diagnostics.
@@ -58,6 +59,8 @@ pub struct Library {
     pub lookups: Vec<Lookup>,
     pub decks: Vec<Deck>,
     pub npcs: Vec<Npc>,
+    pub books: Vec<Book>,
+    pub rulings: Vec<Ruling>,
     table_index: BTreeMap<String, usize>,
     lookup_index: BTreeMap<String, usize>,
 }
@@ -76,6 +79,10 @@ impl Library {
 
     pub fn table(&self, id: &str) -> Option<&Table> {
         self.table_index.get(id).map(|&i| &self.tables[i])
+    }
+
+    pub fn deck(&self, id: &str) -> Option<&Deck> {
+        self.decks.iter().find(|d| d.id.value == id)
     }
 
     pub fn lookup(&self, id: &str) -> Option<&Lookup> {

@@ -19,6 +19,38 @@ pub(crate) struct FileDoc {
     pub deck: Vec<Spanned<DeckDoc>>,
     #[serde(default)]
     pub npc: Vec<Spanned<NpcDoc>>,
+    #[serde(default)]
+    pub book: Vec<Spanned<BookDoc>>,
+    #[serde(default)]
+    pub ruling: Vec<Spanned<RulingDoc>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BookDoc {
+    pub id: Spanned<String>,
+    pub title: String,
+    pub subtitle: Option<String>,
+    pub author: String,
+    pub language: Option<String>,
+    pub credits: Option<String>,
+    pub chapters: Vec<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RulingDoc {
+    pub id: Spanned<String>,
+    pub title: String,
+    pub ruling: String,
+    pub reason: Option<String>,
+}
+
+/// A chapter file's front matter.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FrontMatter {
+    pub title: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -238,4 +270,40 @@ pub struct Npc {
     pub class: Located<String>,
     pub level: u32,
     pub mastery: Option<String>,
+}
+
+/// A booklet: its metadata and chapters in reading order.
+#[derive(Debug, Clone)]
+pub struct Book {
+    pub id: Located<String>,
+    pub title: String,
+    pub subtitle: Option<String>,
+    pub author: String,
+    pub language: String,
+    pub credits: Option<String>,
+    /// Chapter slugs as listed, with where each is listed.
+    pub order: Vec<Located<String>>,
+    /// The chapters found, in listed order (missing ones are left out and reported).
+    pub chapters: Vec<Chapter>,
+}
+
+/// One Markdown chapter: front matter title and the body that follows it.
+#[derive(Debug, Clone)]
+pub struct Chapter {
+    pub slug: String,
+    pub title: String,
+    /// The Markdown after the front matter.
+    pub body: String,
+    /// Which source holds it and the byte offset of `body` in that source.
+    pub file: usize,
+    pub body_offset: usize,
+}
+
+/// A house ruling on a point the rules leave open.
+#[derive(Debug, Clone)]
+pub struct Ruling {
+    pub id: Located<String>,
+    pub title: String,
+    pub ruling: String,
+    pub reason: Option<String>,
 }

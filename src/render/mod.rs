@@ -7,6 +7,7 @@ pub mod markdown;
 pub mod output;
 pub mod packet;
 pub mod pdf;
+pub mod srd;
 
 use include_dir::{Dir, include_dir};
 

@@ -13,13 +13,16 @@ use typst_pdf::{PdfOptions, Timestamp};
 use super::TEMPLATES;
 
 /// The embedded fonts (all OFL; licences beside them under `fonts/`).
-static FONTS: [&[u8]; 6] = [
+static FONTS: [&[u8]; 9] = [
     include_bytes!("../../fonts/courier-prime/CourierPrime-Regular.otf"),
     include_bytes!("../../fonts/courier-prime/CourierPrime-Bold.otf"),
     include_bytes!("../../fonts/courier-prime/CourierPrime-Italic.otf"),
     include_bytes!("../../fonts/courier-prime/CourierPrime-BoldItalic.otf"),
     include_bytes!("../../fonts/bebas-neue/BebasNeue-Regular.otf"),
     include_bytes!("../../fonts/bebas-neue/BebasNeue-Bold.otf"),
+    include_bytes!("../../fonts/eb-garamond/EBGaramond12-Regular.otf"),
+    include_bytes!("../../fonts/eb-garamond/EBGaramond12-Italic.otf"),
+    include_bytes!("../../fonts/eb-garamond/EBGaramond12-Bold.otf"),
 ];
 
 /// A typst engine over the embedded templates and fonts. `Send + Sync`: share one across threads.

