@@ -106,7 +106,8 @@ pub struct RulingData {
     pub reason: Option<String>,
 }
 
-fn parts(result: &str, lib: &Library) -> Vec<Part> {
+/// Split a result into parts; `title` names a referenced table.
+fn parts(result: &str, title: impl Fn(&str) -> Option<String>) -> Vec<Part> {
     match pieces(result) {
         Ok(ps) => ps
             .into_iter()
@@ -117,9 +118,7 @@ fn parts(result: &str, lib: &Library) -> Vec<Part> {
                 },
                 Piece::Table { id, .. } => Part::Ref {
                     id: id.to_owned(),
-                    title: lib
-                        .table(id)
-                        .map_or_else(|| id.to_owned(), |t| t.title.clone()),
+                    title: title(id).unwrap_or_else(|| id.to_owned()),
                 },
             })
             .collect(),
@@ -252,7 +251,7 @@ fn srd_table(t: &TableData, lib: &Library) -> SrdTable {
             .iter()
             .map(|r| SrdRow {
                 on: r.on.clone(),
-                parts: parts(&r.result, lib),
+                parts: parts(&r.result, |id| lib.table(id).map(|t| t.title.clone())),
                 probability: r.probability.clone(),
                 approx: r.approx,
                 editorial: r.editorial.is_some(),
@@ -538,7 +537,14 @@ fn appendix_md(d: &SrdData, mode: Mode, stem: &str) -> String {
                 let res = if f.result.is_empty() {
                     String::new()
                 } else {
-                    format!(" → {}", result_md(d, mode, &parts_plain(&f.result, d)))
+                    format!(
+                        " → {}",
+                        result_md(
+                            d,
+                            mode,
+                            &parts(&f.result, |id| d.refs.get(id).map(|r| r.title.clone()))
+                        )
+                    )
                 };
                 let title = d
                     .refs
@@ -573,31 +579,6 @@ fn appendix_md(d: &SrdData, mode: Mode, stem: &str) -> String {
         }
     }
     s
-}
-
-/// A result string from a fill, split into parts with titles.
-fn parts_plain(result: &str, d: &SrdData) -> Vec<Part> {
-    match pieces(result) {
-        Ok(ps) => ps
-            .into_iter()
-            .map(|p| match p {
-                Piece::Text(t) => Part::Text { text: t.to_owned() },
-                Piece::Roll { expr, .. } => Part::Roll {
-                    text: expr.to_owned(),
-                },
-                Piece::Table { id, .. } => Part::Ref {
-                    id: id.to_owned(),
-                    title: d
-                        .refs
-                        .get(id)
-                        .map_or_else(|| id.to_owned(), |r| r.title.clone()),
-                },
-            })
-            .collect(),
-        Err(_) => vec![Part::Text {
-            text: result.to_owned(),
-        }],
-    }
 }
 
 /// The whole book as one Markdown file.
