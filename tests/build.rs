@@ -58,7 +58,8 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["cases", "tables.json", "tables.md"]);
+    assert_eq!(names, ["cases", "srd", "tables.json", "tables.md"]);
+    assert!(a.path().join("out/srd/block-by-block-srd.pdf").is_file());
     assert!(a.path().join("out/cases/1976-02/case.pdf").is_file());
     let top: Vec<_> = std::fs::read_dir(a.path()).unwrap().collect();
     assert_eq!(top.len(), 1);

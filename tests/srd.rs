@@ -119,3 +119,83 @@ fn markdown_reruns_are_identical() {
     let read = |d: &Path| std::fs::read(d.join("srd/block-by-block-srd.md")).unwrap();
     assert_eq!(read(a.path()), read(b.path()));
 }
+
+#[test]
+fn the_pdf_has_bookmarks_metadata_and_tables_with_odds() {
+    let dir = tempfile::tempdir().unwrap();
+    srd(dir.path(), "pdf");
+    let path = dir.path().join("srd/block-by-block-srd.pdf");
+    let bytes = std::fs::read(&path).unwrap();
+    let doc = lopdf::Document::load_mem(&bytes).expect("a PDF lopdf reads");
+
+    let pages = doc.get_pages().len();
+    assert!((30..=120).contains(&pages), "{pages} pages");
+
+    let toc = doc.get_toc().expect("bookmarks");
+    let titles: Vec<&str> = toc.toc.iter().map(|t| t.title.as_str()).collect();
+    for want in [
+        "1 What the game is",
+        "2 Dice",
+        "3 Characters",
+        "5 New cases",
+        "7 Breaks",
+        "8 Closing a case",
+        "11 Action scenes",
+        "13 For the GM",
+        "Breaks through action",
+        "Appendix A: All tables",
+        "Appendix B: Editorial fills",
+        "Appendix C: House rulings",
+        "Appendix D: Credits and licences",
+    ] {
+        assert!(titles.contains(&want), "no bookmark `{want}` in {titles:?}");
+    }
+    // Bookmarks point into the book in reading order.
+    let chapter_pages: Vec<usize> = toc
+        .toc
+        .iter()
+        .filter(|t| t.level == 1)
+        .map(|t| t.page)
+        .collect();
+    assert!(
+        chapter_pages.windows(2).all(|w| w[0] <= w[1]),
+        "{chapter_pages:?}"
+    );
+
+    // Metadata: title, author, language.
+    let info = doc
+        .trailer
+        .get(b"Info")
+        .and_then(|o| o.as_reference())
+        .and_then(|r| doc.get_dictionary(r))
+        .expect("Info");
+    let text_of = |key: &[u8]| {
+        info.get(key)
+            .ok()
+            .and_then(|v| lopdf::decode_text_string(v).ok())
+            .unwrap_or_default()
+    };
+    assert!(
+        text_of(b"Title").starts_with("Block by Block"),
+        "{}",
+        text_of(b"Title")
+    );
+    assert_eq!(text_of(b"Author"), "Thomas McGrenery");
+    let catalog = doc.catalog().unwrap();
+    let lang = catalog
+        .get(b"Lang")
+        .ok()
+        .and_then(|v| lopdf::decode_text_string(v).ok())
+        .unwrap_or_default();
+    assert!(lang.starts_with("en"), "{lang}");
+
+    // The District table with its exact odds as text.
+    let text = pdf_extract::extract_text_from_mem(&bytes).unwrap();
+    assert!(text.contains("Low-income area"));
+    assert!(
+        text.contains("11/36"),
+        "exact fraction printed beside the row"
+    );
+    assert!(text.contains("30.6%"), "percentage printed beside the row");
+    assert!(text.contains("Appendix B"));
+}

@@ -1,4 +1,5 @@
-//! `blockprint build`: checked content in, everything blockprint can make so far written under `--out`.
+//! `blockprint build`: checked content in, everything blockprint makes written under `--out`: the tables
+//! reference, a batch of case packets, and the SRD booklet (when the content has a book).
 
 use std::collections::BTreeMap;
 
@@ -54,5 +55,18 @@ pub(super) fn run(root: &ContentRoot, opts: &super::case::CaseOptions, out: &Out
             }
         }
     }
-    super::case::write_cases(&lib, opts, out)
+    let status = super::case::write_cases(&lib, opts, out);
+    if status != Status::Ok || lib.books.is_empty() {
+        return status;
+    }
+    super::srd::write_srd(
+        &lib,
+        &report,
+        opts.paper,
+        &[
+            crate::render::packet::Format::Pdf,
+            crate::render::packet::Format::Md,
+        ],
+        out,
+    )
 }
