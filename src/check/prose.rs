@@ -44,7 +44,7 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                             out.push(
                                 Diagnostic::error(Kind::UnknownReference, &lib.sources, &at(*offset, what.len() + id.len() + 3), format!("`{{{what}:{id}}}` names no {what}"))
                                     .with_table(&book.id.value)
-                                    .with_hint(format!("check the id; `blockprint tables` lists tables, content/README.md explains `{{table:…}}`, `{{lookup:…}}`, `{{deck:…}}` and `{{npcs}}`")),
+                                    .with_hint("check the id; `blockprint tables` lists tables, content/README.md explains `{table:…}`, `{lookup:…}`, `{deck:…}` and `{npcs}`"),
                             );
                         } else if *is_placed {
                             placed.insert((*of, id.clone()));

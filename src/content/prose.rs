@@ -267,8 +267,11 @@ pub fn parse(body: &str, slug: &str) -> Parsed {
         buf.clear();
     };
 
-    let events = Parser::new_ext(body, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH)
-        .into_offset_iter();
+    let events = Parser::new_ext(
+        body,
+        Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_SMART_PUNCTUATION,
+    )
+    .into_offset_iter();
     for (event, range) in events {
         if !matches!(event, Event::Text(_) | Event::SoftBreak) {
             flush(&mut stack, &mut text_buf, text_at, &mut parsed.found);
