@@ -43,9 +43,9 @@ pub(super) fn write_srd(
     if formats.contains(&Format::Md) {
         files.push((
             format!("srd/{stem}.md"),
-            srd::markdown_single(&data, lib, book).into_bytes(),
+            srd::markdown_single(&data, book).into_bytes(),
         ));
-        for (name, text) in srd::markdown_book(&data, lib, book) {
+        for (name, text) in srd::markdown_book(&data, book) {
             files.push((format!("srd/book/{name}"), text.into_bytes()));
         }
     }

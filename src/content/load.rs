@@ -316,8 +316,7 @@ fn chapters(lib: &mut Library, markdown: &BTreeMap<String, Vec<u8>>, diags: &mut
 
 /// The byte span of the TOML between the opening and closing `+++` lines, and where the body starts.
 fn front_matter(text: &str) -> Result<(std::ops::Range<usize>, usize), String> {
-    let rest = text.strip_prefix("\u{feff}").unwrap_or(text);
-    let bom = text.len() - rest.len();
+    let rest = text.strip_prefix('\u{feff}').unwrap_or(text);
     let Some(after_open) = rest
         .strip_prefix("+++\n")
         .or_else(|| rest.strip_prefix("+++\r\n"))
@@ -332,7 +331,6 @@ fn front_matter(text: &str) -> Result<(std::ops::Range<usize>, usize), String> {
         }
         offset += line.len();
     }
-    let _ = bom;
     Err("the front matter's closing `+++` line is missing".to_owned())
 }
 

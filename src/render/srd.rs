@@ -424,14 +424,7 @@ fn capitalise(s: &str) -> String {
 
 /// A chapter's Markdown with directives replaced, links rewritten for `mode`, explicit heading anchors,
 /// and headings shifted down by `shift` levels.
-fn chapter_md(
-    d: &SrdData,
-    lib: &Library,
-    book: &Book,
-    slug: &str,
-    mode: Mode,
-    shift: usize,
-) -> String {
+fn chapter_md(d: &SrdData, book: &Book, slug: &str, mode: Mode, shift: usize) -> String {
     let Some(c) = book.chapters.iter().find(|c| c.slug == slug) else {
         return String::new();
     };
@@ -510,7 +503,6 @@ fn chapter_md(
             out.push('\n');
         }
     }
-    let _ = lib;
     out
 }
 
@@ -582,7 +574,7 @@ fn appendix_md(d: &SrdData, mode: Mode, stem: &str) -> String {
 }
 
 /// The whole book as one Markdown file.
-pub fn markdown_single(d: &SrdData, lib: &Library, book: &Book) -> String {
+pub fn markdown_single(d: &SrdData, book: &Book) -> String {
     let mut s = format!("# {}\n\n", escape(&d.book.title));
     if let Some(sub) = &d.book.subtitle {
         s.push_str(&format!("*{}*\n\n", escape(sub)));
@@ -603,7 +595,7 @@ pub fn markdown_single(d: &SrdData, lib: &Library, book: &Book) -> String {
             c.slug,
             escape(&c.title)
         ));
-        s.push_str(&chapter_md(d, lib, book, &c.slug, Mode::Single, 1));
+        s.push_str(&chapter_md(d, book, &c.slug, Mode::Single, 1));
     }
     for (stem, title) in APPENDICES {
         s.push_str(&format!("\n<a id=\"{stem}\"></a>\n\n## {title}\n\n"));
@@ -613,7 +605,7 @@ pub fn markdown_single(d: &SrdData, lib: &Library, book: &Book) -> String {
 }
 
 /// One Markdown file per chapter and appendix, plus mdBook's `SUMMARY.md`: (file name, text).
-pub fn markdown_book(d: &SrdData, lib: &Library, book: &Book) -> Vec<(String, String)> {
+pub fn markdown_book(d: &SrdData, book: &Book) -> Vec<(String, String)> {
     let mut files = Vec::new();
     let mut summary = format!(
         "# Summary\n\n[{}](introduction.md)\n\n",
@@ -623,7 +615,7 @@ pub fn markdown_book(d: &SrdData, lib: &Library, book: &Book) -> Vec<(String, St
         let text = format!(
             "# {}\n\n{}",
             escape(&c.title),
-            chapter_md(d, lib, book, &c.slug, Mode::Book, 0)
+            chapter_md(d, book, &c.slug, Mode::Book, 0)
         );
         files.push((format!("{}.md", c.slug), text));
         if i > 0 {
