@@ -365,3 +365,50 @@ fn bad_options_exit_2() {
         assert_eq!(blockprint(args, &[]).status.code(), Some(2), "{args:?}");
     }
 }
+
+#[test]
+fn content_without_the_roller_tables_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    ok(&blockprint(&["init", content.to_str().unwrap()], &[]));
+    // Drop the Asian surname table (and the prose placement that mentions it, so the checker passes).
+    let names = content.join("bbb/08-names.toml");
+    let text = std::fs::read_to_string(&names).unwrap();
+    let start = text
+        .find("[[table]]\nid = \"bbb.names.asian.surname\"")
+        .expect("the table");
+    let end = text[start + 9..]
+        .find("[[table]]")
+        .map_or(text.len(), |e| start + 9 + e);
+    std::fs::write(&names, format!("{}{}", &text[..start], &text[end..])).unwrap();
+    let gm = content.join("bbb/srd/gm.md");
+    let prose = std::fs::read_to_string(&gm)
+        .unwrap()
+        .replace("{table:bbb.names.asian.surname}", "");
+    std::fs::write(&gm, prose).unwrap();
+    let out = dir.path().join("out");
+    let o = blockprint(
+        &[
+            "case",
+            "--seed",
+            "1",
+            "--content",
+            content.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        err.contains("needs table `bbb.names.asian.surname`"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing written");
+}
