@@ -199,3 +199,67 @@ fn the_pdf_has_bookmarks_metadata_and_tables_with_odds() {
     assert!(text.contains("30.6%"), "percentage printed beside the row");
     assert!(text.contains("Appendix B"));
 }
+
+#[test]
+fn hostile_text_in_content_prints_literally_in_the_booklet() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    let o = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+        .args(["init", content.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let evil = r#"#read(\"/etc/passwd\") *x* $y$ <z> @w"#;
+    let literal = r#"#read("/etc/passwd") *x* $y$ <z> @w"#;
+    let file = content.join("bbb/01-homicide.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace(
+            r#"result = "Industrial area""#,
+            &format!(r#"result = "{evil}""#),
+        ),
+    )
+    .unwrap();
+    let chapter = content.join("bbb/srd/dice.md");
+    let prose = std::fs::read_to_string(&chapter).unwrap();
+    // In prose: Markdown escapes keep `*` and `<` literal; typst must read none of it as code or math.
+    let prose_literal = "Try #panic(1) and #read(/etc/hosts) with $y$ @w *x* <z>";
+    std::fs::write(
+        &chapter,
+        format!("{prose}\nTry #panic(1) and #read(/etc/hosts) with $y$ @w \\*x\\* \\<z\\>\n"),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+        .args([
+            "srd",
+            "--content",
+            content.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--format",
+            "pdf,md",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let pdf = std::fs::read(out.join("srd/block-by-block-srd.pdf")).unwrap();
+    let text = pdf_extract::extract_text_from_mem(&pdf).unwrap();
+    assert!(
+        text.matches(literal).count() >= 2,
+        "the row prints as written where placed and in Appendix A"
+    );
+    assert!(text.contains(prose_literal), "prose prints as written");
+    assert!(!text.contains("root:x:0"));
+    let md = std::fs::read_to_string(out.join("srd/block-by-block-srd.md")).unwrap();
+    assert!(
+        md.contains(r#"\#read("/etc/passwd") \*x\* $y$ \<z\> @w"#),
+        "escaped in the Markdown table"
+    );
+}
