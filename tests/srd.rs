@@ -8,9 +8,10 @@ use std::process::Command;
 
 use pulldown_cmark::{Event, Options, Parser, Tag};
 
-fn srd(out: &Path, format: &str) {
+/// Run blockprint and insist it succeeds.
+fn run_ok(args: &[&str]) {
     let o = Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args(["srd", "--out", out.to_str().unwrap(), "--format", format])
+        .args(args)
         .env_remove("SOURCE_DATE_EPOCH")
         .output()
         .unwrap();
@@ -20,6 +21,10 @@ fn srd(out: &Path, format: &str) {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
+}
+
+fn srd(out: &Path, format: &str) {
+    run_ok(&["srd", "--out", out.to_str().unwrap(), "--format", format]);
 }
 
 /// Anchors (`<a id="…">`) and link targets of a Markdown text, through pulldown-cmark.
@@ -204,11 +209,7 @@ fn the_pdf_has_bookmarks_metadata_and_tables_with_odds() {
 fn hostile_text_in_content_prints_literally_in_the_booklet() {
     let dir = tempfile::tempdir().unwrap();
     let content = dir.path().join("content");
-    let o = Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args(["init", content.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0));
+    run_ok(&["init", content.to_str().unwrap()]);
     let evil = r#"#read(\"/etc/passwd\") *x* $y$ <z> @w"#;
     let literal = r#"#read("/etc/passwd") *x* $y$ <z> @w"#;
     let file = content.join("bbb/01-homicide.toml");
@@ -231,24 +232,15 @@ fn hostile_text_in_content_prints_literally_in_the_booklet() {
     )
     .unwrap();
     let out = dir.path().join("out");
-    let o = Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args([
-            "srd",
-            "--content",
-            content.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--format",
-            "pdf,md",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    run_ok(&[
+        "srd",
+        "--content",
+        content.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--format",
+        "pdf,md",
+    ]);
     let pdf = std::fs::read(out.join("srd/block-by-block-srd.pdf")).unwrap();
     let text = pdf_extract::extract_text_from_mem(&pdf).unwrap();
     assert!(
