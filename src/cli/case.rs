@@ -59,11 +59,9 @@ pub(super) fn write_cases(
             return Status::Rules;
         }
     };
-    for (rel, bytes) in &files {
-        if let Err(e) = out.write(rel, bytes) {
-            eprintln!("error: {e}");
-            return Status::Io;
-        }
+    if let Err(e) = out.write_all(&files) {
+        eprintln!("error: {e}");
+        return Status::Io;
     }
     eprintln!(
         "wrote {} case{} ({} files) to {}",

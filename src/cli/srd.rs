@@ -58,11 +58,9 @@ pub(super) fn write_srd(
             }
         }
     }
-    for (rel, bytes) in &files {
-        if let Err(e) = out.write(rel, bytes) {
-            eprintln!("error: {e}");
-            return Status::Io;
-        }
+    if let Err(e) = out.write_all(&files) {
+        eprintln!("error: {e}");
+        return Status::Io;
     }
     eprintln!(
         "wrote the SRD ({} files) to {}",

@@ -42,6 +42,15 @@ impl Output {
     }
 }
 
+impl Output {
+    /// Write every (relative path, bytes) pair, stopping at the first failure.
+    pub fn write_all(&self, files: &[(String, Vec<u8>)]) -> std::io::Result<()> {
+        files
+            .iter()
+            .try_for_each(|(rel, bytes)| self.write(rel, bytes).map(drop))
+    }
+}
+
 /// Write to a temporary file beside `path`, then rename it into place.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let name = path

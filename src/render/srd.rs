@@ -136,49 +136,40 @@ pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option
         .iter()
         .map(|t| (t.id.clone(), srd_table(t, lib)))
         .collect();
-    let chapters: Vec<ChapterData> = book
+    // Parse every chapter once: its blocks for typst, its directives for where items are placed.
+    let parsed: Vec<(&str, prose::Parsed)> = book
         .chapters
         .iter()
-        .map(|c| ChapterData {
-            slug: c.slug.clone(),
-            title: c.title.clone(),
-            blocks: prose::parse(&c.body, &c.slug).blocks,
+        .map(|c| (c.slug.as_str(), prose::parse(&c.body, &c.slug)))
+        .collect();
+    let mut refs: BTreeMap<String, RefInfo> = lib
+        .tables
+        .iter()
+        .map(|t| (&t.id.value, &t.title, RefKind::Table))
+        .chain(
+            lib.lookups
+                .iter()
+                .map(|l| (&l.id.value, &l.title, RefKind::Lookup)),
+        )
+        .chain(
+            lib.decks
+                .iter()
+                .map(|d| (&d.id.value, &d.title, RefKind::Deck)),
+        )
+        .map(|(id, title, of)| {
+            (
+                id.clone(),
+                RefInfo {
+                    title: title.clone(),
+                    of,
+                    chapter: None,
+                },
+            )
         })
         .collect();
-    let mut refs: BTreeMap<String, RefInfo> = BTreeMap::new();
-    for t in &lib.tables {
-        refs.insert(
-            t.id.value.clone(),
-            RefInfo {
-                title: t.title.clone(),
-                of: RefKind::Table,
-                chapter: None,
-            },
-        );
-    }
-    for l in &lib.lookups {
-        refs.insert(
-            l.id.value.clone(),
-            RefInfo {
-                title: l.title.clone(),
-                of: RefKind::Lookup,
-                chapter: None,
-            },
-        );
-    }
-    for d in &lib.decks {
-        refs.insert(
-            d.id.value.clone(),
-            RefInfo {
-                title: d.title.clone(),
-                of: RefKind::Deck,
-                chapter: None,
-            },
-        );
-    }
     let mut table_order = Vec::new();
-    for c in &book.chapters {
-        for f in prose::parse(&c.body, &c.slug).found {
+    for (slug, p) in &parsed {
+        for f in &p.found {
             if let Found::Directive {
                 of,
                 id,
@@ -186,17 +177,27 @@ pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option
                 ..
             } = f
             {
-                if let Some(r) = refs.get_mut(&id)
+                if let Some(r) = refs.get_mut(id)
                     && r.chapter.is_none()
                 {
-                    r.chapter = Some(c.slug.clone());
+                    r.chapter = Some((*slug).to_owned());
                 }
-                if of == RefKind::Table && !table_order.contains(&id) {
-                    table_order.push(id);
+                if *of == RefKind::Table && !table_order.contains(id) {
+                    table_order.push(id.clone());
                 }
             }
         }
     }
+    let chapters: Vec<ChapterData> = book
+        .chapters
+        .iter()
+        .zip(parsed)
+        .map(|(c, (_, p))| ChapterData {
+            slug: c.slug.clone(),
+            title: c.title.clone(),
+            blocks: p.blocks,
+        })
+        .collect();
     Some(SrdData {
         paper,
         generator: format!("blockprint {}", env!("CARGO_PKG_VERSION")),
