@@ -27,7 +27,7 @@ pub(super) fn run(root: &ContentRoot, opts: &super::case::CaseOptions, out: &Out
     let rendered = markdown::environment(titles).and_then(|env| {
         let ctx = serde_json::json!({ "source": root.label(), "tables": reference.tables, "lookups": reference.lookups,
             "decks": reference.decks, "npcs": reference.npcs, "editorial": reference.editorial });
-        markdown::render(&env, "tables.md.j2", &ctx)
+        markdown::render(&env, "tables/tables.md.j2", &ctx)
     });
     let md = match rendered {
         Ok(s) => s,

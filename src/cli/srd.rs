@@ -32,7 +32,7 @@ pub(super) fn write_srd(
     let stem = format!("{}-srd", prose::anchor(&book.title));
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     if formats.contains(&Format::Pdf) {
-        match Pdf::new().render("srd.typ", &data, "blockprint/srd") {
+        match Pdf::new().render("srd/srd.typ", &data, "blockprint/srd") {
             Ok(pdf) => files.push((format!("srd/{stem}.pdf"), pdf)),
             Err(e) => {
                 eprintln!("error: {e}");

@@ -67,11 +67,11 @@ pub fn render(
             if let Some(pdf) = &pdf {
                 files.push((
                     format!("{dir}/case.pdf"),
-                    pdf.render("case.typ", &one, "blockprint/case")?,
+                    pdf.render("case/case.typ", &one, "blockprint/case")?,
                 ));
             }
             if formats.contains(&Format::Md) {
-                let md = markdown::render(&env, "case.md.j2", &one)
+                let md = markdown::render(&env, "case/case.md.j2", &one)
                     .map_err(|e| PdfError(format!("case.md: {e}")))?;
                 files.push((format!("{dir}/case.md"), md.into_bytes()));
             }
@@ -86,13 +86,13 @@ pub fn render(
     let mut files: Vec<(String, Vec<u8>)> = per_case.into_iter().flatten().collect();
 
     let all = data(cases);
-    let index = markdown::render(&env, "cases-index.md.j2", &all)
+    let index = markdown::render(&env, "case/index.md.j2", &all)
         .map_err(|e| PdfError(format!("index.md: {e}")))?;
     files.push(("cases/index.md".to_owned(), index.into_bytes()));
     if let Some(pdf) = &pdf {
         files.push((
             "cases/cases.pdf".to_owned(),
-            pdf.render("case.typ", &all, "blockprint/cases")?,
+            pdf.render("case/case.typ", &all, "blockprint/cases")?,
         ));
     }
     Ok(files)
