@@ -8,7 +8,6 @@ use minijinja::{Environment, UndefinedBehavior};
 
 use crate::content::text::{Piece, pieces};
 
-use super::TEMPLATES;
 
 /// A minijinja environment holding every embedded `.md.j2` template, strict about undefined values.
 /// `titles` maps table ids to titles for the `result` filter's links.
@@ -24,8 +23,7 @@ pub fn environment(
             .keep_trailing_newline(true)
             .build()?,
     );
-    for f in TEMPLATES.files() {
-        let name = f.path().to_string_lossy().replace('\\', "/");
+    for (name, f) in super::template_files() {
         if name.ends_with(".md.j2") {
             let text = f.contents_utf8().ok_or_else(|| {
                 minijinja::Error::new(

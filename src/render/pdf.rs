@@ -10,7 +10,6 @@ use typst_as_lib::{TypstAsLibError, TypstEngine, TypstTemplateCollection};
 use typst_layout::PagedDocument;
 use typst_pdf::{PdfOptions, Timestamp};
 
-use super::TEMPLATES;
 
 /// The embedded fonts (all OFL; licences beside them under `fonts/`).
 static FONTS: [&[u8]; 9] = [
@@ -50,14 +49,16 @@ impl Default for Pdf {
 
 impl Pdf {
     pub fn new() -> Self {
-        let sources: Vec<(&str, String)> = TEMPLATES
-            .files()
-            .filter(|f| f.path().extension().is_some_and(|e| e == "typ"))
-            .filter_map(|f| Some((f.path().to_str()?, f.contents_utf8()?.to_owned())))
+        let sources: Vec<(String, String)> = super::template_files()
+            .into_iter()
+            .filter(|(name, _)| name.ends_with(".typ"))
+            .filter_map(|(name, f)| Some((name, f.contents_utf8()?.to_owned())))
             .collect();
         let engine = TypstEngine::builder()
             .fonts(FONTS.iter().map(|b| Bytes::new(*b)))
-            .with_static_source_file_resolver(sources)
+            .with_static_source_file_resolver(
+                sources.iter().map(|(n, t)| (n.as_str(), t.as_str())),
+            )
             .build();
         Pdf { engine }
     }
