@@ -59,6 +59,8 @@ pub enum Kind {
     BadTag,
     /// Two rows of one table with the same result (allowed: it weights the table).
     DuplicateResult,
+    /// Something a document kind reads (a table, lookup, key, row tag or book) that content lacks.
+    MissingRequirement,
 }
 
 impl Kind {
@@ -118,6 +120,22 @@ impl Diagnostic {
             hint: None,
             outcomes: Vec::new(),
             loc: Some(loc.clone()),
+        }
+    }
+
+    /// An error with no place in any file (something the content lacks entirely).
+    pub fn unlocated(kind: Kind, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            kind,
+            file: String::new(),
+            line: 0,
+            column: 0,
+            table: None,
+            message: message.into(),
+            hint: None,
+            outcomes: Vec::new(),
+            loc: None,
         }
     }
 

@@ -5,5 +5,5 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    blockprint::cli::run(blockprint::cli::Cli::parse()).into()
+    blockprint::cli::run(blockprint::cli::Cli::parse())
 }

@@ -32,17 +32,23 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
     );
     assert_eq!(ob.status.code(), Some(0));
     for name in [
-        "tables.md",
-        "tables.json",
-        "cases/1976-01/case.pdf",
-        "cases/cases.pdf",
+        "tables/tables.md",
+        "tables/tables.json",
+        "tables/manifest.json",
+        "cases/1976-01/1976-01-gm.pdf",
+        "cases/1976-01/1976-01-handout.pdf",
+        "cases/gm.pdf",
+        "cases/handouts.pdf",
         "cases/index.md",
+        "cases/manifest.json",
+        "srd/block-by-block-srd.pdf",
+        "srd/manifest.json",
     ] {
         let x = std::fs::read(a.path().join("out").join(name)).unwrap();
         let y = std::fs::read(b.path().join("out").join(name)).unwrap();
         assert_eq!(x, y, "{name} differs between runs");
     }
-    let md = std::fs::read_to_string(a.path().join("out/tables.md")).unwrap();
+    let md = std::fs::read_to_string(a.path().join("out/tables/tables.md")).unwrap();
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tables.md");
     if std::env::var_os("BLOCKPRINT_BLESS").is_some() {
         std::fs::write(&golden, &md).unwrap();
@@ -58,9 +64,9 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["cases", "srd", "tables.json", "tables.md"]);
+    assert_eq!(names, ["cases", "srd", "tables"]);
     assert!(a.path().join("out/srd/block-by-block-srd.pdf").is_file());
-    assert!(a.path().join("out/cases/1976-02/case.pdf").is_file());
+    assert!(a.path().join("out/cases/1976-02/1976-02-gm.pdf").is_file());
     let top: Vec<_> = std::fs::read_dir(a.path()).unwrap().collect();
     assert_eq!(top.len(), 1);
 }
@@ -69,7 +75,7 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
 fn tables_markdown_carries_exact_odds_and_links() {
     let dir = tempfile::tempdir().unwrap();
     assert_eq!(build(dir.path()).status.code(), Some(0));
-    let md = std::fs::read_to_string(dir.path().join("tables.md")).unwrap();
+    let md = std::fs::read_to_string(dir.path().join("tables/tables.md")).unwrap();
     assert!(
         md.contains("| 6-7 | Low-income area | 30.56% (11/36) |"),
         "district row with odds"

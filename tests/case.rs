@@ -66,22 +66,28 @@ fn reruns_are_byte_identical_whatever_the_thread_count() {
     assert_eq!(
         names,
         [
-            "cases/1976-01/case.json",
-            "cases/1976-01/case.md",
-            "cases/1976-01/case.pdf",
-            "cases/1976-02/case.json",
-            "cases/1976-02/case.md",
-            "cases/1976-02/case.pdf",
-            "cases/1976-03/case.json",
-            "cases/1976-03/case.md",
-            "cases/1976-03/case.pdf",
-            "cases/cases.pdf",
+            "cases/1976-01/1976-01-gm.pdf",
+            "cases/1976-01/1976-01-handout.pdf",
+            "cases/1976-01/1976-01.json",
+            "cases/1976-01/1976-01.md",
+            "cases/1976-02/1976-02-gm.pdf",
+            "cases/1976-02/1976-02-handout.pdf",
+            "cases/1976-02/1976-02.json",
+            "cases/1976-02/1976-02.md",
+            "cases/1976-03/1976-03-gm.pdf",
+            "cases/1976-03/1976-03-handout.pdf",
+            "cases/1976-03/1976-03.json",
+            "cases/1976-03/1976-03.md",
+            "cases/gm.pdf",
+            "cases/handouts.pdf",
             "cases/index.md",
+            "cases/manifest.json",
         ]
     );
+    // The manifest records the command, which differs only in the thread count here.
     assert!(a == b && b == c, "outputs differ between runs");
     // No wall-clock date in the PDF without SOURCE_DATE_EPOCH.
-    let pdf = String::from_utf8_lossy(&a["cases/1976-01/case.pdf"]).into_owned();
+    let pdf = String::from_utf8_lossy(&a["cases/1976-01/1976-01-gm.pdf"]).into_owned();
     assert!(!pdf.contains("/CreationDate"));
 }
 
@@ -93,7 +99,7 @@ fn source_date_epoch_sets_the_pdf_date() {
         &["--seed", "1", "--format", "pdf"],
         &[("SOURCE_DATE_EPOCH", "1700000000")],
     );
-    let pdf = String::from_utf8_lossy(&files["cases/1976-01/case.pdf"]).into_owned();
+    let pdf = String::from_utf8_lossy(&files["cases/1976-01/1976-01-gm.pdf"]).into_owned();
     assert!(
         pdf.contains("D:20231114221320"),
         "CreationDate from SOURCE_DATE_EPOCH"
@@ -113,7 +119,12 @@ fn a_case_of_a_batch_equals_the_same_case_rolled_alone() {
         &["--seed", "42", "--first-number", "2"],
         &[],
     );
-    for f in ["case.json", "case.md", "case.pdf"] {
+    for f in [
+        "1976-02.json",
+        "1976-02.md",
+        "1976-02-gm.pdf",
+        "1976-02-handout.pdf",
+    ] {
         let key = format!("cases/1976-02/{f}");
         assert!(
             batch[&key] == alone[&key],
@@ -121,8 +132,8 @@ fn a_case_of_a_batch_equals_the_same_case_rolled_alone() {
         );
     }
     assert_ne!(
-        batch["cases/1976-01/case.json"],
-        batch["cases/1976-02/case.json"]
+        batch["cases/1976-01/1976-01.json"],
+        batch["cases/1976-02/1976-02.json"]
     );
 }
 
@@ -136,7 +147,7 @@ fn markdown_and_json_match_golden() {
     );
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cases-seed-42");
     let bless = std::env::var_os("BLOCKPRINT_BLESS").is_some();
-    for (name, bytes) in &files {
+    for (name, bytes) in files.iter().filter(|(n, _)| !n.ends_with("manifest.json")) {
         let path: PathBuf = golden.join(name);
         if bless {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -146,7 +157,11 @@ fn markdown_and_json_match_golden() {
             .unwrap_or_else(|_| panic!("{} missing; run with BLOCKPRINT_BLESS=1", path.display()));
         assert!(&want == bytes, "{name} differs from {}", path.display());
     }
-    assert_eq!(files.len(), 5, "two cases × (md, json) + index.md");
+    assert_eq!(
+        files.len(),
+        6,
+        "two cases × (md, json) + index.md + manifest.json"
+    );
 }
 
 #[test]
@@ -157,7 +172,8 @@ fn case_json_carries_the_rolls_and_their_provenance() {
         &["--seed", "7", "--count", "1", "--format", "json"],
         &[],
     );
-    let v: serde_json::Value = serde_json::from_slice(&files["cases/1976-01/case.json"]).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_slice(&files["cases/1976-01/1976-01.json"]).unwrap();
     for key in [
         "case_number",
         "seed",
@@ -252,16 +268,25 @@ fn case_json_carries_the_rolls_and_their_provenance() {
 fn the_pdf_shows_the_case_number_and_victim() {
     let dir = tempfile::tempdir().unwrap();
     let files = case(dir.path(), &["--seed", "42", "--format", "pdf,json"], &[]);
-    let v: serde_json::Value = serde_json::from_slice(&files["cases/1976-01/case.json"]).unwrap();
-    let text = pdf_text(&files["cases/1976-01/case.pdf"]);
+    let v: serde_json::Value =
+        serde_json::from_slice(&files["cases/1976-01/1976-01.json"]).unwrap();
+    let text = pdf_text(&files["cases/1976-01/1976-01-gm.pdf"]);
     assert!(text.contains("1976-01"), "case number");
     assert!(
         text.contains(v["victim"]["name"].as_str().unwrap()),
         "victim name in {text}"
     );
     assert!(text.contains(v["victim"]["occupation"]["text"].as_str().unwrap()));
-    let combined = pdf_text(&files["cases/cases.pdf"]);
-    assert!(combined.contains(v["victim"]["name"].as_str().unwrap()));
+    let handout = pdf_text(&files["cases/1976-01/1976-01-handout.pdf"]);
+    assert!(handout.contains(v["victim"]["name"].as_str().unwrap()));
+    assert!(
+        !handout.contains("Pre-rolled Breaks"),
+        "no secret on the handout"
+    );
+    assert!(pdf_text(&files["cases/1976-01/1976-01-gm.pdf"]).contains("Pre-rolled Breaks"));
+    for combined in ["cases/gm.pdf", "cases/handouts.pdf"] {
+        assert!(pdf_text(&files[combined]).contains(v["victim"]["name"].as_str().unwrap()));
+    }
 }
 
 #[test]
@@ -294,15 +319,16 @@ fn hostile_names_print_literally() {
         &[],
     );
     let literal = r#"#read("/etc/passwd") *x* $y$ <z> @w"#;
-    let v: serde_json::Value = serde_json::from_slice(&files["cases/1976-01/case.json"]).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_slice(&files["cases/1976-01/1976-01.json"]).unwrap();
     assert_eq!(v["victim"]["name"], format!("{literal} {literal}"));
-    let pdf = pdf_text(&files["cases/1976-01/case.pdf"]);
+    let pdf = pdf_text(&files["cases/1976-01/1976-01-gm.pdf"]);
     assert!(
         pdf.contains(literal),
         "the PDF must print the name as written:\n{pdf}"
     );
     assert!(!pdf.contains("root:x:0"), "nothing may be read from disk");
-    let md = String::from_utf8(files["cases/1976-01/case.md"].clone()).unwrap();
+    let md = String::from_utf8(files["cases/1976-01/1976-01.md"].clone()).unwrap();
     assert!(
         md.contains(r#"\#read("/etc/passwd") \*x\* $y$ \<z\> @w"#),
         "Markdown escapes the markup"
@@ -350,7 +376,16 @@ fn a_random_seed_is_printed_and_regenerates_the_packet() {
         &["--seed", seed, "--format", "json"],
         &[],
     );
-    assert_eq!(tree(&dir.path().join("a")), again);
+    // The same files; only the manifest's command line differs (it names the seed only in the second).
+    let first: BTreeMap<String, Vec<u8>> = tree(&dir.path().join("a"))
+        .into_iter()
+        .filter(|(k, _)| !k.ends_with("manifest.json"))
+        .collect();
+    let again: BTreeMap<String, Vec<u8>> = again
+        .into_iter()
+        .filter(|(k, _)| !k.ends_with("manifest.json"))
+        .collect();
+    assert_eq!(first, again);
 }
 
 #[test]

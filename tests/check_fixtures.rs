@@ -55,6 +55,7 @@ fn every_kind_has_a_fixture() {
         "bad_value",
         "bad_band",
         "duplicate_result",
+        "missing_requirement",
     ] {
         assert!(names.iter().any(|n| n == kind), "no fixture for `{kind}`");
     }

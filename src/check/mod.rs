@@ -7,6 +7,7 @@ mod ids;
 mod inline;
 mod lookups;
 mod prose;
+pub mod requires;
 
 use std::collections::BTreeMap;
 
@@ -17,6 +18,7 @@ use crate::content::{ContentRoot, Library};
 use crate::diag::{self, Diagnostic};
 
 pub use coverage::TableOdds;
+pub use requires::Requirements;
 
 /// What the checker found.
 #[derive(Debug, Clone, Default)]

@@ -5,8 +5,13 @@ use crate::diag;
 
 use super::{Format, Status};
 
-pub(super) fn run(root: &ContentRoot, format: Format, verbose: bool) -> Status {
-    let (lib, report) = match crate::check::load_and_check(root) {
+pub(super) fn run(
+    root: &ContentRoot,
+    registry: &crate::generators::Registry,
+    format: Format,
+    verbose: bool,
+) -> Status {
+    let (lib, report) = match super::load_checked(root, registry, &[]) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("error: cannot read {}: {e}", root.label());

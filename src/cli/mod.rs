@@ -10,13 +10,11 @@ macro_rules! outp {
     ($($arg:tt)*) => { $crate::cli::write_stdout(&format!($($arg)*)) };
 }
 
-mod build;
-mod case;
 mod check;
 mod init;
+mod make;
 mod odds;
 mod roll;
-mod srd;
 mod tables;
 
 use std::path::PathBuf;
@@ -27,6 +25,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::check::Report;
 use crate::content::{ContentRoot, Library};
 use crate::diag;
+use crate::generators::{Checked, Registry};
+use crate::render::Templates;
 
 /// Printable material and references for Block by Block and its chase systems.
 #[derive(Debug, Parser)]
@@ -85,41 +85,63 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Roll new homicide cases and write their packets: case.pdf, case.md and case.json per case.
+    /// Roll new homicide cases and write their packets: per case a GM file and a player handout (PDF),
+    /// Markdown and JSON; then index.md and the print files gm.pdf and handouts.pdf.
     Case {
         #[command(flatten)]
         content: ContentArg,
         #[command(flatten)]
-        packet: PacketArgs,
+        batch: BatchArgs,
+        #[command(flatten)]
+        output: OutputArgs,
         /// How many cases.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
         count: u32,
         /// Which kinds of file to write, comma-separated.
         #[arg(long, value_enum, value_delimiter = ',', default_value = "pdf,md,json")]
-        format: Vec<crate::render::packet::Format>,
+        format: Vec<crate::render::Format>,
     },
     /// Render the SRD booklet: PDF, one Markdown file, and a Markdown book for mdBook.
     Srd {
         #[command(flatten)]
         content: ContentArg,
-        /// Output folder.
-        #[arg(long, value_name = "DIR", default_value = "out")]
-        out: PathBuf,
-        /// Paper size of the PDF.
-        #[arg(long, value_enum, default_value = "a4")]
-        paper: crate::render::packet::Paper,
-        /// Which kinds of file to write, comma-separated.
+        #[command(flatten)]
+        output: OutputArgs,
+        /// Which kinds of file to write, comma-separated (json: exactly what the PDF template sees).
         #[arg(long, value_enum, value_delimiter = ',', default_value = "pdf,md")]
-        format: Vec<crate::render::packet::Format>,
+        format: Vec<crate::render::Format>,
     },
-    /// Build everything blockprint makes from the content into the output folder: the tables reference
-    /// and a batch of case packets.
+    /// Make one document kind by name, e.g. `tables` or a kind of your own under `--templates DIR`.
+    Make {
+        /// The kind's name (`blockprint make --list` lists them).
+        #[arg(required_unless_present = "list")]
+        kind: Option<String>,
+        /// List every document kind and what it makes.
+        #[arg(long)]
+        list: bool,
+        #[command(flatten)]
+        content: ContentArg,
+        #[command(flatten)]
+        batch: BatchArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+        /// How many items, for kinds that roll.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        count: u32,
+        /// Which kinds of file to write (default: every format the kind makes).
+        #[arg(long, value_enum, value_delimiter = ',')]
+        format: Vec<crate::render::Format>,
+    },
+    /// Build everything blockprint makes from the content into the output folder: every document kind
+    /// (tables reference, a batch of case packets, the SRD booklet, and any kind under `--templates`).
     Build {
         #[command(flatten)]
         content: ContentArg,
         #[command(flatten)]
-        packet: PacketArgs,
-        /// How many sample cases.
+        batch: BatchArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+        /// How many sample cases (and items of every other rolled kind).
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=10_000))]
         count: u32,
     },
@@ -135,41 +157,51 @@ pub struct ContentArg {
     /// Read content from this folder instead of the built-in content.
     #[arg(long, value_name = "DIR")]
     pub content: Option<PathBuf>,
+    /// Add (or replace) templates and document kinds from this folder, laid out like `templates/`
+    /// (`<kind>/kind.toml`, `<kind>/<kind>.typ`, `<kind>/<kind>.md.j2`).
+    #[arg(long, value_name = "DIR")]
+    pub templates: Option<PathBuf>,
 }
 
-/// Options of every command that writes case packets.
+/// Options of every command that rolls a batch.
 #[derive(Debug, clap::Args)]
-pub struct PacketArgs {
-    /// Batch seed; a random seed is chosen and printed when left out. Case N of a batch is the same
-    /// whether rolled alone or with others.
+pub struct BatchArgs {
+    /// Batch seed. Without it, a run continues the batch already in the output folder, or starts a new
+    /// one with a random seed that it prints. Item N of a batch is the same whether made alone or with others.
     #[arg(long, value_parser = seed_parser())]
     pub seed: Option<u64>,
     /// Year of the case numbers (YYYY-NN).
     #[arg(long, default_value_t = 1976, value_parser = clap::value_parser!(i32).range(1900..=2100))]
     pub year: i32,
-    /// Number of the first case (the NN of YYYY-NN).
+    /// Number of the first item (the NN of YYYY-NN): `--first-number 501 --count 500` makes exactly the
+    /// second half of `--count 1000`, so a big batch can be split across machines.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=9_999))]
     pub first_number: u32,
-    /// Output folder.
+}
+
+/// Options of every command that writes files.
+#[derive(Debug, clap::Args)]
+pub struct OutputArgs {
+    /// Output folder; each kind writes into its own folder below it, with a manifest.json.
     #[arg(long, value_name = "DIR", default_value = "out")]
     pub out: PathBuf,
     /// Paper size of the PDFs.
     #[arg(long, value_enum, default_value = "a4")]
-    pub paper: crate::render::packet::Paper,
+    pub paper: crate::render::Paper,
+    /// Worker threads (default: RAYON_NUM_THREADS, else every core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
+    /// Print no "wrote …" lines (errors and warnings still go to stderr).
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Replace another batch's files in the output folder instead of refusing.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Seeds are whole numbers below 2^53, so JSON readers everywhere keep them exact.
 fn seed_parser() -> clap::builder::RangedU64ValueParser<u64> {
     clap::value_parser!(u64).range(0..=crate::roll::case::MAX_SEED)
-}
-
-/// The given seed, or a fresh one announced on stderr so the output can be regenerated.
-fn seed_or_fresh(seed: Option<u64>, what: &str) -> u64 {
-    seed.unwrap_or_else(|| {
-        let s = crate::roll::fresh_seed();
-        eprintln!("seed: {s} (regenerate these {what} with --seed {s})");
-        s
-    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -178,7 +210,7 @@ pub enum Format {
     Json,
 }
 
-/// How a command ended.
+/// How a command ended (the commands that do not render).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
     Ok,
@@ -199,14 +231,17 @@ impl From<Status> for ExitCode {
 }
 
 /// Run a parsed command line.
-pub fn run(cli: Cli) -> Status {
-    match cli.command {
+pub fn run(cli: Cli) -> ExitCode {
+    let status = match cli.command {
         Command::Check {
             content,
             format,
             verbose,
-        } => check::run(&root(content), format, verbose),
-        Command::Tables { content, json } => tables::run(&root(content), json),
+        } => match kinds(&content) {
+            Ok((_, registry)) => check::run(&root(&content), &registry, format, verbose),
+            Err(e) => return fail(&e),
+        },
+        Command::Tables { content, json } => tables::run(&root(&content), json),
         Command::Odds { expr, json } => odds::run(&expr, json),
         Command::Roll {
             expr,
@@ -216,98 +251,156 @@ pub fn run(cli: Cli) -> Status {
             content,
             json,
         } => match table {
-            Some(id) => roll::table(&root(content), &id, seed, count, json),
+            Some(id) => roll::table(&root(&content), &id, seed, count, json),
             None => roll::expr(expr.as_deref().unwrap_or_default(), seed, count, json),
         },
         Command::Case {
             content,
-            packet,
+            batch,
+            output,
+            count,
+            format,
+        } => return done(make::one("case", &content, &batch, &output, count, &format)),
+        Command::Srd {
+            content,
+            output,
+            format,
+        } => {
+            let batch = BatchArgs {
+                seed: Some(0),
+                year: 1976,
+                first_number: 1,
+            };
+            return done(make::one("srd", &content, &batch, &output, 1, &format));
+        }
+        Command::Make {
+            kind,
+            list,
+            content,
+            batch,
+            output,
             count,
             format,
         } => {
-            let out = crate::render::output::Output::new(&packet.out);
-            case::run(&root(content), &case_options(&packet, count, format), &out)
-        }
-        Command::Srd {
-            content,
-            out,
-            paper,
-            format,
-        } => {
-            let root = root(content);
-            match checked(&root) {
-                Ok((lib, report)) => srd::write_srd(
-                    &lib,
-                    &report,
-                    paper,
-                    &format,
-                    &crate::render::output::Output::new(out),
-                ),
-                Err(s) => s,
+            if list {
+                return done(make::list(&content));
             }
+            let kind = kind.unwrap_or_default();
+            return done(make::one(&kind, &content, &batch, &output, count, &format));
         }
         Command::Build {
             content,
-            packet,
+            batch,
+            output,
             count,
-        } => {
-            let out = crate::render::output::Output::new(&packet.out);
-            let formats = vec![
-                crate::render::packet::Format::Pdf,
-                crate::render::packet::Format::Md,
-                crate::render::packet::Format::Json,
-            ];
-            build::run(&root(content), &case_options(&packet, count, formats), &out)
-        }
+        } => return done(make::build(&content, &batch, &output, count)),
         Command::Init { dir } => init::run(&dir),
-    }
-}
-
-fn case_options(
-    p: &PacketArgs,
-    count: u32,
-    formats: Vec<crate::render::packet::Format>,
-) -> case::CaseOptions {
-    case::CaseOptions {
-        seed: p.seed,
-        count,
-        year: p.year,
-        first_number: p.first_number,
-        paper: p.paper,
-        formats,
-    }
-}
-
-fn root(arg: ContentArg) -> ContentRoot {
-    ContentRoot::from_option(arg.content)
-}
-
-/// Load and check content for a command that needs it. On errors the diagnostics go to stderr and the
-/// command stops with the status to return.
-fn checked(root: &ContentRoot) -> Result<(Library, Report), Status> {
-    let (lib, report) = match crate::check::load_and_check(root) {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", root.label());
-            return Err(Status::Io);
-        }
     };
-    if report.errors() > 0 {
-        let errors: Vec<_> = report
-            .diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .cloned()
-            .collect();
-        eprint!("{}", diag::render_text(&errors, &lib.sources));
-        eprintln!(
-            "error: {} content error(s) in {}; fix them (see `blockprint check`) and run again",
-            errors.len(),
-            root.label()
-        );
-        return Err(Status::Rules);
+    status.into()
+}
+
+/// The exit code of a finished command, printing its error.
+fn done(r: crate::error::Result<()>) -> ExitCode {
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e),
     }
+}
+
+fn fail(e: &crate::error::Error) -> ExitCode {
+    eprintln!("{e}");
+    ExitCode::from(e.exit_code())
+}
+
+fn root(arg: &ContentArg) -> ContentRoot {
+    ContentRoot::from_option(arg.content.clone())
+}
+
+/// The templates (built in, plus `--templates`) and every document kind they and the code define.
+fn kinds(arg: &ContentArg) -> crate::error::Result<(Templates, Registry)> {
+    let mut templates = Templates::builtin();
+    if let Some(dir) = &arg.templates {
+        templates = templates.overlay(dir)?;
+    }
+    let registry = Registry::new(&templates)?;
+    Ok((templates, registry))
+}
+
+/// Load and check content, including what every kind requires (`requested` kinds always, others only
+/// when the content offers them).
+fn load_checked(
+    root: &ContentRoot,
+    registry: &Registry,
+    requested: &[&str],
+) -> std::io::Result<(Library, Report)> {
+    let (lib, mut report) = crate::check::load_and_check(root)?;
+    for k in registry.kinds() {
+        let always = requested.contains(&k.name()) || k.requires_always();
+        crate::check::requires::check(
+            &lib,
+            k.name(),
+            &k.requires(),
+            always,
+            &mut report.diagnostics,
+        );
+    }
+    diag::sort(&mut report.diagnostics);
     Ok((lib, report))
+}
+
+/// The given seed, or a fresh one announced on stderr so the output can be regenerated.
+fn seed_or_fresh(seed: Option<u64>, what: &str) -> u64 {
+    seed.unwrap_or_else(|| {
+        let s = crate::roll::fresh_seed();
+        eprintln!("seed: {s} (regenerate these {what} with --seed {s})");
+        s
+    })
+}
+
+/// Load and check content for a command that reads tables without rendering (`tables`, `roll --table`):
+/// on errors the diagnostics go to stderr and the command stops with the status to return.
+fn checked_tables(root: &ContentRoot) -> Result<(Library, Report), Status> {
+    match checked(root, &Registry::empty(), &[]) {
+        Ok(cx) => Ok((cx.lib, cx.report)),
+        Err(e) => {
+            eprintln!("{e}");
+            Err(if e.exit_code() == 1 {
+                Status::Rules
+            } else {
+                Status::Io
+            })
+        }
+    }
+}
+
+/// Load and check content for a command that renders; errors stop it.
+fn checked(
+    root: &ContentRoot,
+    registry: &Registry,
+    requested: &[&str],
+) -> crate::error::Result<Checked> {
+    let (lib, report) =
+        load_checked(root, registry, requested).map_err(|e| crate::error::Error::Io {
+            path: PathBuf::from(root.label()),
+            source: e,
+        })?;
+    let errors: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
+    if !errors.is_empty() {
+        return Err(crate::error::Error::Content {
+            count: errors.len(),
+            root: root.label(),
+            rendered: diag::render_text(&errors, &lib.sources),
+            diagnostics: errors,
+        });
+    }
+    let source = root.label();
+    Checked::new(lib, report, source)
+        .ok_or_else(|| crate::error::Error::Bug("checked content with errors".into()))
 }
 
 /// Write to stdout; a closed pipe ends the process with success, other failures with status 2.

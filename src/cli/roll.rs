@@ -63,7 +63,7 @@ pub(super) fn table(
     count: u32,
     json: bool,
 ) -> Status {
-    let (lib, _) = match super::checked(root) {
+    let (lib, _) = match super::checked_tables(root) {
         Ok(x) => x,
         Err(s) => return s,
     };

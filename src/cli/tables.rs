@@ -6,7 +6,7 @@ use crate::render::data;
 use super::Status;
 
 pub(super) fn run(root: &ContentRoot, json: bool) -> Status {
-    let (lib, report) = match super::checked(root) {
+    let (lib, report) = match super::checked_tables(root) {
         Ok(x) => x,
         Err(s) => return s,
     };

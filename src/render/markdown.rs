@@ -8,11 +8,23 @@ use minijinja::{Environment, UndefinedBehavior};
 
 use crate::content::text::{Piece, pieces};
 
-
-/// A minijinja environment holding every embedded `.md.j2` template, strict about undefined values.
+/// A minijinja environment holding every embedded `.j2` template, strict about undefined values.
 /// `titles` maps table ids to titles for the `result` filter's links.
 pub fn environment(
     titles: BTreeMap<String, String>,
+) -> Result<Environment<'static>, minijinja::Error> {
+    let files = super::template_files()
+        .into_iter()
+        .filter(|(name, _)| name.ends_with(".j2"))
+        .map(|(name, f)| (name, f.contents_utf8().unwrap_or_default().to_owned()))
+        .collect();
+    environment_with(titles, files)
+}
+
+/// The same over the given template files: (path relative to the templates root, text).
+pub fn environment_with(
+    titles: BTreeMap<String, String>,
+    files: Vec<(String, String)>,
 ) -> Result<Environment<'static>, minijinja::Error> {
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::SemiStrict);
@@ -23,16 +35,8 @@ pub fn environment(
             .keep_trailing_newline(true)
             .build()?,
     );
-    for (name, f) in super::template_files() {
-        if name.ends_with(".md.j2") {
-            let text = f.contents_utf8().ok_or_else(|| {
-                minijinja::Error::new(
-                    minijinja::ErrorKind::InvalidOperation,
-                    format!("{name} is not UTF-8"),
-                )
-            })?;
-            env.add_template_owned(name, text.to_owned())?;
-        }
+    for (name, text) in files {
+        env.add_template_owned(name, text)?;
     }
     env.add_filter("cell", |s: String| cell(&s));
     env.add_filter("esc", |s: String| escape(&s));

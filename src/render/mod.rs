@@ -1,22 +1,32 @@
-//! Rendering: checked content in, documents out. [`data`] builds the values templates see (and nothing else),
-//! [`markdown`] renders them through minijinja templates embedded from `templates/`, and [`output`] writes
-//! files atomically under one output folder.
+//! Rendering: documents in, files out. [`Engine`] holds the templates (typst for PDF, minijinja for
+//! Markdown) once per process; [`driver`] streams a kind's documents through it to disk on a pool of plain
+//! threads, keeps the output folder's manifest, and makes the combined files ([`merge`]); [`data`] builds
+//! the values reference templates see; [`output`] writes atomically.
 
 pub mod data;
+pub mod driver;
+mod engine;
+pub mod manifest;
 pub mod markdown;
+pub mod merge;
 pub mod output;
-pub mod packet;
 pub mod pdf;
 pub mod srd;
 
 use include_dir::{Dir, include_dir};
+use serde::Serialize;
+
+pub use engine::{Engine, TemplateFile, Templates};
 
 /// The templates compiled into the binary.
 pub static TEMPLATES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/templates");
 
 /// Every embedded template file, in every kind's folder: (path relative to `templates/` with `/`, file).
 pub fn template_files() -> Vec<(String, &'static include_dir::File<'static>)> {
-    fn walk(dir: &'static Dir<'static>, out: &mut Vec<(String, &'static include_dir::File<'static>)>) {
+    fn walk(
+        dir: &'static Dir<'static>,
+        out: &mut Vec<(String, &'static include_dir::File<'static>)>,
+    ) {
         for f in dir.files() {
             out.push((f.path().to_string_lossy().replace('\\', "/"), f));
         }
@@ -28,4 +38,32 @@ pub fn template_files() -> Vec<(String, &'static include_dir::File<'static>)> {
     walk(&TEMPLATES, &mut out);
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
+}
+
+/// Paper sizes the templates know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Paper {
+    A4,
+    Letter,
+}
+
+/// Kinds of file a document renders to.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Pdf,
+    Md,
+    Json,
 }

@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::Paper;
 use super::data::{self, DeckData, LookupData, NpcData, TableData};
 use super::markdown::{anchor as id_anchor, escape, pct};
-use super::packet::Paper;
 use crate::check::{Fill, Report};
 use crate::content::prose::{self, Block, Found, RefKind};
 use crate::content::text::{Piece, pieces};

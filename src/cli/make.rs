@@ -1,0 +1,203 @@
+//! `blockprint case`, `srd`, `make KIND` and `build`: one loop for every document kind. Options in; the
+//! kind's files under `--out/<folder>/` out, through the driver in [`crate::render::driver`].
+
+use std::collections::BTreeMap;
+
+use super::{BatchArgs, ContentArg, OutputArgs};
+use crate::error::{Error, Result};
+use crate::generators::{Checked, Kind, Request};
+use crate::render::{Engine, Format, driver, manifest};
+
+/// Make one kind by name.
+pub(super) fn one(
+    name: &str,
+    content: &ContentArg,
+    batch: &BatchArgs,
+    output: &OutputArgs,
+    count: u32,
+    formats: &[Format],
+) -> Result<()> {
+    let (templates, registry) = super::kinds(content)?;
+    let kind = registry.get(name).ok_or_else(|| {
+        let names: Vec<&str> = registry.kinds().map(|k| k.name()).collect();
+        Error::Usage(format!(
+            "there is no document kind `{name}`; the kinds are: {}",
+            names.join(", ")
+        ))
+    })?;
+    let root = super::root(content);
+    let cx = super::checked(&root, &registry, &[name])?;
+    let req = request(kind, &cx, batch, output, count)?;
+    if kind.count(&cx, &req)? == 0 {
+        return Err(Error::Rules(format!(
+            "the content offers nothing for `{name}` to make"
+        )));
+    }
+    let engine = engine(templates, &cx)?;
+    let formats = if formats.is_empty() {
+        kind.formats().to_vec()
+    } else {
+        let unsupported: Vec<&Format> = formats
+            .iter()
+            .filter(|f| !kind.formats().contains(f))
+            .collect();
+        if !unsupported.is_empty() {
+            return Err(Error::Usage(format!(
+                "`{name}` makes {}, not {}",
+                format_list(kind.formats()),
+                format_list(&unsupported.into_iter().copied().collect::<Vec<_>>())
+            )));
+        }
+        formats.to_vec()
+    };
+    driver::run(kind, &cx, &req, &engine, &options(output, formats)).map(drop)
+}
+
+/// Every kind the content offers, in registration order.
+pub(super) fn build(
+    content: &ContentArg,
+    batch: &BatchArgs,
+    output: &OutputArgs,
+    count: u32,
+) -> Result<()> {
+    let (templates, registry) = super::kinds(content)?;
+    let root = super::root(content);
+    let cx = super::checked(&root, &registry, &[])?;
+    let engine = engine(templates, &cx)?;
+    for kind in registry.kinds() {
+        let offered = kind.requires_always() || kind.requires().touched_by(&cx.lib);
+        let req = request(kind, &cx, batch, output, count)?;
+        if !offered || kind.count(&cx, &req)? == 0 {
+            if !output.quiet {
+                eprintln!("skipped {}: the content offers nothing for it", kind.name());
+            }
+            continue;
+        }
+        driver::run(
+            kind,
+            &cx,
+            &req,
+            &engine,
+            &options(output, kind.formats().to_vec()),
+        )?;
+    }
+    Ok(())
+}
+
+/// `make --list`.
+pub(super) fn list(content: &ContentArg) -> Result<()> {
+    let (_, registry) = super::kinds(content)?;
+    for k in registry.kinds() {
+        outln!(
+            "{:<10} {} ({}; into <out>/{}/)",
+            k.name(),
+            k.about(),
+            format_list(k.formats()),
+            k.folder()
+        );
+    }
+    Ok(())
+}
+
+fn format_list(formats: &[Format]) -> String {
+    formats
+        .iter()
+        .map(|f| {
+            serde_json::to_value(f)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn engine(templates: crate::render::Templates, cx: &Checked) -> Result<Engine> {
+    let titles: BTreeMap<String, String> = cx
+        .lib
+        .tables
+        .iter()
+        .map(|t| (t.id.value.clone(), t.title.clone()))
+        .collect();
+    Engine::new(templates, titles)
+}
+
+/// The request for a kind: the given seed, the seed of the batch already in the kind's folder (so a
+/// rerun without `--seed` resumes it), or a fresh one announced on stderr.
+fn request(
+    kind: &dyn Kind,
+    cx: &Checked,
+    batch: &BatchArgs,
+    output: &OutputArgs,
+    count: u32,
+) -> Result<Request> {
+    let _ = cx;
+    let seed = match batch.seed {
+        Some(s) => s,
+        None if !kind.rolls() => 0,
+        None => {
+            let dir = output.out.join(kind.folder());
+            match manifest::existing_batch(&dir).and_then(|b| b["seed"].as_u64()) {
+                Some(s) => {
+                    if !output.quiet {
+                        eprintln!(
+                            "seed: {s} (continuing the batch in {}; pass --seed to start another)",
+                            dir.display()
+                        );
+                    }
+                    s
+                }
+                None => {
+                    let s = crate::roll::fresh_seed();
+                    eprintln!("seed: {s} (regenerate this batch with --seed {s})");
+                    s
+                }
+            }
+        }
+    };
+    Ok(Request {
+        seed,
+        paper: output.paper,
+        first: batch.first_number,
+        count,
+        year: batch.year,
+    })
+}
+
+fn options(output: &OutputArgs, formats: Vec<Format>) -> driver::Options {
+    driver::Options {
+        out: output.out.clone(),
+        formats,
+        jobs: output
+            .jobs
+            .map_or_else(driver::default_jobs, |j| j as usize),
+        quiet: output.quiet,
+        force: output.force,
+        command: command_line(),
+    }
+}
+
+/// The command line as typed (arguments with spaces quoted), for the manifest. `--out` is left out: the
+/// manifest lives in that folder, and the same run into another folder writes the same manifest.
+fn command_line() -> String {
+    let mut words = vec!["blockprint".to_owned()];
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--out" {
+            args.next();
+            continue;
+        }
+        if a.starts_with("--out=") {
+            continue;
+        }
+        if a.is_empty()
+            || a.chars()
+                .any(|c| c.is_whitespace() || c == '\'' || c == '"')
+        {
+            words.push(format!("'{}'", a.replace('\'', "'\\''")));
+        } else {
+            words.push(a);
+        }
+    }
+    words.join(" ")
+}

@@ -1,0 +1,206 @@
+//! Case packets: checked content and a batch request in; per case a GM file and a player handout (one
+//! typst document split into two PDFs), Markdown and JSON; then `index.md` and the print files `gm.pdf` and
+//! `handouts.pdf` merged from the per-case PDFs. Case `first + i` of a batch is rolled from its own
+//! ChaCha20 stream of the batch seed, so any index range reproduces exactly the same files.
+
+use serde_json::json;
+
+use super::{Checked, Combined, Document, Item, Kind, PdfPart, Request, Requirements};
+use crate::error::Result;
+use crate::render::Format;
+use crate::roll::case::{self as roller, CaseRequest};
+
+pub struct CaseKind;
+
+impl Kind for CaseKind {
+    fn name(&self) -> &str {
+        "case"
+    }
+    fn about(&self) -> &str {
+        "homicide case packets: GM file, player handout, Markdown and JSON per case"
+    }
+    fn folder(&self) -> &str {
+        "cases"
+    }
+    fn formats(&self) -> &[Format] {
+        &[Format::Pdf, Format::Md, Format::Json]
+    }
+    fn rolls(&self) -> bool {
+        true
+    }
+
+    fn requires(&self) -> Requirements {
+        let mut tables: Vec<String> = [
+            roller::VICTIMS,
+            roller::GENDER,
+            roller::ETHNICITY,
+            roller::ELAPSED,
+            roller::DISTRICT,
+            roller::METHOD,
+            roller::LOCATION,
+            roller::CHARGE,
+            roller::CHARGE_POLICE,
+            roller::WITNESS,
+            roller::EVIDENCE,
+            roller::SUSPECT_PROFILE,
+            roller::SUSPECT_COOPERATION,
+            roller::OTHER_CASE,
+        ]
+        .into_iter()
+        .chain(roller::ACTIVITIES)
+        .map(str::to_owned)
+        .collect();
+        for e in roller::ETHNICITY_TAGS {
+            for g in roller::GENDER_TAGS.iter().chain(&["surname"]) {
+                tables.push(format!("bbb.names.{e}.{g}"));
+            }
+        }
+        let tags = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let mut row_tags = vec![
+            (roller::GENDER.to_owned(), tags(&roller::GENDER_TAGS)),
+            (roller::ETHNICITY.to_owned(), tags(&roller::ETHNICITY_TAGS)),
+        ];
+        for a in roller::ACTIVITIES {
+            row_tags.push((a.to_owned(), tags(&["witness", "evidence", "suspect"])));
+        }
+        Requirements {
+            tables,
+            lookups: [roller::SENTENCING, roller::THRESHOLD, roller::CLOSING]
+                .map(str::to_owned)
+                .to_vec(),
+            decks: vec![],
+            int_keys: [roller::PER_BREAK, roller::POLICE_VICTIM]
+                .into_iter()
+                .chain(roller::SUSPECT_COLUMNS.iter().filter_map(|c| c.1))
+                .map(|k| (roller::CLOSING.to_owned(), k.to_owned()))
+                .collect(),
+            row_tags,
+            book: false,
+        }
+    }
+
+    fn count(&self, _cx: &Checked, req: &Request) -> Result<usize> {
+        Ok(req.count as usize)
+    }
+
+    fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
+        let number = req.first + i as u32;
+        let case = roller::roll_case(
+            &cx.lib,
+            CaseRequest {
+                batch_seed: req.seed,
+                year: req.year,
+                number,
+            },
+        )?;
+        let n = case.case_number.clone();
+        let bug = |e: serde_json::Error| crate::error::Error::Bug(e.to_string());
+        let case_json = serde_json::to_value(&case).map_err(bug)?;
+        let pretty = serde_json::to_string_pretty(&case).map_err(bug)? + "\n";
+        let mut data = super::meta(cx, req);
+        data.insert("batch_seed".into(), req.seed.into());
+        data.insert("case".into(), case_json);
+        Ok(Document {
+            stem: format!("{n}/{n}"),
+            template: "case/case".into(),
+            title: format!("Case {n}"),
+            data: data.into(),
+            json: Some(pretty),
+            parts: vec![
+                PdfPart {
+                    name: "gm".into(),
+                    title: format!("Case {n} — GM file"),
+                },
+                PdfPart {
+                    name: "handout".into(),
+                    title: format!("Case {n} — player handout"),
+                },
+            ],
+            summary: json!({
+                "case_number": n,
+                "date_in": case.date_in,
+                "victim": case.victim.victim.name,
+                "occupation": case.victim.victim.occupation.text,
+                "method": case.method.text,
+                "district": case.district.text,
+            }),
+        })
+    }
+
+    fn collect(&self, cx: &Checked, req: &Request, items: &[Item]) -> Result<Vec<Combined>> {
+        let label = |f: &str| {
+            if f.ends_with("-gm.pdf") {
+                "GM file"
+            } else if f.ends_with("-handout.pdf") {
+                "handout"
+            } else if f.ends_with(".md") {
+                "Markdown"
+            } else {
+                "JSON"
+            }
+        };
+        let bookmark = |it: &Item| {
+            format!(
+                "Case {} — {}",
+                it.summary["case_number"].as_str().unwrap_or_default(),
+                it.summary["victim"].as_str().unwrap_or_default()
+            )
+        };
+        let pick = |suffix: &str| -> Vec<(String, String)> {
+            items
+                .iter()
+                .flat_map(|it| {
+                    it.files
+                        .iter()
+                        .filter(|f| f.ends_with(suffix))
+                        .map(|f| (f.clone(), bookmark(it)))
+                })
+                .collect()
+        };
+        let gm = pick("-gm.pdf");
+        let handouts = pick("-handout.pdf");
+        let cases: Vec<serde_json::Value> = items
+            .iter()
+            .map(|it| {
+                let mut s = it.summary.clone();
+                let mut files = it.files.clone();
+                files.sort_by_key(|f| {
+                    ["-gm.pdf", "-handout.pdf", ".md", ".json"]
+                        .iter()
+                        .position(|s| f.ends_with(s))
+                });
+                s["files"] = files
+                    .iter()
+                    .map(|f| json!({ "label": label(f), "path": f }))
+                    .collect();
+                s
+            })
+            .collect();
+        let mut data = super::meta(cx, req);
+        data.insert("batch_seed".into(), req.seed.into());
+        data.insert("year".into(), req.year.into());
+        data.insert("first".into(), req.first.into());
+        data.insert("gm_pdf".into(), (!gm.is_empty()).into());
+        data.insert("handouts_pdf".into(), (!handouts.is_empty()).into());
+        data.insert("cases".into(), cases.into());
+        let mut out = vec![Combined::Markdown {
+            rel: "index.md".into(),
+            template: "case/index.md.j2".into(),
+            data: data.into(),
+        }];
+        for (rel, title, inputs) in [
+            ("gm.pdf", "Case packets — GM files", gm),
+            ("handouts.pdf", "Case packets — player handouts", handouts),
+        ] {
+            if !inputs.is_empty() {
+                out.push(Combined::Merge {
+                    rel: rel.into(),
+                    title: format!("{title} (batch {})", req.seed),
+                    inputs,
+                    pad_to_even: true,
+                });
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,221 @@
+//! Generators: checked content and a request in, documents out — one [`Kind`] per document kind. A kind is
+//! pure: no I/O, no clock, randomness only from the request's seed and the item's number, so item `i` is the
+//! same alone, in a batch, on another thread or on another machine. The renderers in [`crate::render`] turn
+//! each [`Document`] into files; the driver there streams a kind's documents to disk.
+//!
+//! Adding a kind: a module here plus one line in [`RUST_KINDS`], and its templates under
+//! `templates/<kind>/`. A kind that only lays out checked content needs no Rust at all: a
+//! `templates/<kind>/kind.toml` (see [`layout`]) names its template and the content it shows.
+
+pub mod case;
+pub mod layout;
+pub mod srd;
+
+use serde::Serialize;
+
+use crate::check::Report;
+pub use crate::check::Requirements;
+use crate::content::Library;
+use crate::error::Result;
+use crate::render::{Format, Paper};
+
+/// The built-in kinds written in Rust, in the order `build` runs them. One line registers a kind.
+pub static RUST_KINDS: &[&dyn Kind] = &[&case::CaseKind, &srd::SrdKind];
+
+/// Content that passed the checker: every table has its exact odds. Only [`Checked::new`] makes one.
+pub struct Checked {
+    pub lib: Library,
+    pub report: Report,
+    /// Where the content came from, for print: `the built-in content` or a folder.
+    pub source: String,
+}
+
+impl Checked {
+    /// `None` when the report has errors.
+    pub fn new(lib: Library, report: Report, source: String) -> Option<Self> {
+        (report.errors() == 0).then_some(Checked {
+            lib,
+            report,
+            source,
+        })
+    }
+}
+
+/// What to make: the same fields for every kind; a kind reads the ones it needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Request {
+    /// Batch seed (below 2^53).
+    pub seed: u64,
+    pub paper: Paper,
+    /// Number of the first item (case 1976-`first`).
+    pub first: u32,
+    /// How many items a batch kind makes.
+    pub count: u32,
+    /// Year of a case batch.
+    pub year: i32,
+}
+
+/// A PDF part: the compiled document is split where the template marks `#metadata("<name>") <bp-part>`
+/// and each part is written as `<stem>-<name>.pdf` with its own title.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PdfPart {
+    pub name: String,
+    pub title: String,
+}
+
+/// One document: where it goes, which template shows it, and exactly what the template sees.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// Path without extension, relative to the kind's folder: `1976-07/1976-07`.
+    pub stem: String,
+    /// Template path without extension: `case/case` → `case/case.typ`, `case/case.md.j2`.
+    pub template: String,
+    /// PDF title (when the document is not split into parts).
+    pub title: String,
+    /// What the templates see (`sys.inputs` in typst, the context in minijinja).
+    pub data: serde_json::Value,
+    /// What `<stem>.json` holds when it is not `data`, serialized (so it keeps its struct's field order).
+    pub json: Option<String>,
+    pub parts: Vec<PdfPart>,
+    /// What the kind's collect step needs to know of this item (kept for the run; keep it small).
+    pub summary: serde_json::Value,
+}
+
+/// A file a kind makes from the whole run once every item is written.
+#[derive(Debug, Clone)]
+pub enum Combined {
+    /// Merge already-written PDFs (paths relative to the kind's folder) into one, one bookmark each.
+    Merge {
+        rel: String,
+        title: String,
+        inputs: Vec<(String, String)>,
+        /// Pad every input to an even page count so each starts on an odd page in duplex printing.
+        pad_to_even: bool,
+    },
+    /// Render a Markdown template with `data`.
+    Markdown {
+        rel: String,
+        template: String,
+        data: serde_json::Value,
+    },
+}
+
+/// One item of a finished run, as the collect step sees it.
+#[derive(Debug, Clone)]
+pub struct Item {
+    pub index: usize,
+    /// The files of this item that exist now (written or verified), relative to the kind's folder.
+    pub files: Vec<String>,
+    pub summary: serde_json::Value,
+}
+
+/// A document kind.
+pub trait Kind: Sync {
+    /// Command-line name: `case`, `srd`, `tables`.
+    fn name(&self) -> &str;
+    /// One line for `--help` and `build`'s report.
+    fn about(&self) -> &str;
+    /// Folder under `--out` that holds this kind's files (and its `manifest.json`).
+    fn folder(&self) -> &str;
+    /// Formats the kind can make; `build` makes all of them.
+    fn formats(&self) -> &[Format];
+    /// Whether items are rolled from a seed (then `--seed` and `--count` apply).
+    fn rolls(&self) -> bool {
+        false
+    }
+    fn requires(&self) -> Requirements;
+    /// Check the requirements even for content that offers none of them (layout kinds: their lists are
+    /// the user's own). Rust kinds are checked when content offers them or the user asks for them.
+    fn requires_always(&self) -> bool {
+        false
+    }
+    /// How many documents the request makes.
+    fn count(&self, cx: &Checked, req: &Request) -> Result<usize>;
+    /// Document `i` (0-based) of the request.
+    fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document>;
+    /// Files made from the whole run (index pages, combined PDFs).
+    fn collect(&self, _cx: &Checked, _req: &Request, _items: &[Item]) -> Result<Vec<Combined>> {
+        Ok(Vec::new())
+    }
+    /// The Markdown files of a document: by default `<template>.md.j2` rendered to `<stem>.md`.
+    fn markdown(
+        &self,
+        _cx: &Checked,
+        engine: &crate::render::Engine,
+        doc: &Document,
+    ) -> Result<Vec<(String, Vec<u8>)>> {
+        let text = engine.markdown(&format!("{}.md.j2", doc.template), &doc.data)?;
+        Ok(vec![(format!("{}.md", doc.stem), text.into_bytes())])
+    }
+}
+
+/// Every kind this process knows: the Rust kinds and the layout kinds found in the templates.
+pub struct Registry {
+    kinds: Vec<Entry>,
+}
+
+impl Registry {
+    /// The built-in Rust kinds plus one layout kind per `kind.toml` among `templates`.
+    pub fn new(templates: &crate::render::Templates) -> Result<Self> {
+        let mut kinds: Vec<Entry> = RUST_KINDS.iter().map(|k| Entry::Static(*k)).collect();
+        for spec in layout::discover(templates)? {
+            if kinds.iter().any(|k| k.get().name() == spec.name) {
+                return Err(crate::error::Error::Usage(format!(
+                    "{}: a document kind named `{}` exists already; choose another `name`",
+                    spec.file, spec.name
+                )));
+            }
+            kinds.push(Entry::Owned(Box::new(spec)));
+        }
+        Ok(Registry { kinds })
+    }
+
+    /// No kinds at all (for commands that only read tables).
+    pub fn empty() -> Self {
+        Registry { kinds: Vec::new() }
+    }
+
+    /// Add a kind (for embedders and tests): one registration line.
+    pub fn register(&mut self, kind: Box<dyn Kind>) {
+        self.kinds.push(Entry::Owned(kind));
+    }
+
+    pub fn kinds(&self) -> impl Iterator<Item = &dyn Kind> {
+        self.kinds.iter().map(Entry::get)
+    }
+
+    pub fn get(&self, name: &str) -> Option<&dyn Kind> {
+        self.kinds().find(|k| k.name() == name)
+    }
+}
+
+/// A registered kind: built in (static) or added at run time.
+enum Entry {
+    Static(&'static dyn Kind),
+    Owned(Box<dyn Kind>),
+}
+
+impl Entry {
+    fn get(&self) -> &dyn Kind {
+        match self {
+            Entry::Static(k) => *k,
+            Entry::Owned(k) => k.as_ref(),
+        }
+    }
+}
+
+/// The metadata every template sees beside its own data.
+pub fn meta(cx: &Checked, req: &Request) -> serde_json::Map<String, serde_json::Value> {
+    let mut m = serde_json::Map::new();
+    m.insert(
+        "paper".into(),
+        serde_json::to_value(req.paper).unwrap_or_default(),
+    );
+    m.insert(
+        "generator".into(),
+        format!("blockprint {}", env!("CARGO_PKG_VERSION")).into(),
+    );
+    m.insert("content_version".into(), cx.lib.version.clone().into());
+    m.insert("source".into(), cx.source.clone().into());
+    m
+}

@@ -1,0 +1,413 @@
+//! The template engine: one per process, shared by every kind and thread. Template files (the built-in
+//! `templates/` tree, optionally overlaid by a user's `--templates DIR`) in; PDFs (typst, in-process, fonts
+//! embedded, no file or system-font access) and Markdown (minijinja) out. Data reaches typst only through
+//! `sys.inputs`. Template errors and warnings come back located: `templates/<kind>/<file>:line:col`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::num::NonZeroUsize;
+use std::path::Path;
+use std::sync::Mutex;
+
+use typst::World;
+use typst::diag::SourceDiagnostic;
+use typst::foundations::{Bytes, Dict, Label, Smart, Value};
+use typst::introspection::{Introspector, MetadataElem};
+use typst::layout::PageRanges;
+use typst::utils::PicoStr;
+use typst_as_lib::{TypstEngine, TypstTemplateCollection};
+use typst_layout::PagedDocument;
+use typst_pdf::PdfOptions;
+
+use crate::error::{Error, Result, TemplateDiag, TemplateSpot};
+use crate::generators::PdfPart;
+
+/// The embedded fonts (all OFL; licences beside them under `fonts/`).
+static FONTS: [&[u8]; 9] = [
+    include_bytes!("../../fonts/courier-prime/CourierPrime-Regular.otf"),
+    include_bytes!("../../fonts/courier-prime/CourierPrime-Bold.otf"),
+    include_bytes!("../../fonts/courier-prime/CourierPrime-Italic.otf"),
+    include_bytes!("../../fonts/courier-prime/CourierPrime-BoldItalic.otf"),
+    include_bytes!("../../fonts/bebas-neue/BebasNeue-Regular.otf"),
+    include_bytes!("../../fonts/bebas-neue/BebasNeue-Bold.otf"),
+    include_bytes!("../../fonts/eb-garamond/EBGaramond12-Regular.otf"),
+    include_bytes!("../../fonts/eb-garamond/EBGaramond12-Italic.otf"),
+    include_bytes!("../../fonts/eb-garamond/EBGaramond12-Bold.otf"),
+];
+
+/// One template file.
+#[derive(Debug, Clone)]
+pub struct TemplateFile {
+    pub text: String,
+    /// Built into the binary (a failure is a bug in blockprint) or from the user's `--templates` folder.
+    pub builtin: bool,
+    /// Where to point a reader: `templates/case/case-lib.typ` or the user's own path.
+    pub shown_as: String,
+}
+
+/// Every template file by path relative to the templates root (`case/case.typ`).
+#[derive(Debug, Clone, Default)]
+pub struct Templates {
+    pub files: BTreeMap<String, TemplateFile>,
+}
+
+impl Templates {
+    /// The templates compiled into the binary.
+    pub fn builtin() -> Self {
+        let files = super::template_files()
+            .into_iter()
+            .filter_map(|(name, f)| {
+                let text = f.contents_utf8()?.to_owned();
+                let shown_as = format!("templates/{name}");
+                Some((
+                    name,
+                    TemplateFile {
+                        text,
+                        builtin: true,
+                        shown_as,
+                    },
+                ))
+            })
+            .collect();
+        Templates { files }
+    }
+
+    /// Add (or replace) templates from a folder laid out like `templates/`: `<kind>/<file>`.
+    pub fn overlay(mut self, dir: &Path) -> Result<Self> {
+        fn walk(
+            root: &Path,
+            dir: &Path,
+            out: &mut Vec<(String, std::path::PathBuf)>,
+        ) -> Result<()> {
+            let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+            let mut entries: Vec<_> = rd
+                .collect::<std::io::Result<_>>()
+                .map_err(|e| Error::io(dir, e))?;
+            entries.sort_by_key(|e| e.file_name());
+            for e in entries {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(root, &p, out)?;
+                } else if let Ok(rel) = p.strip_prefix(root) {
+                    let rel = rel
+                        .components()
+                        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                        .collect::<Vec<_>>()
+                        .join("/");
+                    out.push((rel, p));
+                }
+            }
+            Ok(())
+        }
+        let mut found = Vec::new();
+        walk(dir, dir, &mut found)?;
+        for (rel, path) in found {
+            let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+            self.files.insert(
+                rel,
+                TemplateFile {
+                    text,
+                    builtin: false,
+                    shown_as: path.display().to_string(),
+                },
+            );
+        }
+        Ok(self)
+    }
+
+    fn file(&self, name: &str) -> Option<&TemplateFile> {
+        self.files.get(name.trim_start_matches('/'))
+    }
+
+    fn is_builtin(&self, name: &str) -> bool {
+        self.file(name).is_none_or(|f| f.builtin)
+    }
+}
+
+/// typst and minijinja over one set of templates.
+pub struct Engine {
+    typst: TypstEngine<TypstTemplateCollection>,
+    md: minijinja::Environment<'static>,
+    templates: Templates,
+    /// Warnings already shown (each once per process, however many documents raise it).
+    shown: Mutex<BTreeSet<String>>,
+}
+
+impl Engine {
+    /// `titles` maps table ids to titles for Markdown links.
+    pub fn new(templates: Templates, titles: BTreeMap<String, String>) -> Result<Self> {
+        let sources: Vec<(&str, &str)> = templates
+            .files
+            .iter()
+            .filter(|(n, _)| n.ends_with(".typ"))
+            .map(|(n, f)| (n.as_str(), f.text.as_str()))
+            .collect();
+        let typst = TypstEngine::builder()
+            .fonts(FONTS.iter().map(|b| Bytes::new(*b)))
+            .with_static_source_file_resolver(sources)
+            .comemo_evict_max_age(None)
+            .build();
+        let md_files: Vec<(String, String)> = templates
+            .files
+            .iter()
+            .filter(|(n, _)| n.ends_with(".j2"))
+            .map(|(n, f)| (n.clone(), f.text.clone()))
+            .collect();
+        let md = super::markdown::environment_with(titles, md_files).map_err(|e| {
+            let name = e.name().unwrap_or("?").to_owned();
+            Error::Template {
+                builtin: templates.is_builtin(&name),
+                diags: vec![jinja_diag(&templates, &e)],
+                template: name,
+            }
+        })?;
+        Ok(Engine {
+            typst,
+            md,
+            templates,
+            shown: Mutex::new(BTreeSet::new()),
+        })
+    }
+
+    pub fn templates(&self) -> &Templates {
+        &self.templates
+    }
+
+    /// Render a Markdown template with `data` as its context.
+    pub fn markdown(&self, template: &str, data: &impl serde::Serialize) -> Result<String> {
+        super::markdown::render(&self.md, template, data).map_err(|e| Error::Template {
+            builtin: self.templates.is_builtin(template),
+            template: template.to_owned(),
+            diags: vec![jinja_diag(&self.templates, &e)],
+        })
+    }
+
+    /// The minijinja environment, for kinds that render several Markdown files.
+    pub fn markdown_env(&self) -> &minijinja::Environment<'static> {
+        &self.md
+    }
+
+    /// Compile `template` with `data` as `sys.inputs` and export it: one PDF, or one per part.
+    /// Returns `(suffix, bytes)`: `""` for the whole document, `-<part>` for parts.
+    pub fn pdf(
+        &self,
+        template: &str,
+        data: &serde_json::Value,
+        ident: &str,
+        title: &str,
+        parts: &[PdfPart],
+    ) -> Result<Vec<(String, Vec<u8>)>> {
+        let inputs: Dict = serde_json::from_value(data.clone())
+            .map_err(|e| Error::Bug(format!("cannot pass data to {template}: {e}")))?;
+        let world = self
+            .typst
+            .world_builder(template)
+            .with_inputs(inputs)
+            .build()
+            .map_err(|e| Error::Template {
+                builtin: self.templates.is_builtin(template),
+                template: template.to_owned(),
+                diags: vec![TemplateDiag {
+                    message: e.to_string(),
+                    spot: None,
+                    hints: vec![],
+                }],
+            })?;
+        let warned = typst::compile::<PagedDocument>(&world);
+        comemo::evict(2);
+        self.show_warnings(template, &world, &warned.warnings);
+        let mut doc = warned.output.map_err(|errors| Error::Template {
+            builtin: self.templates.is_builtin(template),
+            template: template.to_owned(),
+            diags: errors
+                .iter()
+                .map(|d| typst_diag(&self.templates, &world, d))
+                .collect(),
+        })?;
+        let export = |doc: &PagedDocument, ranges: Option<PageRanges>| {
+            let options = PdfOptions {
+                ident: Smart::Custom(ident.to_owned()),
+                creator: Smart::Custom(Some("blockprint".to_owned())),
+                timestamp: super::pdf::source_date_epoch(),
+                // typst cannot tag a page range: parts are exported untagged (whole documents stay tagged).
+                tagged: ranges.is_none(),
+                page_ranges: ranges,
+                ..PdfOptions::default()
+            };
+            typst_pdf::pdf(doc, &options).map_err(|diags| Error::Template {
+                builtin: self.templates.is_builtin(template),
+                template: template.to_owned(),
+                diags: diags
+                    .iter()
+                    .map(|d| typst_diag(&self.templates, &world, d))
+                    .collect(),
+            })
+        };
+        if parts.is_empty() {
+            doc.info_mut().title = Some(title.into());
+            return Ok(vec![(String::new(), export(&doc, None)?)]);
+        }
+        let starts = part_starts(&doc);
+        let total = doc.pages().len();
+        let mut out = Vec::new();
+        for (k, part) in parts.iter().enumerate() {
+            let Some(&start) = starts.get(&part.name) else {
+                return Err(Error::Template {
+                    builtin: self.templates.is_builtin(template),
+                    template: template.to_owned(),
+                    diags: vec![TemplateDiag {
+                        message: format!(
+                            "the document has no part `{}`: mark its first page with `#metadata(\"{}\") <bp-part>`",
+                            part.name, part.name
+                        ),
+                        spot: None,
+                        hints: vec![],
+                    }],
+                });
+            };
+            let end = parts[k + 1..]
+                .iter()
+                .filter_map(|p| starts.get(&p.name))
+                .map(|&s| s - 1)
+                .min()
+                .unwrap_or(total)
+                .max(start);
+            let range = NonZeroUsize::new(start)..=NonZeroUsize::new(end);
+            doc.info_mut().title = Some(part.title.as_str().into());
+            let bytes = export(&doc, Some(PageRanges::new(vec![range])))?;
+            out.push((format!("-{}", part.name), bytes));
+        }
+        Ok(out)
+    }
+
+    fn show_warnings(&self, template: &str, world: &dyn World, warnings: &[SourceDiagnostic]) {
+        for w in warnings {
+            let text = format!(
+                "warning: template {template}: {}",
+                typst_diag(&self.templates, world, w)
+            );
+            let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
+            if shown.insert(text.clone()) {
+                eprintln!("{text}");
+            }
+        }
+    }
+
+    /// Compile a template and return its warnings (for tests and `--strict` use).
+    pub fn warnings(&self, template: &str, data: &serde_json::Value) -> Result<Vec<String>> {
+        let inputs: Dict = serde_json::from_value(data.clone())
+            .map_err(|e| Error::Bug(format!("cannot pass data to {template}: {e}")))?;
+        let world = self
+            .typst
+            .world_builder(template)
+            .with_inputs(inputs)
+            .build()
+            .map_err(|e| Error::Bug(e.to_string()))?;
+        let warned = typst::compile::<PagedDocument>(&world);
+        comemo::evict(2);
+        if let Err(errors) = &warned.output {
+            return Err(Error::Template {
+                builtin: self.templates.is_builtin(template),
+                template: template.to_owned(),
+                diags: errors
+                    .iter()
+                    .map(|d| typst_diag(&self.templates, &world, d))
+                    .collect(),
+            });
+        }
+        Ok(warned
+            .warnings
+            .iter()
+            .map(|w| typst_diag(&self.templates, &world, w).to_string())
+            .collect())
+    }
+}
+
+/// First page (1-based) of each part the template marked with `#metadata("<name>") <bp-part>`.
+fn part_starts(doc: &PagedDocument) -> BTreeMap<String, usize> {
+    let label = Label::new(PicoStr::intern("bp-part"));
+    let intro = doc.introspector();
+    let Some(label) = label else {
+        return BTreeMap::new();
+    };
+    let mut out = BTreeMap::new();
+    for c in intro.query(&typst::foundations::Selector::Label(label)) {
+        let Some(meta) = c.to_packed::<MetadataElem>() else {
+            continue;
+        };
+        let Value::Str(name) = &meta.value else {
+            continue;
+        };
+        let Some(loc) = c.location() else { continue };
+        if let Some(page) = intro.page(loc) {
+            out.entry(name.to_string()).or_insert(page.get());
+        }
+    }
+    out
+}
+
+/// A typst diagnostic with its place in the template source.
+fn typst_diag(templates: &Templates, world: &dyn World, d: &SourceDiagnostic) -> TemplateDiag {
+    let spot = d.span.id().and_then(|id| {
+        let source = world.source(id).ok()?;
+        let range = typst::WorldExt::range(world, d.span)?;
+        let lines = source.lines();
+        let (line, _) = lines.byte_to_line_column(range.start)?;
+        let text = source.text();
+        let line_start = lines.line_to_byte(line)?;
+        let line_end = text[line_start..]
+            .find('\n')
+            .map_or(text.len(), |e| line_start + e);
+        let column = text[line_start..range.start].chars().count() + 1;
+        Some(TemplateSpot {
+            file: {
+                let path = id.vpath().get_without_slash();
+                templates
+                    .file(path)
+                    .map_or_else(|| format!("templates/{path}"), |f| f.shown_as.clone())
+            },
+            line: line + 1,
+            column,
+            source_line: text[line_start..line_end].to_owned(),
+        })
+    });
+    TemplateDiag {
+        message: d.message.to_string(),
+        spot,
+        hints: d
+            .hints
+            .iter()
+            .map(|h| h.v.to_string())
+            .filter(|h| !h.contains("--root"))
+            .collect(),
+    }
+}
+
+/// A minijinja error with its place.
+fn jinja_diag(templates: &Templates, e: &minijinja::Error) -> TemplateDiag {
+    let spot = e.name().zip(e.line()).map(|(name, line)| {
+        let file = templates.file(name);
+        TemplateSpot {
+            file: file.map_or_else(|| format!("templates/{name}"), |f| f.shown_as.clone()),
+            line,
+            column: e.range().map_or(1, |r| {
+                file.map_or(1, |f| {
+                    let start = f.text[..r.start.min(f.text.len())]
+                        .rfind('\n')
+                        .map_or(0, |p| p + 1);
+                    f.text[start..r.start.min(f.text.len())].chars().count() + 1
+                })
+            }),
+            source_line: file
+                .and_then(|f| f.text.lines().nth(line.saturating_sub(1)))
+                .unwrap_or("")
+                .to_owned(),
+        }
+    });
+    TemplateDiag {
+        message: e
+            .detail()
+            .map_or_else(|| e.kind().to_string(), |d| format!("{}: {d}", e.kind())),
+        spot,
+        hints: vec![],
+    }
+}

@@ -1,0 +1,302 @@
+//! Merge: already-rendered PDF files in, one PDF out, streamed: each input is parsed, its pages and what they
+//! use are renumbered and written at once, then dropped, so memory holds one input plus a few bytes per page.
+//!
+//! What is copied from an input: its pages, in order, and every object reachable from them (contents,
+//! resources, fonts, images, annotations…), with inherited page attributes (`/MediaBox`, `/CropBox`,
+//! `/Resources`, `/Rotate`) resolved onto each page. What is not: the input's catalog, page tree nodes, `/Info`,
+//! outline, XMP metadata, structure tree (`/StructParents` and `/StructParent` keys are dropped, so a tagged
+//! input such as typst's comes out untagged), name trees and article threads. Links: URI and other external
+//! actions are kept; a link to a page of the same input — an explicit destination, or a named one that the
+//! input's `/Dests` name tree resolves (typst writes all its internal links that way) — becomes an explicit
+//! destination to the copied page; a link to anything else (a page of no input, an unknown name) is dropped.
+//! Streams are copied byte for byte with their filters; object streams and xref streams in inputs are read
+//! (by lopdf) and written out as plain objects.
+//!
+//! The output has a two-level page tree (leaves of [`LEAF_PAGES`] pages), one top-level bookmark per input
+//! pointing at its first page, an `/Info` with the title and no dates, a classic xref table and an `/ID` made
+//! from a SHA-256 of everything before it: the same inputs give byte-identical output.
+mod copy;
+mod read;
+#[cfg(test)]
+mod tests;
+mod write;
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+use lopdf::{Dictionary, Document, Object};
+
+use copy::{Copier, Ids, PageTree, leaf_dict};
+use read::{load, media_box, parse_version, source_pages};
+use write::{Sink, text_string};
+
+/// One already-rendered PDF and the title of its bookmark in the merged file.
+pub struct Input {
+    pub path: PathBuf,
+    pub bookmark: String,
+}
+
+/// How to merge.
+pub struct Options {
+    /// `/Title` of the merged document (shown by viewers instead of the file name).
+    pub title: String,
+    /// Append a blank page (with the MediaBox of its last page) after each input with an odd page count, so
+    /// every input starts on an odd page when printed duplex.
+    pub pad_to_even: bool,
+}
+
+/// What was merged: `pages` counts every page of the output, the `blank_pages` added for padding included.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stats {
+    pub inputs: usize,
+    pub pages: usize,
+    pub blank_pages: usize,
+}
+
+/// Why a merge failed. Input errors name the file; the output written so far is then incomplete.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    #[error(
+        "nothing to merge: a PDF needs at least one page, so at least one input PDF is required"
+    )]
+    NoInputs,
+    #[error("cannot read `{}`: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("`{}` is not a usable PDF: {message}", path.display())]
+    Parse { path: PathBuf, message: String },
+    #[error("`{}` has no pages", path.display())]
+    NoPages { path: PathBuf },
+    #[error("cannot write the merged PDF: {0}")]
+    Write(#[source] std::io::Error),
+    #[error("the merged PDF is too large: {0}")]
+    TooLarge(&'static str),
+}
+
+/// Pages per leaf of the output page tree (the root holds the leaves).
+pub const LEAF_PAGES: usize = 64;
+
+/// Object id of the page tree root; written last, referenced by every leaf.
+const ROOT_ID: u32 = 1;
+
+/// Keys never copied: they point into the input's structure tree, which is not copied.
+const DROPPED_KEYS: [&[u8]; 2] = [b"StructParents", b"StructParent"];
+
+/// Objects of these types are never copied; a reference to one becomes null (and its key is dropped).
+const DROPPED_TYPES: [&[u8]; 10] = [
+    b"Catalog",
+    b"Pages",
+    b"Page",
+    b"StructTreeRoot",
+    b"StructElem",
+    b"OBJR",
+    b"MCR",
+    b"Outlines",
+    b"ObjStm",
+    b"XRef",
+];
+
+/// Page attributes a page may inherit from its page tree ancestors.
+const INHERITABLE: [&[u8]; 4] = [b"Resources", b"MediaBox", b"CropBox", b"Rotate"];
+
+/// Write the merged PDF to `out`. Inputs are read one at a time, in order.
+///
+/// Each parsed input is copied out and dropped before the next; parsing is most of the work, so it runs
+/// ahead on one thread per core (at most [`MAX_READERS`]), each holding at most [`READ_AHEAD`] parsed
+/// inputs. Output goes
+/// through an internal buffer, so `out` may be an unbuffered `File`. On error, what was written is incomplete.
+pub fn merge(inputs: &[Input], opts: &Options, out: &mut dyn Write) -> Result<Stats, MergeError> {
+    if inputs.is_empty() {
+        return Err(MergeError::NoInputs);
+    }
+    let readers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, MAX_READERS)
+        .min(inputs.len());
+    std::thread::scope(|scope| {
+        let queues: Vec<_> = (0..readers)
+            .map(|k| {
+                let (send, receive) = std::sync::mpsc::sync_channel(READ_AHEAD);
+                scope.spawn(move || {
+                    for input in inputs.iter().skip(k).step_by(readers) {
+                        if send.send(load(&input.path)).is_err() {
+                            break; // the merge stopped
+                        }
+                    }
+                });
+                receive
+            })
+            .collect();
+        // Reader k parses inputs k, k + readers, k + 2·readers…: taking from the queues in turn keeps the order.
+        let docs = inputs.iter().enumerate().map(|(i, input)| {
+            queues[i % readers].recv().unwrap_or_else(|_| {
+                Err(MergeError::Parse {
+                    path: input.path.clone(),
+                    message: "the PDF reader thread failed".into(),
+                })
+            })
+        });
+        write_merged(inputs, opts, out, docs)
+    })
+}
+
+/// Inputs parsed ahead per reader thread.
+pub const READ_AHEAD: usize = 2;
+/// Reader threads at most.
+pub const MAX_READERS: usize = 4;
+
+/// The merge proper, on inputs parsed elsewhere (`docs` yields one per input, in order).
+fn write_merged(
+    inputs: &[Input],
+    opts: &Options,
+    out: &mut dyn Write,
+    docs: impl Iterator<Item = Result<Document, MergeError>>,
+) -> Result<Stats, MergeError> {
+    let mut w = Sink::new(out);
+    w.raw(b"%PDF-1.7\n%\xE2\xE3\xCF\xD3\n")?;
+
+    let mut ids = Ids(ROOT_ID + 1);
+    let mut tree = PageTree::default();
+    let mut first_pages = Vec::with_capacity(inputs.len());
+    let mut stats = Stats {
+        inputs: inputs.len(),
+        pages: 0,
+        blank_pages: 0,
+    };
+    let mut version = (1, 7);
+
+    for (input, doc) in inputs.iter().zip(docs) {
+        let doc = doc?;
+        version = version.max(parse_version(&doc.version));
+        let parse_err = |message: String| MergeError::Parse {
+            path: input.path.clone(),
+            message,
+        };
+        let pages = source_pages(&doc).map_err(parse_err)?;
+        if pages.is_empty() {
+            return Err(MergeError::NoPages {
+                path: input.path.clone(),
+            });
+        }
+
+        // Page ids first, so that links between the input's pages can point at the copies.
+        let mut placed = Vec::with_capacity(pages.len());
+        for _ in &pages {
+            placed.push(tree.add_page(&mut ids)?);
+        }
+        first_pages.push(placed[0].0);
+        let mut page_ids = HashMap::with_capacity(pages.len());
+        for (p, &(id, _)) in pages.iter().zip(&placed) {
+            page_ids.entry(p.id).or_insert(id);
+        }
+
+        let mut cx = Copier::new(&doc, page_ids, &mut ids);
+        for (p, &(id, parent)) in pages.iter().zip(&placed) {
+            w.object(id, |buf| cx.page(buf, p, parent))?;
+        }
+        while let Some((old, new)) = cx.queue.pop_front() {
+            match doc.objects.get(&old) {
+                Some(Object::Stream(s)) => w.stream(
+                    new,
+                    |buf| cx.stream_dict(buf, &s.dict, s.content.len()),
+                    &s.content,
+                )?,
+                Some(obj) => w.object(new, |buf| cx.value(buf, obj, 0))?,
+                None => unreachable!("only existing objects are queued"),
+            }
+        }
+        if let Some(message) = cx.problem.take() {
+            return Err(parse_err(message));
+        }
+        drop(cx);
+        stats.pages += pages.len();
+
+        if opts.pad_to_even && pages.len() % 2 == 1 {
+            let last = pages.last().expect("pages is not empty");
+            let (id, parent) = tree.add_page(&mut ids)?;
+            let mut blank = Dictionary::new();
+            blank.set("Type", Object::Name(b"Page".to_vec()));
+            blank.set("Parent", Object::Reference((parent, 0)));
+            blank.set("MediaBox", media_box(&doc, last));
+            blank.set("Resources", Dictionary::new());
+            w.dict(id, blank)?;
+            stats.pages += 1;
+            stats.blank_pages += 1;
+        }
+        drop(doc);
+        while let Some((id, kids)) = tree.full.pop() {
+            w.dict(id, leaf_dict(&kids))?;
+        }
+    }
+
+    if let Some((id, kids)) = tree.current.take() {
+        w.dict(id, leaf_dict(&kids))?;
+    }
+    let mut root = Dictionary::new();
+    root.set("Type", Object::Name(b"Pages".to_vec()));
+    root.set(
+        "Kids",
+        tree.leaves
+            .iter()
+            .map(|&id| Object::Reference((id, 0)))
+            .collect::<Vec<_>>(),
+    );
+    root.set("Count", stats.pages as i64);
+    w.dict(ROOT_ID, root)?;
+
+    let outlines = ids.next()?;
+    let n = first_pages.len() as u32;
+    let mut dict = Dictionary::new();
+    dict.set("Type", Object::Name(b"Outlines".to_vec()));
+    dict.set("First", Object::Reference((outlines + 1, 0)));
+    dict.set("Last", Object::Reference((outlines + n, 0)));
+    dict.set("Count", n as i64);
+    w.dict(outlines, dict)?;
+    for (i, (input, &page)) in inputs.iter().zip(&first_pages).enumerate() {
+        let id = ids.next()?;
+        let mut item = Dictionary::new();
+        item.set("Title", text_string(&input.bookmark));
+        item.set("Parent", Object::Reference((outlines, 0)));
+        if i > 0 {
+            item.set("Prev", Object::Reference((id - 1, 0)));
+        }
+        if i + 1 < first_pages.len() {
+            item.set("Next", Object::Reference((id + 1, 0)));
+        }
+        item.set(
+            "Dest",
+            vec![Object::Reference((page, 0)), Object::Name(b"Fit".to_vec())],
+        );
+        w.dict(id, item)?;
+    }
+
+    let info = ids.next()?;
+    let mut dict = Dictionary::new();
+    dict.set("Title", text_string(&opts.title));
+    dict.set("Creator", Object::string_literal("blockprint"));
+    dict.set("Producer", Object::string_literal("blockprint"));
+    w.dict(info, dict)?;
+
+    let catalog = ids.next()?;
+    let mut dict = Dictionary::new();
+    dict.set("Type", Object::Name(b"Catalog".to_vec()));
+    if version > (1, 7) {
+        dict.set(
+            "Version",
+            Object::Name(format!("{}.{}", version.0, version.1).into_bytes()),
+        );
+    }
+    dict.set("Pages", Object::Reference((ROOT_ID, 0)));
+    dict.set("Outlines", Object::Reference((outlines, 0)));
+    dict.set("PageMode", Object::Name(b"UseOutlines".to_vec()));
+    let mut prefs = Dictionary::new();
+    prefs.set("DisplayDocTitle", true);
+    dict.set("ViewerPreferences", prefs);
+    w.dict(catalog, dict)?;
+
+    w.finish(ids.0, catalog, info)?;
+    Ok(stats)
+}
