@@ -41,12 +41,28 @@ pub(super) fn write_srd(
         }
     }
     if formats.contains(&Format::Md) {
-        files.push((
-            format!("srd/{stem}.md"),
-            srd::markdown_single(&data, book).into_bytes(),
-        ));
-        for (name, text) in srd::markdown_book(&data, book) {
-            files.push((format!("srd/book/{name}"), text.into_bytes()));
+        let titles = lib
+            .tables
+            .iter()
+            .map(|t| (t.id.value.clone(), t.title.clone()))
+            .collect();
+        let rendered = crate::render::markdown::environment(titles).and_then(|env| {
+            Ok((
+                srd::markdown_single(&env, &data, book)?,
+                srd::markdown_book(&env, &data, book)?,
+            ))
+        });
+        match rendered {
+            Ok((single, chapters)) => {
+                files.push((format!("srd/{stem}.md"), single.into_bytes()));
+                for (name, text) in chapters {
+                    files.push((format!("srd/book/{name}"), text.into_bytes()));
+                }
+            }
+            Err(e) => {
+                eprintln!("error: cannot render the SRD Markdown: {e:#}");
+                return Status::Rules;
+            }
         }
     }
     if formats.contains(&Format::Json) {
