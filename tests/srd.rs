@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 
+use blockprint::content::prose::{self, Block, Inline};
 use pulldown_cmark::{Event, Options, Parser, Tag};
 
 /// Run blockprint and insist it succeeds.
@@ -228,7 +229,9 @@ fn hostile_text_in_content_prints_literally_in_the_booklet() {
     let prose_literal = "Try #panic(1) and #read(/etc/hosts) with $y$ @w *x* <z>";
     std::fs::write(
         &chapter,
-        format!("{prose}\nTry #panic(1) and #read(/etc/hosts) with $y$ @w \\*x\\* \\<z\\>\n"),
+        format!(
+            "{prose}\nTry #panic(1) and #read(/etc/hosts) with $y$ @w \\*x\\* \\<z\\>\n\n1976\\. was a year | a pipe\n\n\\- not a list, [x](https://example.com/a_b) \\[z](w) &amp;\n"
+        ),
     )
     .unwrap();
     let out = dir.path().join("out");
@@ -254,4 +257,297 @@ fn hostile_text_in_content_prints_literally_in_the_booklet() {
         md.contains(r#"\#read("/etc/passwd") \*x\* $y$ \<z\> @w"#),
         "escaped in the Markdown table"
     );
+    // Prose comes from the parsed tree and is escaped the same way; nothing turns into a list or a table.
+    assert!(
+        md.contains(r#"Try \#panic(1) and \#read(/etc/hosts) with $y$ @w \*x\* \<z\>"#),
+        "escaped in prose"
+    );
+    assert!(
+        md.contains("1976\\. was a year \\| a pipe\n"),
+        "no list, no table"
+    );
+    assert!(
+        md.contains(r#"\- not a list, [x](https://example.com/a_b) \[z\](w) \&"#),
+        "no list; the URL stays a link, the escaped brackets stay text"
+    );
+}
+
+/// Every Markdown file of the SRD (`block-by-block-srd.md` and `book/*.md`): (path under `srd/`, text).
+fn markdown_files(out: &Path) -> BTreeMap<String, String> {
+    let srd = out.join("srd");
+    let mut files = BTreeMap::new();
+    for dir in [srd.clone(), srd.join("book")] {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "md") {
+                files.insert(
+                    p.strip_prefix(&srd)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/"),
+                    std::fs::read_to_string(&p).unwrap(),
+                );
+            }
+        }
+    }
+    files
+}
+
+/// Directive text as written in chapters, whole or cut short: `{table:`, `{npcs}`, and the stumps a
+/// misplaced rewrite leaves (`{t[`, `{l[`, `{d[`): `{` then lowercase letters then `:`, `[` or `}`.
+fn directive_stumps(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (i, _) in text.match_indices('{') {
+        let rest = &text[i + 1..];
+        let word = rest.chars().take_while(char::is_ascii_lowercase).count();
+        if word > 0 && rest[word..].starts_with([':', '[', '}']) {
+            let line = text[..i].matches('\n').count() + 1;
+            found.push(format!(
+                "line {line}: {}",
+                text[i..].chars().take(30).collect::<String>()
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn no_directive_text_survives_in_any_markdown() {
+    assert_eq!(
+        directive_stumps("a {t[Victim gender](x) {lookup:y} {npcs} {1d6} {3d6} days"),
+        [
+            "line 1: {t[Victim gender](x) {lookup:y",
+            "line 1: {lookup:y} {npcs} {1d6} {3d6} ",
+            "line 1: {npcs} {1d6} {3d6} days"
+        ]
+    );
+    let dir = tempfile::tempdir().unwrap();
+    srd(dir.path(), "md");
+    let files = markdown_files(dir.path());
+    assert!(files.len() >= 20, "{:?}", files.keys());
+    for (name, text) in &files {
+        assert_eq!(directive_stumps(text), Vec::<String>::new(), "{name}");
+    }
+    // The two mentions a byte-offset rewrite cut short after curly apostrophes (“class’s”, “victim’s”).
+    assert!(
+        files["book/npcs.md"].contains(
+            "(the dice are in the [Hit die by class](characters.md#bbb-class-hit-die) lookup)."
+        ),
+        "{}",
+        files["book/npcs.md"]
+    );
+    assert!(
+        files["book/gm.md"]
+            .contains("on the [Victim gender](new-cases.md#bbb-homicide-victim-gender) and"),
+        "{}",
+        files["book/gm.md"]
+    );
+    assert!(
+        files["block-by-block-srd.md"]
+            .contains("(the dice are in the [Hit die by class](#bbb-class-hit-die) lookup).")
+    );
+}
+
+/// `content/bbb/srd/<slug>.md` without its `+++` front matter.
+fn chapter_source(slug: &str) -> String {
+    body_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("content/bbb/srd/{slug}.md")))
+}
+
+/// A chapter file without its `+++` front matter.
+fn body_of(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let body = text
+        .strip_prefix("+++")
+        .and_then(|t| t.split_once("\n+++"))
+        .map_or(text.as_str(), |(_, body)| body);
+    body.to_owned()
+}
+
+/// Headings (level, anchor, text) and the paragraphs that hold no directive or chapter link, in order,
+/// at any depth (lists, quotes).
+fn prose_of(blocks: &[Block], headings: &mut Vec<(u8, String, String)>, paras: &mut Vec<Block>) {
+    for b in blocks {
+        match b {
+            Block::Heading {
+                level,
+                anchor,
+                content,
+            } => headings.push((*level, anchor.clone(), prose::plain(content))),
+            Block::Para { content }
+                if !content.iter().any(|i| {
+                    matches!(i, Inline::Ref { .. } | Inline::Link { .. })
+                        || matches!(i, Inline::Strong { content } | Inline::Emph { content }
+                            if content.iter().any(|j| matches!(j, Inline::Ref { .. } | Inline::Link { .. })))
+                }) =>
+            {
+                paras.push(b.clone())
+            }
+            Block::List { items, .. } => {
+                for it in items {
+                    prose_of(it, headings, paras);
+                }
+            }
+            Block::Quote { blocks } => prose_of(blocks, headings, paras),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn chapter_markdown_parses_back_to_the_same_prose() {
+    let dir = tempfile::tempdir().unwrap();
+    srd(dir.path(), "md");
+    let files = markdown_files(dir.path());
+    let book = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("content/bbb/srd/book.toml"),
+    )
+    .unwrap();
+    let slugs: Vec<&str> = book
+        .split_once("chapters = [")
+        .unwrap()
+        .1
+        .split(']')
+        .next()
+        .unwrap()
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .collect();
+    assert_eq!(slugs.len(), 15);
+    let (mut all_paras, mut all_headings) = (0, 0);
+    for slug in slugs {
+        let src = prose::parse(&chapter_source(slug), slug);
+        let out = prose::parse(&files[&format!("book/{slug}.md")], slug);
+        let (mut h_src, mut p_src, mut h_out, mut p_out) = (vec![], vec![], vec![], vec![]);
+        prose_of(&src.blocks, &mut h_src, &mut p_src);
+        prose_of(&out.blocks, &mut h_out, &mut p_out);
+        // The rendered chapter starts with its title as `#`; every other heading is the source's.
+        assert_eq!(h_out[0].0, 1, "{slug}");
+        assert_eq!(&h_out[1..], &h_src[..], "{slug}: headings");
+        // Each prose paragraph comes back identical, escapes, smart punctuation and emphasis included.
+        let mut rest = p_out.iter();
+        for p in &p_src {
+            assert!(
+                rest.any(|q| q == p),
+                "{slug}: paragraph missing or changed in the Markdown: {p:?}"
+            );
+        }
+        all_paras += p_src.len();
+        all_headings += h_src.len();
+    }
+    assert!(all_paras > 150, "{all_paras} paragraphs compared");
+    assert!(all_headings > 60, "{all_headings} headings compared");
+}
+
+#[test]
+fn markdown_matches_golden() {
+    let dir = tempfile::tempdir().unwrap();
+    srd(dir.path(), "md");
+    let files = markdown_files(dir.path());
+    // Laid out like an output folder: tests/golden/srd/block-by-block-srd.md and tests/golden/srd/book/.
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    if std::env::var_os("BLOCKPRINT_BLESS").is_some() {
+        let _ = std::fs::remove_dir_all(golden.join("srd"));
+        std::fs::create_dir_all(golden.join("srd/book")).unwrap();
+        for (name, text) in &files {
+            std::fs::write(golden.join("srd").join(name), text).unwrap();
+        }
+    }
+    let blessed = markdown_files(&golden);
+    assert_eq!(
+        blessed.keys().collect::<Vec<_>>(),
+        files.keys().collect::<Vec<_>>(),
+        "files differ from tests/golden/srd; run with BLOCKPRINT_BLESS=1 and read the diff"
+    );
+    for (name, text) in &files {
+        assert_eq!(
+            text, &blessed[name],
+            "{name} differs from tests/golden/srd/{name}; run with BLOCKPRINT_BLESS=1 and read the diff"
+        );
+    }
+}
+
+#[test]
+fn every_block_kind_round_trips_through_the_markdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    run_ok(&["init", content.to_str().unwrap()]);
+    let chapter = content.join("bbb/srd/dice.md");
+    let prose = std::fs::read_to_string(&chapter).unwrap();
+    let extra = r#"
+## Round trip
+
+A *soft* **strong** ***both*** line with `code`, ``a `tick` inside`` and a hard\
+break, a [link](https://example.com/x_(y)) and [a chapter](characters.md#attributes), a \*star\*.
+
+### A *styled* heading -- with "quotes"
+
+> A quote with *emphasis*.
+>
+> - and a list
+> - of two
+
+1. First, with a nested list:
+   - inner one
+   - inner two
+2. Second
+
+   with a second paragraph.
+
+---
+
+```text
+fenced `code` with | pipes
+```
+
+| Left | Right |
+|---|---|
+| a \| b | `c` |
+
+Trailing paragraph -- with "quotes" and 'single' ones... done.
+"#;
+    std::fs::write(&chapter, format!("{prose}{extra}")).unwrap();
+    let out = dir.path().join("out");
+    run_ok(&[
+        "srd",
+        "--content",
+        content.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--format",
+        "md",
+    ]);
+    let src = prose::parse(&body_of(&chapter), "dice").blocks;
+    let md = std::fs::read_to_string(out.join("srd/book/dice.md")).unwrap();
+    let got = prose::parse(&md, "dice").blocks;
+    // From the section's heading on; the `<a id="…"></a>` lines before headings parse as empty paragraphs.
+    let from = |blocks: &[Block]| {
+        let i = blocks
+            .iter()
+            .position(|b| matches!(b, Block::Heading { anchor, .. } if anchor == "round-trip"))
+            .expect("the round-trip section");
+        blocks[i..]
+            .iter()
+            .filter(|b| !matches!(b, Block::Para { content } if content.is_empty()))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let (want, got) = (from(&src), from(&got));
+    let kinds = |bs: &[Block]| {
+        bs.iter()
+            .map(|b| {
+                serde_json::to_value(b).unwrap()["kind"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        kinds(&want),
+        [
+            "heading", "para", "heading", "quote", "list", "rule", "code", "grid", "para"
+        ]
+    );
+    assert_eq!(got, want, "{md}");
 }

@@ -25,6 +25,13 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                 file: c.file,
                 span: c.body_offset + offset..c.body_offset + offset + len,
             };
+            // A directive's span as written in the source, `{` through `}` (offsets are source offsets).
+            let directive_len = |offset: usize| {
+                c.body
+                    .get(offset..)
+                    .and_then(|rest| rest.find('}'))
+                    .map_or(1, |end| end + 1)
+            };
             for f in &parsed.found {
                 match f {
                     Found::Directive {
@@ -42,7 +49,7 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                         if !exists {
                             let what = format!("{of:?}").to_lowercase();
                             out.push(
-                                Diagnostic::error(Kind::UnknownReference, &lib.sources, &at(*offset, what.len() + id.len() + 3), format!("`{{{what}:{id}}}` names no {what}"))
+                                Diagnostic::error(Kind::UnknownReference, &lib.sources, &at(*offset, directive_len(*offset)), format!("`{{{what}:{id}}}` names no {what}"))
                                     .with_table(&book.id.value)
                                     .with_hint("check the id; `blockprint tables` lists tables, content/README.md explains `{table:…}`, `{lookup:…}`, `{deck:…}` and `{npcs}`"),
                             );
@@ -54,7 +61,7 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                         Diagnostic::error(
                             Kind::UnknownReference,
                             &lib.sources,
-                            &at(*offset, text.len()),
+                            &at(*offset, directive_len(*offset)),
                             format!("`{text}` is not a directive"),
                         )
                         .with_table(&book.id.value)

@@ -139,8 +139,51 @@ pub fn plain(inlines: &[Inline]) -> String {
         .collect()
 }
 
-/// Split text into literal runs and `{kind:id}` / `{npcs}` directives.
-fn directives(text: &str, base: usize, found: &mut Vec<Found>, placed: bool) -> Vec<Inline> {
+/// Where a run of text came from: the run starts at byte `at` of the collected text and was produced from
+/// `src` in the chapter body. Smart punctuation, escapes and entities make the two differ in length, so
+/// offsets into the collected text are mapped back through these, never added to one base.
+#[derive(Debug, Clone)]
+struct Run {
+    at: usize,
+    len: usize,
+    src: std::ops::Range<usize>,
+    /// The produced text is the tail of the source slice.
+    text_is_suffix: bool,
+}
+
+/// The chapter-body offset of byte `pos` of the collected text.
+fn source_offset(runs: &[Run], body: &str, pos: usize) -> usize {
+    let Some(r) = runs
+        .iter()
+        .rev()
+        .find(|r| r.at <= pos)
+        .or_else(|| runs.first())
+    else {
+        return pos;
+    };
+    let delta = pos.saturating_sub(r.at).min(r.len);
+    let src = body.get(r.src.clone()).unwrap_or("");
+    if src.len() == r.len {
+        // Verbatim (or a same-length stand-in): offsets agree inside the run.
+        r.src.start + delta
+    } else if src.len() > r.len && r.text_is_suffix {
+        // An escape ahead of the text (`\*x` → `*x`): the text is the end of the source.
+        r.src.end - (r.len - delta)
+    } else {
+        // A stand-in of another length (`"` → `“`, `--` → `–`, `&amp;` → `&`): its start.
+        r.src.start
+    }
+}
+
+/// Split text into literal runs and `{kind:id}` / `{npcs}` directives; `runs` map offsets in `text` back
+/// to the chapter body for [`Found`].
+fn directives(
+    text: &str,
+    runs: &[Run],
+    body: &str,
+    found: &mut Vec<Found>,
+    placed: bool,
+) -> Vec<Inline> {
     let mut out = Vec::new();
     let mut rest = 0;
     let mut i = 0;
@@ -156,6 +199,7 @@ fn directives(text: &str, base: usize, found: &mut Vec<Found>, placed: bool) -> 
             None if inner.trim() == "npcs" => Some((RefKind::Npcs, "")),
             _ => None,
         };
+        let at = source_offset(runs, body, open);
         match parsed {
             Some((of, id)) => {
                 if rest < open {
@@ -167,7 +211,7 @@ fn directives(text: &str, base: usize, found: &mut Vec<Found>, placed: bool) -> 
                     of,
                     id: id.to_owned(),
                     placed,
-                    at: base + open,
+                    at,
                 });
                 out.push(Inline::Ref {
                     of,
@@ -179,7 +223,7 @@ fn directives(text: &str, base: usize, found: &mut Vec<Found>, placed: bool) -> 
                 if inner.contains(':') || inner.chars().all(|c| c.is_ascii_lowercase()) {
                     found.push(Found::BadDirective {
                         text: text[open..=close].to_owned(),
-                        at: base + open,
+                        at,
                     });
                 }
             }
@@ -230,6 +274,11 @@ pub fn parse(body: &str, slug: &str) -> Parsed {
             start: u64,
             items: Vec<Vec<Block>>,
         },
+        /// A list item: inlines not yet in a paragraph, and its blocks so far.
+        Item {
+            inlines: Vec<Inline>,
+            blocks: Vec<Block>,
+        },
         Grid {
             header: Vec<Vec<Inline>>,
             rows: Vec<Vec<Vec<Inline>>>,
@@ -239,33 +288,42 @@ pub fn parse(body: &str, slug: &str) -> Parsed {
     }
     let mut stack: Vec<Frame> = vec![Frame::Blocks(Vec::new())];
     let mut text_buf = String::new();
-    let mut text_at = 0;
+    let mut runs: Vec<Run> = Vec::new();
 
     fn push_inline(stack: &mut [Frame], i: Inline) {
-        if let Some(Frame::Inlines(v) | Frame::Link { content: v, .. }) = stack.last_mut() {
+        if let Some(
+            Frame::Inlines(v) | Frame::Link { content: v, .. } | Frame::Item { inlines: v, .. },
+        ) = stack.last_mut()
+        {
             v.push(i);
         }
     }
     fn push_block(stack: &mut [Frame], b: Block) {
         match stack.last_mut() {
             Some(Frame::Blocks(v)) => v.push(b),
-            Some(Frame::List { items, .. }) => {
-                if let Some(last) = items.last_mut() {
-                    last.push(b)
+            Some(Frame::Item { inlines, blocks }) => {
+                // A tight item's text before a nested list or placed item becomes its own paragraph.
+                if !inlines.is_empty() {
+                    blocks.push(Block::Para {
+                        content: std::mem::take(inlines),
+                    });
                 }
+                blocks.push(b);
             }
             _ => {}
         }
     }
-    let flush = |stack: &mut Vec<Frame>, buf: &mut String, at: usize, found: &mut Vec<Found>| {
-        if buf.is_empty() {
-            return;
-        }
-        for i in directives(buf, at, found, false) {
-            push_inline(stack, i);
-        }
-        buf.clear();
-    };
+    let flush =
+        |stack: &mut Vec<Frame>, buf: &mut String, runs: &mut Vec<Run>, found: &mut Vec<Found>| {
+            if buf.is_empty() {
+                return;
+            }
+            for i in directives(buf, runs, body, found, false) {
+                push_inline(stack, i);
+            }
+            buf.clear();
+            runs.clear();
+        };
 
     let events = Parser::new_ext(
         body,
@@ -274,19 +332,27 @@ pub fn parse(body: &str, slug: &str) -> Parsed {
     .into_offset_iter();
     for (event, range) in events {
         if !matches!(event, Event::Text(_) | Event::SoftBreak) {
-            flush(&mut stack, &mut text_buf, text_at, &mut parsed.found);
+            flush(&mut stack, &mut text_buf, &mut runs, &mut parsed.found);
         }
         match event {
             Event::Text(t) => {
-                if text_buf.is_empty() {
-                    text_at = range.start;
-                }
+                runs.push(Run {
+                    at: text_buf.len(),
+                    len: t.len(),
+                    text_is_suffix: body
+                        .get(range.clone())
+                        .is_some_and(|src| src.ends_with(&*t)),
+                    src: range,
+                });
                 text_buf.push_str(&t);
             }
             Event::SoftBreak => {
-                if text_buf.is_empty() {
-                    text_at = range.start;
-                }
+                runs.push(Run {
+                    at: text_buf.len(),
+                    len: 1,
+                    text_is_suffix: false,
+                    src: range,
+                });
                 text_buf.push(' ');
             }
             Event::HardBreak => push_inline(&mut stack, Inline::Break),
@@ -326,13 +392,11 @@ pub fn parse(body: &str, slug: &str) -> Parsed {
                     start: start.unwrap_or(1),
                     items: Vec::new(),
                 }),
-                Tag::Item => {
-                    if let Some(Frame::List { items, .. }) = stack.last_mut() {
-                        items.push(Vec::new());
-                    }
-                    // Tight list items hold bare inlines: collect them as a paragraph.
-                    stack.push(Frame::Inlines(Vec::new()));
-                }
+                // Tight list items hold bare inlines (collected as a paragraph), loose ones paragraphs.
+                Tag::Item => stack.push(Frame::Item {
+                    inlines: Vec::new(),
+                    blocks: Vec::new(),
+                }),
                 Tag::Table(_) => stack.push(Frame::Grid {
                     header: Vec::new(),
                     rows: Vec::new(),
@@ -446,12 +510,17 @@ pub fn parse(body: &str, slug: &str) -> Parsed {
                     }
                 }
                 TagEnd::Item => {
-                    if let Some(Frame::Inlines(content)) = stack.pop()
-                        && !content.is_empty()
-                        && let Some(Frame::List { items, .. }) = stack.last_mut()
-                        && let Some(last) = items.last_mut()
+                    if let Some(Frame::Item {
+                        inlines,
+                        mut blocks,
+                    }) = stack.pop()
                     {
-                        last.insert(0, Block::Para { content });
+                        if !inlines.is_empty() {
+                            blocks.push(Block::Para { content: inlines });
+                        }
+                        if let Some(Frame::List { items, .. }) = stack.last_mut() {
+                            items.push(blocks);
+                        }
                     }
                 }
                 TagEnd::List(_) => {
@@ -510,7 +579,7 @@ pub fn parse(body: &str, slug: &str) -> Parsed {
             },
         }
     }
-    flush(&mut stack, &mut text_buf, text_at, &mut parsed.found);
+    flush(&mut stack, &mut text_buf, &mut runs, &mut parsed.found);
     if let Some(Frame::Blocks(blocks)) = stack.pop() {
         parsed.blocks = blocks;
     }
@@ -581,6 +650,61 @@ mod tests {
             Found::Directive { at, .. } => assert_eq!(*at, 12),
             f => panic!("{f:?}"),
         }
+    }
+
+    #[test]
+    fn offsets_point_at_the_source_after_smart_punctuation() {
+        // Quotes, dashes, an ellipsis, an escape and an entity all change the text's length.
+        let body = "She said \"don't\" -- twice... {table:x.a} 'q' --- \\* &amp; {tabel:b} [\"l\"](two.md#h) {npcs}\n\n- \"i\" {deck:x.d}\n";
+        let p = parse(body, "one");
+        let mut seen = 0;
+        for f in &p.found {
+            let (at, want) = match f {
+                Found::Directive { at, of, .. } => (
+                    *at,
+                    match of {
+                        RefKind::Table => "{table:x.a}",
+                        RefKind::Deck => "{deck:x.d}",
+                        RefKind::Npcs => "{npcs}",
+                        RefKind::Lookup => "{lookup:",
+                    },
+                ),
+                Found::BadDirective { at, text } => {
+                    assert_eq!(text, "{tabel:b}");
+                    (*at, "{tabel:b}")
+                }
+                Found::Link { at, .. } => (*at, "[\"l\"]"),
+            };
+            assert!(
+                body[at..].starts_with(want),
+                "{f:?} points at {:?}",
+                &body[at..]
+            );
+            seen += 1;
+        }
+        assert_eq!(seen, 5);
+    }
+
+    #[test]
+    fn loose_and_nested_list_items_keep_every_block() {
+        let p = parse("- one\n  - inner\n- two\n\n  more\n\n  {table:x}\n", "c");
+        let Block::List { items, .. } = &p.blocks[0] else {
+            panic!("{:?}", p.blocks)
+        };
+        let kinds: Vec<Vec<&str>> = items
+            .iter()
+            .map(|it| {
+                it.iter()
+                    .map(|b| match b {
+                        Block::Para { .. } => "para",
+                        Block::List { .. } => "list",
+                        Block::Place { .. } => "place",
+                        _ => "other",
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(kinds, [vec!["para", "list"], vec!["para", "para", "place"]]);
     }
 
     #[test]

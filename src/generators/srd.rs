@@ -60,7 +60,7 @@ impl Kind for SrdKind {
     fn markdown(
         &self,
         cx: &Checked,
-        _engine: &Engine,
+        engine: &Engine,
         doc: &Document,
     ) -> Result<Vec<(String, Vec<u8>)>> {
         let paper = serde_json::from_value(doc.data["paper"].clone())
@@ -73,11 +73,13 @@ impl Kind for SrdKind {
             year: 0,
         };
         let (data, book) = Self::data(cx, &req)?;
+        let env = engine.markdown_env();
+        let failed = |e: minijinja::Error| engine.markdown_error("srd/srd.md.j2", &e);
         let mut files = vec![(
             format!("{}.md", doc.stem),
-            srd::markdown_single(&data, book).into_bytes(),
+            srd::markdown_single(env, &data, book).map_err(failed)?.into_bytes(),
         )];
-        for (name, text) in srd::markdown_book(&data, book) {
+        for (name, text) in srd::markdown_book(env, &data, book).map_err(failed)? {
             files.push((format!("book/{name}"), text.into_bytes()));
         }
         Ok(files)

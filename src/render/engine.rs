@@ -156,7 +156,7 @@ impl Engine {
             let name = e.name().unwrap_or("?").to_owned();
             Error::Template {
                 builtin: templates.is_builtin(&name),
-                diags: vec![jinja_diag(&templates, &e)],
+                diags: vec![jinja_diag(&templates, &e, &name)],
                 template: name,
             }
         })?;
@@ -174,11 +174,17 @@ impl Engine {
 
     /// Render a Markdown template with `data` as its context.
     pub fn markdown(&self, template: &str, data: &impl serde::Serialize) -> Result<String> {
-        super::markdown::render(&self.md, template, data).map_err(|e| Error::Template {
-            builtin: self.templates.is_builtin(template),
-            template: template.to_owned(),
-            diags: vec![jinja_diag(&self.templates, &e)],
-        })
+        super::markdown::render(&self.md, template, data).map_err(|e| self.markdown_error(template, &e))
+    }
+
+    /// A minijinja error as a located template error (`template` names the entry template).
+    pub fn markdown_error(&self, template: &str, e: &minijinja::Error) -> Error {
+        let name = e.name().unwrap_or(template);
+        Error::Template {
+            builtin: self.templates.is_builtin(name),
+            template: name.to_owned(),
+            diags: vec![jinja_diag(&self.templates, e, name)],
+        }
     }
 
     /// The minijinja environment, for kinds that render several Markdown files.
@@ -383,8 +389,8 @@ fn typst_diag(templates: &Templates, world: &dyn World, d: &SourceDiagnostic) ->
 }
 
 /// A minijinja error with its place.
-fn jinja_diag(templates: &Templates, e: &minijinja::Error) -> TemplateDiag {
-    let spot = e.name().zip(e.line()).map(|(name, line)| {
+fn jinja_diag(templates: &Templates, e: &minijinja::Error, fallback: &str) -> TemplateDiag {
+    let spot = Some(e.name().unwrap_or(fallback)).zip(e.line()).map(|(name, line)| {
         let file = templates.file(name);
         TemplateSpot {
             file: file.map_or_else(|| format!("templates/{name}"), |f| f.shown_as.clone()),
