@@ -132,7 +132,10 @@ fn a_layout_kind_is_picked_up_by_build_from_its_own_folder() {
         md.starts_with("# Toy handout\n\n## District (2d6)\n"),
         "{md}"
     );
-    assert!(md.contains("| 6-7 | Low-income area | 30.56% (11/36) | ▮▮▮▮▮▮▮▮ |"), "{md}");
+    assert!(
+        md.contains("| 6-7 | Low-income area | 30.56% (11/36) | ▮▮▮▮▮▮▮▮ |"),
+        "{md}"
+    );
     let pdf = std::fs::read(out.join("toy/toy.pdf")).unwrap();
     let text = pdf_extract::extract_text_from_mem(&pdf).unwrap();
     assert!(
@@ -560,6 +563,7 @@ mod library {
                 json: None,
                 parts: vec![],
                 summary: serde_json::Value::Null,
+                bookmark: String::new(),
             })
         }
     }

@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use super::{Checked, Combined, Document, Item, Kind, PdfPart, Request, Requirements};
+use super::{Checked, Collect, Document, Index, Kind, Merge, PdfPart, Request, Requirements};
 use crate::error::Result;
 use crate::render::Format;
 use crate::roll::case::{self as roller, CaseRequest};
@@ -116,6 +116,7 @@ impl Kind for CaseKind {
                     title: format!("Case {n} — player handout"),
                 },
             ],
+            bookmark: format!("Case {n} — {}", case.victim.victim.name),
             summary: json!({
                 "case_number": n,
                 "date_in": case.date_in,
@@ -127,80 +128,38 @@ impl Kind for CaseKind {
         })
     }
 
-    fn collect(&self, cx: &Checked, req: &Request, items: &[Item]) -> Result<Vec<Combined>> {
-        let label = |f: &str| {
-            if f.ends_with("-gm.pdf") {
-                "GM file"
-            } else if f.ends_with("-handout.pdf") {
-                "handout"
-            } else if f.ends_with(".md") {
-                "Markdown"
-            } else {
-                "JSON"
-            }
-        };
-        let bookmark = |it: &Item| {
-            format!(
-                "Case {} — {}",
-                it.summary["case_number"].as_str().unwrap_or_default(),
-                it.summary["victim"].as_str().unwrap_or_default()
-            )
-        };
-        let pick = |suffix: &str| -> Vec<(String, String)> {
-            items
-                .iter()
-                .flat_map(|it| {
-                    it.files
-                        .iter()
-                        .filter(|f| f.ends_with(suffix))
-                        .map(|f| (f.clone(), bookmark(it)))
-                })
-                .collect()
-        };
-        let gm = pick("-gm.pdf");
-        let handouts = pick("-handout.pdf");
-        let cases: Vec<serde_json::Value> = items
-            .iter()
-            .map(|it| {
-                let mut s = it.summary.clone();
-                let mut files = it.files.clone();
-                files.sort_by_key(|f| {
-                    ["-gm.pdf", "-handout.pdf", ".md", ".json"]
-                        .iter()
-                        .position(|s| f.ends_with(s))
-                });
-                s["files"] = files
-                    .iter()
-                    .map(|f| json!({ "label": label(f), "path": f }))
-                    .collect();
-                s
-            })
-            .collect();
+    fn collect(&self) -> Collect {
+        Collect {
+            index: Some(Index {
+                rel: "index.md".into(),
+                head: "case/index.md.j2".into(),
+                row: "case/index-row.md.j2".into(),
+            }),
+            merges: vec![
+                Merge {
+                    rel: "gm.pdf".into(),
+                    title: "Case packets — GM files".into(),
+                    about: "every GM file, each padded to an even page count for duplex".into(),
+                    part: "gm".into(),
+                    pad_to_even: true,
+                },
+                Merge {
+                    rel: "handouts.pdf".into(),
+                    title: "Case packets — player handouts".into(),
+                    about: "every player handout".into(),
+                    part: "handout".into(),
+                    pad_to_even: true,
+                },
+            ],
+        }
+    }
+
+    fn head(&self, cx: &Checked, req: &Request) -> serde_json::Map<String, serde_json::Value> {
         let mut data = super::meta(cx, req);
         data.insert("batch_seed".into(), req.seed.into());
         data.insert("year".into(), req.year.into());
         data.insert("first".into(), req.first.into());
-        data.insert("gm_pdf".into(), (!gm.is_empty()).into());
-        data.insert("handouts_pdf".into(), (!handouts.is_empty()).into());
-        data.insert("cases".into(), cases.into());
-        let mut out = vec![Combined::Markdown {
-            rel: "index.md".into(),
-            template: "case/index.md.j2".into(),
-            data: data.into(),
-        }];
-        for (rel, title, inputs) in [
-            ("gm.pdf", "Case packets — GM files", gm),
-            ("handouts.pdf", "Case packets — player handouts", handouts),
-        ] {
-            if !inputs.is_empty() {
-                out.push(Combined::Merge {
-                    rel: rel.into(),
-                    title: format!("{title} (batch {})", req.seed),
-                    inputs,
-                    pad_to_even: true,
-                });
-            }
-        }
-        Ok(out)
+        data.insert("count".into(), req.count.into());
+        data
     }
 }

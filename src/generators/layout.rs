@@ -198,6 +198,7 @@ impl Kind for LayoutKind {
             json: None,
             parts: vec![],
             summary: serde_json::Value::Null,
+            bookmark: String::new(),
         })
     }
 }

@@ -77,36 +77,40 @@ pub struct Document {
     /// What `<stem>.json` holds when it is not `data`, serialized (so it keeps its struct's field order).
     pub json: Option<String>,
     pub parts: Vec<PdfPart>,
-    /// What the kind's collect step needs to know of this item (kept for the run; keep it small).
+    /// What the index row shows of this item.
     pub summary: serde_json::Value,
+    /// The item's bookmark in merged PDFs.
+    pub bookmark: String,
 }
 
-/// A file a kind makes from the whole run once every item is written.
-#[derive(Debug, Clone)]
-pub enum Combined {
-    /// Merge already-written PDFs (paths relative to the kind's folder) into one, one bookmark each.
-    Merge {
-        rel: String,
-        title: String,
-        inputs: Vec<(String, String)>,
-        /// Pad every input to an even page count so each starts on an odd page in duplex printing.
-        pad_to_even: bool,
-    },
-    /// Render a Markdown template with `data`.
-    Markdown {
-        rel: String,
-        template: String,
-        data: serde_json::Value,
-    },
+/// What a kind makes from the whole run, declared as data; the driver builds it while items stream in,
+/// so nothing about an item is held beyond a line of the index and an entry per merged PDF.
+#[derive(Debug, Clone, Default)]
+pub struct Collect {
+    pub index: Option<Index>,
+    pub merges: Vec<Merge>,
 }
 
-/// One item of a finished run, as the collect step sees it.
+/// A Markdown index: `head` rendered once (with the kind's [`Kind::head`] data and the `merged` files),
+/// then `row` once per item in order (with the item's `summary` and its `files`).
 #[derive(Debug, Clone)]
-pub struct Item {
-    pub index: usize,
-    /// The files of this item that exist now (written or verified), relative to the kind's folder.
-    pub files: Vec<String>,
-    pub summary: serde_json::Value,
+pub struct Index {
+    pub rel: String,
+    pub head: String,
+    pub row: String,
+}
+
+/// One PDF merged from the PDF part `part` of every item (already written; never typeset again), with
+/// one bookmark per item ([`Document::bookmark`]).
+#[derive(Debug, Clone)]
+pub struct Merge {
+    pub rel: String,
+    pub title: String,
+    /// What the file is, for the index: `every GM file`.
+    pub about: String,
+    pub part: String,
+    /// Pad every item to an even page count so each starts on an odd page in duplex printing.
+    pub pad_to_even: bool,
 }
 
 /// A document kind.
@@ -133,9 +137,13 @@ pub trait Kind: Sync {
     fn count(&self, cx: &Checked, req: &Request) -> Result<usize>;
     /// Document `i` (0-based) of the request.
     fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document>;
-    /// Files made from the whole run (index pages, combined PDFs).
-    fn collect(&self, _cx: &Checked, _req: &Request, _items: &[Item]) -> Result<Vec<Combined>> {
-        Ok(Vec::new())
+    /// Files made from the whole run (an index page, merged PDFs).
+    fn collect(&self) -> Collect {
+        Collect::default()
+    }
+    /// What the index's head template sees.
+    fn head(&self, cx: &Checked, req: &Request) -> serde_json::Map<String, serde_json::Value> {
+        meta(cx, req)
     }
     /// The Markdown files of a document: by default `<template>.md.j2` rendered to `<stem>.md`.
     fn markdown(

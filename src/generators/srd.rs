@@ -55,6 +55,7 @@ impl Kind for SrdKind {
             json: None,
             parts: vec![],
             summary: serde_json::Value::Null,
+            bookmark: String::new(),
         })
     }
     fn markdown(
@@ -77,7 +78,9 @@ impl Kind for SrdKind {
         let failed = |e: minijinja::Error| engine.markdown_error("srd/srd.md.j2", &e);
         let mut files = vec![(
             format!("{}.md", doc.stem),
-            srd::markdown_single(env, &data, book).map_err(failed)?.into_bytes(),
+            srd::markdown_single(env, &data, book)
+                .map_err(failed)?
+                .into_bytes(),
         )];
         for (name, text) in srd::markdown_book(env, &data, book).map_err(failed)? {
             files.push((format!("book/{name}"), text.into_bytes()));

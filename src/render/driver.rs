@@ -4,7 +4,8 @@
 //! run already wrote are verified and skipped. Then the kind's combined files are made from the written
 //! items (PDFs merged, never typeset again) and the manifest is written.
 
-use std::io::IsTerminal;
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -13,7 +14,7 @@ use std::time::Instant;
 use super::manifest::{Identity, Ledger};
 use super::{Engine, Format};
 use crate::error::{Error, Result};
-use crate::generators::{Checked, Combined, Document, Item, Kind, Request};
+use crate::generators::{Checked, Collect, Document, Kind, Merge, Request};
 
 /// How to run.
 #[derive(Debug, Clone)]
@@ -91,24 +92,38 @@ pub fn run(
     let n = kind.count(cx, req)?;
     let progress = progress_bar(n, opts.quiet);
 
+    let collect = kind.collect();
+    // Index rows go to a spool file in item order as items finish; merge inputs are kept as paths.
+    let spool_path = dir.join(".index.rows");
+    let mut spool = match &collect.index {
+        Some(_) => Some(std::io::BufWriter::new(
+            std::fs::File::create(&spool_path).map_err(|e| Error::io(&spool_path, e))?,
+        )),
+        None => None,
+    };
+    let mut merge_inputs: Vec<Vec<super::merge::Input>> =
+        collect.merges.iter().map(|_| Vec::new()).collect();
+    let mut pending: BTreeMap<usize, Done> = BTreeMap::new();
+    let mut next_in_order = 0usize;
+
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Result<(Item, usize, usize)>>();
+    let (tx, rx) = mpsc::channel::<Result<Done>>();
     let jobs = opts.jobs.clamp(1, n.max(1));
-    let mut items: Vec<Item> = Vec::with_capacity(n);
     let mut first_error: Option<Error> = None;
     let (mut written, mut kept) = (0usize, 0usize);
     std::thread::scope(|s| {
         for _ in 0..jobs {
             let tx = tx.clone();
-            let (next, failed, ledger, formats) = (&next, &failed, &ledger, &formats);
+            let (next, failed, ledger, formats, collect) =
+                (&next, &failed, &ledger, &formats, &collect);
             s.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= n || failed.load(Ordering::Relaxed) {
                         break;
                     }
-                    let r = one(kind, cx, req, engine, ledger, formats, i);
+                    let r = one(kind, cx, req, engine, ledger, formats, collect, i);
                     if r.is_err() {
                         failed.store(true, Ordering::Relaxed);
                     }
@@ -120,20 +135,35 @@ pub fn run(
         }
         drop(tx);
         for r in rx {
-            match r {
-                Ok((item, w, k)) => {
-                    written += w;
-                    kept += k;
-                    items.push(item);
-                    if let Some(p) = &progress {
-                        p.inc(1);
-                    }
-                }
+            let done = match r {
+                Ok(done) => done,
                 Err(e) => {
-                    if first_error.is_none() {
-                        first_error = Some(e);
+                    first_error.get_or_insert(e);
+                    continue;
+                }
+            };
+            written += done.written;
+            kept += done.kept;
+            if let Some(p) = &progress {
+                p.inc(1);
+            }
+            pending.insert(done.index, done);
+            // Flush what is now in order: the spool and the merge lists stay in item order.
+            while let Some(d) = pending.remove(&next_in_order) {
+                if let (Some(w), Some(row)) = (spool.as_mut(), &d.row) {
+                    if let Err(e) = std::io::Write::write_all(w, row.as_bytes()) {
+                        first_error.get_or_insert(Error::io(&spool_path, e));
                     }
                 }
+                for (k, part) in d.merge_parts.into_iter().enumerate() {
+                    if let Some(rel) = part {
+                        merge_inputs[k].push(super::merge::Input {
+                            path: dir.join(rel),
+                            bookmark: d.bookmark.clone(),
+                        });
+                    }
+                }
+                next_in_order += 1;
             }
         }
     });
@@ -141,27 +171,54 @@ pub fn run(
         p.finish_and_clear();
     }
     if let Some(e) = first_error {
+        let _ = std::fs::remove_file(&spool_path);
         // What was written stays journalled: rerunning the command resumes from there.
         return Err(e);
     }
     let rendered = started.elapsed();
-    items.sort_by_key(|i| i.index);
 
     let collect_started = Instant::now();
-    let combined = kind.collect(cx, req, &items)?;
+    let mut merged = Vec::new();
     std::thread::scope(|s| -> Result<()> {
-        let handles: Vec<_> = combined
+        let handles: Vec<_> = collect
+            .merges
             .iter()
-            .map(|c| s.spawn(|| make_combined(c, engine, &ledger, &formats)))
+            .zip(&merge_inputs)
+            .filter(|(_, inputs)| !inputs.is_empty())
+            .map(|(m, inputs)| {
+                merged.push(serde_json::json!({ "rel": m.rel, "about": m.about }));
+                let ledger = &ledger;
+                s.spawn(move || merge_into(m, inputs, req, ledger))
+            })
             .collect();
         for h in handles {
             h.join()
-                .map_err(|_| Error::Bug("a combining thread panicked".into()))??;
+                .map_err(|_| Error::Bug("a merging thread panicked".into()))??;
         }
         Ok(())
     })?;
+    drop(merge_inputs);
+    if let (Some(index), Some(w)) = (&collect.index, spool.take()) {
+        let file = w
+            .into_inner()
+            .map_err(|e| Error::io(&spool_path, e.into_error()))?;
+        drop(file);
+        let mut head = kind.head(cx, req);
+        head.insert("merged".into(), merged.into());
+        let head = engine.markdown(&index.head, &head)?;
+        let sha = write_streamed(&dir.join(&index.rel), |w| {
+            w.write_all(head.as_bytes())
+                .and_then(|()| {
+                    let mut rows = std::fs::File::open(&spool_path)?;
+                    std::io::copy(&mut rows, w).map(drop)
+                })
+                .map_err(|e| Error::io(&spool_path, e))
+        })?;
+        let _ = std::fs::remove_file(&spool_path);
+        ledger.record(&index.rel, sha)?;
+    }
     let collected = collect_started.elapsed();
-    let files = ledger.files().len();
+    let files = ledger.file_count();
     ledger.finish()?;
     if std::env::var_os("BLOCKPRINT_TIMINGS").is_some() {
         eprintln!(
@@ -190,8 +247,18 @@ pub fn run(
     })
 }
 
-/// Make, render and write item `i`; files already current are kept. Returns the item and how many files
-/// were written and kept.
+/// What a worker hands back for one item: counts, its index row, and its PDF parts for each merge.
+struct Done {
+    index: usize,
+    written: usize,
+    kept: usize,
+    row: Option<String>,
+    bookmark: String,
+    merge_parts: Vec<Option<String>>,
+}
+
+/// Make, render and write item `i`; files already current are kept.
+#[allow(clippy::too_many_arguments)]
 fn one(
     kind: &dyn Kind,
     cx: &Checked,
@@ -199,42 +266,71 @@ fn one(
     engine: &Engine,
     ledger: &Ledger,
     formats: &[Format],
+    collect: &Collect,
     i: usize,
-) -> Result<(Item, usize, usize)> {
+) -> Result<Done> {
     let doc = kind.document(cx, req, i)?;
     let mut files = Vec::new();
     let (mut written, mut kept) = (0, 0);
     for &f in formats {
-        let names = file_names(kind, &doc, f);
+        let names = file_names(&doc, f);
         if !names.is_empty() && names.iter().all(|n| ledger.is_current(n)) {
             for n in &names {
                 ledger.keep(n);
             }
             kept += names.len();
-            files.extend(names);
+            files.extend(names.into_iter().map(|n| (f, n)));
             continue;
         }
         for (rel, bytes) in render(kind, cx, engine, &doc, f)? {
             ledger.write(&rel, &bytes)?;
             written += 1;
-            files.push(rel);
+            files.push((f, rel));
         }
     }
-    Ok((
-        Item {
-            index: i,
-            files,
-            summary: doc.summary,
-        },
+    let part_file = |part: &str| {
+        files
+            .iter()
+            .find(|(f, rel)| *f == Format::Pdf && rel.ends_with(&format!("-{part}.pdf")))
+            .map(|(_, rel)| rel.clone())
+    };
+    let merge_parts = collect.merges.iter().map(|m| part_file(&m.part)).collect();
+    let row = match &collect.index {
+        Some(index) => {
+            let mut data = match doc.summary.clone() {
+                serde_json::Value::Object(m) => m,
+                _ => serde_json::Map::new(),
+            };
+            let listed: Vec<serde_json::Value> = files
+                .iter()
+                .filter(|(f, rel)| *f != Format::Md || rel.ends_with(&format!("{}.md", doc.stem)))
+                .map(|(f, rel)| {
+                    let part = doc
+                        .parts
+                        .iter()
+                        .find(|p| rel.ends_with(&format!("-{}.pdf", p.name)))
+                        .map(|p| p.name.clone());
+                    serde_json::json!({ "format": f, "part": part, "path": rel })
+                })
+                .collect();
+            data.insert("files".into(), listed.into());
+            Some(engine.markdown(&index.row, &data)?)
+        }
+        None => None,
+    };
+    Ok(Done {
+        index: i,
         written,
         kept,
-    ))
+        row,
+        bookmark: doc.bookmark,
+        merge_parts,
+    })
 }
 
 /// The files a document makes in one format, without rendering it (for resuming). Markdown of kinds
 /// that write several files per document is always rendered (it is cheap).
-fn file_names(kind: &dyn Kind, doc: &Document, f: Format) -> Vec<String> {
-    let _ = kind;
+fn file_names(doc: &Document, f: Format) -> Vec<String> {
     match f {
         Format::Pdf if doc.parts.is_empty() => vec![format!("{}.pdf", doc.stem)],
         Format::Pdf => doc
@@ -282,45 +378,23 @@ pub fn render(
     }
 }
 
-fn make_combined(c: &Combined, engine: &Engine, ledger: &Ledger, formats: &[Format]) -> Result<()> {
-    match c {
-        Combined::Merge {
-            rel,
-            title,
-            inputs,
-            pad_to_even,
-        } => {
-            if !formats.contains(&Format::Pdf) || inputs.is_empty() {
-                return Ok(());
-            }
-            let dir = ledger.dir();
-            let inputs: Vec<super::merge::Input> = inputs
-                .iter()
-                .map(|(p, b)| super::merge::Input {
-                    path: dir.join(p),
-                    bookmark: b.clone(),
-                })
-                .collect();
-            let opts = super::merge::Options {
-                title: title.clone(),
-                pad_to_even: *pad_to_even,
-            };
-            let sha = write_streamed(&dir.join(rel), |w| {
-                super::merge::merge(&inputs, &opts, w)
-                    .map(drop)
-                    .map_err(|e| Error::Bug(format!("cannot merge into {rel}: {e}")))
-            })?;
-            ledger.record(rel, sha)
-        }
-        Combined::Markdown {
-            rel,
-            template,
-            data,
-        } => {
-            let text = engine.markdown(template, data)?;
-            ledger.write(rel, text.as_bytes()).map(drop)
-        }
-    }
+/// Merge the written PDF parts into one print file.
+fn merge_into(
+    m: &Merge,
+    inputs: &[super::merge::Input],
+    req: &Request,
+    ledger: &Ledger,
+) -> Result<()> {
+    let opts = super::merge::Options {
+        title: format!("{} (batch {})", m.title, req.seed),
+        pad_to_even: m.pad_to_even,
+    };
+    let sha = write_streamed(&ledger.dir().join(&m.rel), |w| {
+        super::merge::merge(inputs, &opts, w)
+            .map(drop)
+            .map_err(|e| Error::Bug(format!("cannot merge into {}: {e}", m.rel)))
+    })?;
+    ledger.record(&m.rel, sha)
 }
 
 /// Stream into a temporary file beside `path`, then rename it into place; returns the sha256.
@@ -329,7 +403,6 @@ fn write_streamed(
     fill: impl FnOnce(&mut dyn std::io::Write) -> Result<()>,
 ) -> Result<String> {
     use sha2::Digest;
-    use std::io::Write;
     struct Hashing<W> {
         inner: W,
         hash: sha2::Sha256,
@@ -361,10 +434,9 @@ fn write_streamed(
         fill(&mut w)?;
         w.flush().map_err(|e| Error::io(&tmp, e))?;
         let Hashing { inner, hash } = w;
-        let file = inner
+        inner
             .into_inner()
             .map_err(|e| Error::io(&tmp, e.into_error()))?;
-        file.sync_all().map_err(|e| Error::io(&tmp, e))?;
         std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))?;
         Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
     })();

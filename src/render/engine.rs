@@ -174,7 +174,8 @@ impl Engine {
 
     /// Render a Markdown template with `data` as its context.
     pub fn markdown(&self, template: &str, data: &impl serde::Serialize) -> Result<String> {
-        super::markdown::render(&self.md, template, data).map_err(|e| self.markdown_error(template, &e))
+        super::markdown::render(&self.md, template, data)
+            .map_err(|e| self.markdown_error(template, &e))
     }
 
     /// A minijinja error as a located template error (`template` names the entry template).
@@ -390,25 +391,27 @@ fn typst_diag(templates: &Templates, world: &dyn World, d: &SourceDiagnostic) ->
 
 /// A minijinja error with its place.
 fn jinja_diag(templates: &Templates, e: &minijinja::Error, fallback: &str) -> TemplateDiag {
-    let spot = Some(e.name().unwrap_or(fallback)).zip(e.line()).map(|(name, line)| {
-        let file = templates.file(name);
-        TemplateSpot {
-            file: file.map_or_else(|| format!("templates/{name}"), |f| f.shown_as.clone()),
-            line,
-            column: e.range().map_or(1, |r| {
-                file.map_or(1, |f| {
-                    let start = f.text[..r.start.min(f.text.len())]
-                        .rfind('\n')
-                        .map_or(0, |p| p + 1);
-                    f.text[start..r.start.min(f.text.len())].chars().count() + 1
-                })
-            }),
-            source_line: file
-                .and_then(|f| f.text.lines().nth(line.saturating_sub(1)))
-                .unwrap_or("")
-                .to_owned(),
-        }
-    });
+    let spot = Some(e.name().unwrap_or(fallback))
+        .zip(e.line())
+        .map(|(name, line)| {
+            let file = templates.file(name);
+            TemplateSpot {
+                file: file.map_or_else(|| format!("templates/{name}"), |f| f.shown_as.clone()),
+                line,
+                column: e.range().map_or(1, |r| {
+                    file.map_or(1, |f| {
+                        let start = f.text[..r.start.min(f.text.len())]
+                            .rfind('\n')
+                            .map_or(0, |p| p + 1);
+                        f.text[start..r.start.min(f.text.len())].chars().count() + 1
+                    })
+                }),
+                source_line: file
+                    .and_then(|f| f.text.lines().nth(line.saturating_sub(1)))
+                    .unwrap_or("")
+                    .to_owned(),
+            }
+        });
     TemplateDiag {
         message: e
             .detail()

@@ -40,8 +40,22 @@ pub struct Manifest {
 
 /// The sha256 of some bytes, in hex.
 pub fn sha256(bytes: &[u8]) -> String {
-    let d = Sha256::digest(bytes);
-    d.iter().map(|b| format!("{b:02x}")).collect()
+    hex(&Sha256::digest(bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Option<[u8; 32]> {
+    let mut out = [0u8; 32];
+    if s.len() != 64 {
+        return None;
+    }
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
 }
 
 /// An open output folder for one kind's run.
@@ -51,7 +65,8 @@ pub struct Ledger {
     command: String,
     /// Files known from an earlier run of the same batch (manifest or journal).
     known: BTreeMap<String, String>,
-    written: Mutex<BTreeMap<String, String>>,
+    /// Files written or kept by this run, in finishing order (compact: a batch has tens of thousands).
+    written: Mutex<Vec<(Box<str>, [u8; 32])>>,
     journal: Mutex<std::fs::File>,
 }
 
@@ -125,7 +140,7 @@ impl Ledger {
             identity,
             command,
             known,
-            written: Mutex::new(BTreeMap::new()),
+            written: Mutex::new(Vec::new()),
             journal: Mutex::new(file),
         })
     }
@@ -144,8 +159,8 @@ impl Ledger {
 
     /// Keep a file that is current without rewriting it.
     pub fn keep(&self, rel: &str) {
-        if let Some(sha) = self.known.get(rel) {
-            self.lock_written().insert(rel.to_owned(), sha.clone());
+        if let Some(sha) = self.known.get(rel).and_then(|s| unhex(s)) {
+            self.lock_written().push((rel.into(), sha));
         }
     }
 
@@ -165,23 +180,29 @@ impl Ledger {
             j.write_all(format!("{sha} {rel}\n").as_bytes())
                 .map_err(|e| Error::io(self.dir.join(JOURNAL), e))?;
         }
-        self.lock_written().insert(rel.to_owned(), sha);
+        let bytes = unhex(&sha).ok_or_else(|| Error::Bug(format!("bad sha256 `{sha}`")))?;
+        self.lock_written().push((rel.into(), bytes));
         Ok(())
     }
 
-    fn lock_written(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, String>> {
+    fn lock_written(&self) -> std::sync::MutexGuard<'_, Vec<(Box<str>, [u8; 32])>> {
         self.written.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Every file written or kept so far.
-    pub fn files(&self) -> BTreeMap<String, String> {
-        self.lock_written().clone()
+    /// How many files were written or kept so far.
+    pub fn file_count(&self) -> usize {
+        self.lock_written().len()
     }
 
     /// Write `manifest.json` (every file of this batch in the folder) and drop the journal.
     pub fn finish(self) -> Result<()> {
+        let written = std::mem::take(&mut *self.lock_written());
         let mut files = self.known.clone();
-        files.extend(self.lock_written().clone());
+        files.extend(
+            written
+                .into_iter()
+                .map(|(rel, sha)| (rel.into_string(), hex(&sha))),
+        );
         let m = Manifest {
             identity: self.identity.clone(),
             command: self.command.clone(),
