@@ -6,8 +6,9 @@ use crate::content::ContentRoot;
 
 use super::Status;
 
-pub(super) fn run(dir: &Path) -> Status {
+pub(super) fn run(dir: &Path, quiet: bool) -> Status {
     match write_all(dir) {
+        Ok(_) if quiet => Status::Ok,
         Ok(n) => {
             outln!(
                 "wrote {n} files to {}; check them with `blockprint check --content {}`",

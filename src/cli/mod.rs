@@ -149,6 +149,9 @@ pub enum Command {
     Init {
         /// A folder that does not exist yet or is empty.
         dir: PathBuf,
+        /// Print no "wrote …" line.
+        #[arg(long, short)]
+        quiet: bool,
     },
 }
 
@@ -294,7 +297,7 @@ pub fn run(cli: Cli) -> ExitCode {
             output,
             count,
         } => return done(make::build(&content, &batch, &output, count)),
-        Command::Init { dir } => init::run(&dir),
+        Command::Init { dir, quiet } => init::run(&dir, quiet),
     };
     status.into()
 }

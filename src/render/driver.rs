@@ -5,7 +5,7 @@
 //! items (PDFs merged, never typeset again) and the manifest is written.
 
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -397,53 +397,27 @@ fn merge_into(
     ledger.record(&m.rel, sha)
 }
 
-/// Stream into a temporary file beside `path`, then rename it into place; returns the sha256.
+/// Stream a file into place atomically (see [`super::output::write_streamed`]); returns its sha256.
 fn write_streamed(
     path: &Path,
     fill: impl FnOnce(&mut dyn std::io::Write) -> Result<()>,
 ) -> Result<String> {
-    use sha2::Digest;
-    struct Hashing<W> {
-        inner: W,
-        hash: sha2::Sha256,
-    }
-    impl<W: Write> Write for Hashing<W> {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            let n = self.inner.write(buf)?;
-            self.hash.update(&buf[..n]);
-            Ok(n)
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            self.inner.flush()
-        }
-    }
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
     }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let file = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
-        let mut w = Hashing {
-            inner: std::io::BufWriter::with_capacity(1 << 20, file),
-            hash: sha2::Sha256::new(),
-        };
-        fill(&mut w)?;
-        w.flush().map_err(|e| Error::io(&tmp, e))?;
-        let Hashing { inner, hash } = w;
-        inner
-            .into_inner()
-            .map_err(|e| Error::io(&tmp, e.into_error()))?;
-        std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))?;
-        Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    let mut failure = None;
+    let written = super::output::write_streamed(path, |w| {
+        fill(w).map_err(|e| {
+            let io = std::io::Error::other(e.to_string());
+            failure = Some(e);
+            io
+        })
+    });
+    match (written, failure) {
+        (Ok(sha), _) => Ok(sha),
+        (Err(_), Some(e)) => Err(e),
+        (Err(e), None) => Err(Error::io(path, e)),
     }
-    result
 }
 
 fn progress_bar(n: usize, quiet: bool) -> Option<indicatif::ProgressBar> {

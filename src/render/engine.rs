@@ -193,8 +193,58 @@ impl Engine {
         &self.md
     }
 
+    /// A template failure of `template`.
+    fn failed(&self, template: &str, diags: Vec<TemplateDiag>) -> Error {
+        Error::Template {
+            builtin: self.templates.is_builtin(template),
+            template: template.to_owned(),
+            diags,
+        }
+    }
+
+    /// Compile `template` with `data` as `sys.inputs`; hand the world, the document and the warnings to
+    /// `then` (the world maps diagnostics to their places). Memoized results older than two compiles are
+    /// evicted, so memory stays flat over a batch.
+    fn compile<R>(
+        &self,
+        template: &str,
+        data: &serde_json::Value,
+        then: impl FnOnce(&dyn World, PagedDocument, &[SourceDiagnostic]) -> Result<R>,
+    ) -> Result<R> {
+        let inputs: Dict = serde_json::from_value(data.clone())
+            .map_err(|e| Error::Bug(format!("cannot pass data to {template}: {e}")))?;
+        let world = self
+            .typst
+            .world_builder(template)
+            .with_inputs(inputs)
+            .build()
+            .map_err(|e| {
+                let message = e.to_string();
+                self.failed(
+                    template,
+                    vec![TemplateDiag {
+                        message,
+                        spot: None,
+                        hints: vec![],
+                    }],
+                )
+            })?;
+        let warned = typst::compile::<PagedDocument>(&world);
+        comemo::evict(2);
+        let diags = |ds: &[SourceDiagnostic]| {
+            ds.iter()
+                .map(|d| typst_diag(&self.templates, &world, d))
+                .collect()
+        };
+        match warned.output {
+            Ok(doc) => then(&world, doc, &warned.warnings),
+            Err(errors) => Err(self.failed(template, diags(&errors))),
+        }
+    }
+
     /// Compile `template` with `data` as `sys.inputs` and export it: one PDF, or one per part.
-    /// Returns `(suffix, bytes)`: `""` for the whole document, `-<part>` for parts.
+    /// Returns `(suffix, bytes)`: `""` for the whole document, `-<part>` for parts. Warnings are shown on
+    /// stderr, each once per process.
     pub fn pdf(
         &self,
         template: &str,
@@ -203,87 +253,53 @@ impl Engine {
         title: &str,
         parts: &[PdfPart],
     ) -> Result<Vec<(String, Vec<u8>)>> {
-        let inputs: Dict = serde_json::from_value(data.clone())
-            .map_err(|e| Error::Bug(format!("cannot pass data to {template}: {e}")))?;
-        let world = self
-            .typst
-            .world_builder(template)
-            .with_inputs(inputs)
-            .build()
-            .map_err(|e| Error::Template {
-                builtin: self.templates.is_builtin(template),
-                template: template.to_owned(),
-                diags: vec![TemplateDiag {
-                    message: e.to_string(),
-                    spot: None,
-                    hints: vec![],
-                }],
-            })?;
-        let warned = typst::compile::<PagedDocument>(&world);
-        comemo::evict(2);
-        self.show_warnings(template, &world, &warned.warnings);
-        let mut doc = warned.output.map_err(|errors| Error::Template {
-            builtin: self.templates.is_builtin(template),
-            template: template.to_owned(),
-            diags: errors
-                .iter()
-                .map(|d| typst_diag(&self.templates, &world, d))
-                .collect(),
-        })?;
-        let export = |doc: &PagedDocument, ranges: Option<PageRanges>| {
-            let options = PdfOptions {
-                ident: Smart::Custom(ident.to_owned()),
-                creator: Smart::Custom(Some("blockprint".to_owned())),
-                timestamp: super::pdf::source_date_epoch(),
-                // typst cannot tag a page range: parts are exported untagged (whole documents stay tagged).
-                tagged: ranges.is_none(),
-                page_ranges: ranges,
-                ..PdfOptions::default()
+        self.compile(template, data, |world, mut doc, warnings| {
+            self.show_warnings(template, world, warnings);
+            let export = |doc: &PagedDocument, ranges: Option<PageRanges>| {
+                let options = PdfOptions {
+                    ident: Smart::Custom(ident.to_owned()),
+                    creator: Smart::Custom(Some("blockprint".to_owned())),
+                    timestamp: super::pdf::source_date_epoch(),
+                    // typst cannot tag a page range: parts are exported untagged (whole documents stay
+                    // tagged).
+                    tagged: ranges.is_none(),
+                    page_ranges: ranges,
+                    ..PdfOptions::default()
+                };
+                typst_pdf::pdf(doc, &options).map_err(|ds| {
+                    let diags = ds.iter().map(|d| typst_diag(&self.templates, world, d)).collect();
+                    self.failed(template, diags)
+                })
             };
-            typst_pdf::pdf(doc, &options).map_err(|diags| Error::Template {
-                builtin: self.templates.is_builtin(template),
-                template: template.to_owned(),
-                diags: diags
+            if parts.is_empty() {
+                doc.info_mut().title = Some(title.into());
+                return Ok(vec![(String::new(), export(&doc, None)?)]);
+            }
+            let starts = part_starts(&doc);
+            let total = doc.pages().len();
+            let mut out = Vec::new();
+            for (k, part) in parts.iter().enumerate() {
+                let Some(&start) = starts.get(&part.name) else {
+                    let message = format!(
+                        "the document has no part `{}`: mark its first page with `#metadata(\"{}\") <bp-part>`",
+                        part.name, part.name
+                    );
+                    return Err(self.failed(template, vec![TemplateDiag { message, spot: None, hints: vec![] }]));
+                };
+                let end = parts[k + 1..]
                     .iter()
-                    .map(|d| typst_diag(&self.templates, &world, d))
-                    .collect(),
-            })
-        };
-        if parts.is_empty() {
-            doc.info_mut().title = Some(title.into());
-            return Ok(vec![(String::new(), export(&doc, None)?)]);
-        }
-        let starts = part_starts(&doc);
-        let total = doc.pages().len();
-        let mut out = Vec::new();
-        for (k, part) in parts.iter().enumerate() {
-            let Some(&start) = starts.get(&part.name) else {
-                return Err(Error::Template {
-                    builtin: self.templates.is_builtin(template),
-                    template: template.to_owned(),
-                    diags: vec![TemplateDiag {
-                        message: format!(
-                            "the document has no part `{}`: mark its first page with `#metadata(\"{}\") <bp-part>`",
-                            part.name, part.name
-                        ),
-                        spot: None,
-                        hints: vec![],
-                    }],
-                });
-            };
-            let end = parts[k + 1..]
-                .iter()
-                .filter_map(|p| starts.get(&p.name))
-                .map(|&s| s - 1)
-                .min()
-                .unwrap_or(total)
-                .max(start);
-            let range = NonZeroUsize::new(start)..=NonZeroUsize::new(end);
-            doc.info_mut().title = Some(part.title.as_str().into());
-            let bytes = export(&doc, Some(PageRanges::new(vec![range])))?;
-            out.push((format!("-{}", part.name), bytes));
-        }
-        Ok(out)
+                    .filter_map(|p| starts.get(&p.name))
+                    .map(|&s| s - 1)
+                    .min()
+                    .unwrap_or(total)
+                    .max(start);
+                let range = NonZeroUsize::new(start)..=NonZeroUsize::new(end);
+                doc.info_mut().title = Some(part.title.as_str().into());
+                let bytes = export(&doc, Some(PageRanges::new(vec![range])))?;
+                out.push((format!("-{}", part.name), bytes));
+            }
+            Ok(out)
+        })
     }
 
     fn show_warnings(&self, template: &str, world: &dyn World, warnings: &[SourceDiagnostic]) {
@@ -299,33 +315,14 @@ impl Engine {
         }
     }
 
-    /// Compile a template and return its warnings (for tests and `--strict` use).
+    /// Compile a template and return its warnings, located (the template test fails on any).
     pub fn warnings(&self, template: &str, data: &serde_json::Value) -> Result<Vec<String>> {
-        let inputs: Dict = serde_json::from_value(data.clone())
-            .map_err(|e| Error::Bug(format!("cannot pass data to {template}: {e}")))?;
-        let world = self
-            .typst
-            .world_builder(template)
-            .with_inputs(inputs)
-            .build()
-            .map_err(|e| Error::Bug(e.to_string()))?;
-        let warned = typst::compile::<PagedDocument>(&world);
-        comemo::evict(2);
-        if let Err(errors) = &warned.output {
-            return Err(Error::Template {
-                builtin: self.templates.is_builtin(template),
-                template: template.to_owned(),
-                diags: errors
-                    .iter()
-                    .map(|d| typst_diag(&self.templates, &world, d))
-                    .collect(),
-            });
-        }
-        Ok(warned
-            .warnings
-            .iter()
-            .map(|w| typst_diag(&self.templates, &world, w).to_string())
-            .collect())
+        self.compile(template, data, |world, _, warnings| {
+            Ok(warnings
+                .iter()
+                .map(|w| typst_diag(&self.templates, world, w).to_string())
+                .collect())
+        })
     }
 }
 

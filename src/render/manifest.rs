@@ -166,10 +166,10 @@ impl Ledger {
 
     /// Write `bytes` to `rel` atomically and journal it.
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<PathBuf> {
-        let path = super::output::Output::new(&self.dir)
-            .write(rel, bytes)
+        let (path, sha) = super::output::Output::new(&self.dir)
+            .write_hashed(rel, bytes)
             .map_err(|e| Error::io(self.dir.join(rel), e))?;
-        self.record(rel, sha256(bytes))?;
+        self.record(rel, sha)?;
         Ok(path)
     }
 

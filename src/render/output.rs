@@ -22,6 +22,11 @@ impl Output {
 
     /// Write `bytes` to `rel` (a relative path without `..`) under the folder; returns the full path.
     pub fn write(&self, rel: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
+        self.write_hashed(rel, bytes).map(|(p, _)| p)
+    }
+
+    /// [`Output::write`], also returning the file's sha256 (hex).
+    pub fn write_hashed(&self, rel: &str, bytes: &[u8]) -> std::io::Result<(PathBuf, String)> {
         let rel_path = Path::new(rel);
         if rel.is_empty()
             || rel_path
@@ -37,8 +42,8 @@ impl Output {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| at(parent, e))?;
         }
-        write_atomic(&path, bytes)?;
-        Ok(path)
+        let sha = write_streamed(&path, |w| w.write_all(bytes))?;
+        Ok((path, sha))
     }
 }
 
@@ -53,17 +58,49 @@ impl Output {
 
 /// Write to a temporary file beside `path`, then rename it into place.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_streamed(path, |w| w.write_all(bytes)).map(drop)
+}
+
+/// Stream into a temporary file (`.<name>.tmp-<pid>`) beside `path`, then rename it into place, so a
+/// killed process never leaves a truncated file under the output name; returns the sha256 (hex). No
+/// fsync: the rename is atomic against a killed process, which is what a batch must survive, and fsyncing
+/// tens of thousands of files would multiply the time of a run.
+pub fn write_streamed(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<String> {
+    use sha2::Digest;
+    struct Hashing<W> {
+        inner: W,
+        hash: sha2::Sha256,
+    }
+    impl<W: Write> Write for Hashing<W> {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let n = self.inner.write(buf)?;
+            self.hash.update(&buf[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            self.inner.flush()
+        }
+    }
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
     let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        // No fsync: the rename is atomic against a killed process, which is what a batch must survive;
-        // fsyncing tens of thousands of files would multiply the time of a run.
-        f.write_all(bytes)?;
-        std::fs::rename(&tmp, path)
+        let file = std::fs::File::create(&tmp)?;
+        let mut w = Hashing {
+            inner: std::io::BufWriter::with_capacity(1 << 16, file),
+            hash: sha2::Sha256::new(),
+        };
+        fill(&mut w)?;
+        w.flush()?;
+        let Hashing { inner, hash } = w;
+        inner.into_inner().map_err(|e| e.into_error())?;
+        std::fs::rename(&tmp, path)?;
+        Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
