@@ -221,11 +221,14 @@ pub fn run(
     let files = ledger.file_count();
     ledger.finish()?;
     if std::env::var_os("BLOCKPRINT_TIMINGS").is_some() {
+        let secs = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed) as f64 / 1e6;
         eprintln!(
-            "timings: {} items {:.3} s, collect {:.3} s",
+            "timings: {} items {:.3} s, collect {:.3} s (typst, summed over threads: compile {:.3} s, export {:.3} s)",
             kind.name(),
             rendered.as_secs_f64(),
-            collected.as_secs_f64()
+            collected.as_secs_f64(),
+            secs(&engine.compile_us),
+            secs(&engine.export_us),
         );
     }
     if !opts.quiet {

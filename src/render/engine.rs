@@ -7,6 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::num::NonZeroUsize;
 use std::path::Path;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use typst::World;
 use typst::diag::SourceDiagnostic;
@@ -130,6 +132,9 @@ pub struct Engine {
     templates: Templates,
     /// Warnings already shown (each once per process, however many documents raise it).
     shown: Mutex<BTreeSet<String>>,
+    /// Time spent in typst, summed over threads, in microseconds: compiling, and exporting PDF.
+    pub compile_us: AtomicU64,
+    pub export_us: AtomicU64,
 }
 
 impl Engine {
@@ -165,6 +170,8 @@ impl Engine {
             md,
             templates,
             shown: Mutex::new(BTreeSet::new()),
+            compile_us: AtomicU64::new(0),
+            export_us: AtomicU64::new(0),
         })
     }
 
@@ -229,8 +236,10 @@ impl Engine {
                     }],
                 )
             })?;
+        let started = Instant::now();
         let warned = typst::compile::<PagedDocument>(&world);
         comemo::evict(2);
+        add_micros(&self.compile_us, started);
         let diags = |ds: &[SourceDiagnostic]| {
             ds.iter()
                 .map(|d| typst_diag(&self.templates, &world, d))
@@ -266,7 +275,10 @@ impl Engine {
                     page_ranges: ranges,
                     ..PdfOptions::default()
                 };
-                typst_pdf::pdf(doc, &options).map_err(|ds| {
+                let started = Instant::now();
+                let pdf = typst_pdf::pdf(doc, &options);
+                add_micros(&self.export_us, started);
+                pdf.map_err(|ds| {
                     let diags = ds.iter().map(|d| typst_diag(&self.templates, world, d)).collect();
                     self.failed(template, diags)
                 })
@@ -324,6 +336,11 @@ impl Engine {
                 .collect())
         })
     }
+}
+
+fn add_micros(counter: &AtomicU64, since: Instant) {
+    let us = u64::try_from(since.elapsed().as_micros()).unwrap_or(u64::MAX);
+    counter.fetch_add(us, Ordering::Relaxed);
 }
 
 /// First page (1-based) of each part the template marked with `#metadata("<name>") <bp-part>`.
