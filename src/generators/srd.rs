@@ -33,7 +33,7 @@ impl Kind for SrdKind {
         "srd"
     }
     fn formats(&self) -> &[Format] {
-        &[Format::Pdf, Format::Md]
+        &[Format::Pdf, Format::Md, Format::Json]
     }
     fn requires(&self) -> Requirements {
         Requirements {
