@@ -6,8 +6,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::num::NonZeroUsize;
 use std::path::Path;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, RwLock};
 use std::time::Instant;
 
 use typst::World;
@@ -135,7 +135,15 @@ pub struct Engine {
     /// Time spent in typst, summed over threads, in microseconds: compiling, and exporting PDF.
     pub compile_us: AtomicU64,
     pub export_us: AtomicU64,
+    /// Compiles hold this for reading; evicting typst's memo caches holds it for writing, so an eviction
+    /// never pulls a cache from under a running compile on another thread.
+    gate: RwLock<()>,
+    compiles: AtomicUsize,
 }
+
+/// Evict typst's memoized results every this many compiles: often enough to keep memory flat over any
+/// batch, rarely enough that threads seldom wait for each other.
+const EVICT_EVERY: usize = 16;
 
 impl Engine {
     /// `titles` maps table ids to titles for Markdown links.
@@ -172,6 +180,8 @@ impl Engine {
             shown: Mutex::new(BTreeSet::new()),
             compile_us: AtomicU64::new(0),
             export_us: AtomicU64::new(0),
+            gate: RwLock::new(()),
+            compiles: AtomicUsize::new(0),
         })
     }
 
@@ -210,8 +220,8 @@ impl Engine {
     }
 
     /// Compile `template` with `data` as `sys.inputs`; hand the world, the document and the warnings to
-    /// `then` (the world maps diagnostics to their places). Memoized results older than two compiles are
-    /// evicted, so memory stays flat over a batch.
+    /// `then` (the world maps diagnostics to their places). Every [`EVICT_EVERY`] compiles typst's memo
+    /// caches are emptied, so memory stays flat over a batch.
     fn compile<R>(
         &self,
         template: &str,
@@ -237,9 +247,15 @@ impl Engine {
                 )
             })?;
         let started = Instant::now();
-        let warned = typst::compile::<PagedDocument>(&world);
-        comemo::evict(2);
+        let warned = {
+            let _reading = self.gate.read().unwrap_or_else(|e| e.into_inner());
+            typst::compile::<PagedDocument>(&world)
+        };
         add_micros(&self.compile_us, started);
+        if self.compiles.fetch_add(1, Ordering::Relaxed) % EVICT_EVERY == EVICT_EVERY - 1 {
+            let _writing = self.gate.write().unwrap_or_else(|e| e.into_inner());
+            comemo::evict(0);
+        }
         let diags = |ds: &[SourceDiagnostic]| {
             ds.iter()
                 .map(|d| typst_diag(&self.templates, &world, d))
