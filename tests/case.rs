@@ -2,6 +2,8 @@
 //! JSON, the PDF's text, literal printing of hostile names, and nothing written outside `--out`.
 //! Run with `BLOCKPRINT_BLESS=1` to rewrite the golden files after an intended change.
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -24,25 +26,7 @@ fn ok(o: &Output) {
     );
 }
 
-/// Every file under `dir`, relative path → bytes.
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(root, &p, out);
-            } else {
-                out.insert(
-                    p.strip_prefix(root).unwrap().display().to_string(),
-                    std::fs::read(&p).unwrap(),
-                );
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(dir, dir, &mut out);
-    out
-}
+use support::tree;
 
 fn case(out: &Path, extra: &[&str], envs: &[(&str, &str)]) -> BTreeMap<String, Vec<u8>> {
     let mut args = vec!["case", "--out", out.to_str().unwrap()];
