@@ -339,6 +339,50 @@ fn another_batch_in_the_same_folder_is_refused_unless_forced() {
 }
 
 #[test]
+fn a_kind_that_rolls_nothing_follows_its_options() {
+    // Another paper is not another batch for the SRD: its files are replaced, never kept or refused.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let pdf = out.join("srd/block-by-block-srd.pdf");
+    ok(&blockprint(&[
+        "srd",
+        "--out",
+        s(&out),
+        "--quiet",
+        "--format",
+        "pdf",
+    ]));
+    let a4 = std::fs::read(&pdf).unwrap();
+    ok(&blockprint(&[
+        "srd",
+        "--out",
+        s(&out),
+        "--quiet",
+        "--format",
+        "pdf",
+        "--paper",
+        "letter",
+    ]));
+    let letter = std::fs::read(&pdf).unwrap();
+    assert_ne!(a4, letter);
+    let doc = Document::load_mem(&letter).unwrap();
+    let first = doc.get_pages()[&1];
+    let media = doc
+        .get_dictionary(first)
+        .unwrap()
+        .get(b"MediaBox")
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(
+        media[2].as_float().unwrap().round(),
+        612.0,
+        "US Letter is 612 pt wide"
+    );
+}
+
+#[test]
 fn a_killed_run_is_completed_by_rerunning_it() {
     let dir = tempfile::tempdir().unwrap();
     let (full, killed) = (dir.path().join("full"), dir.path().join("killed"));

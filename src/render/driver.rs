@@ -88,6 +88,7 @@ pub fn run(
         identity(kind, cx, req),
         opts.command.clone(),
         opts.force,
+        !kind.rolls(),
     )?;
     let n = kind.count(cx, req)?;
     let progress = progress_bar(n, opts.quiet);

@@ -78,8 +78,16 @@ pub fn existing_batch(dir: &Path) -> Option<serde_json::Value> {
 }
 
 impl Ledger {
-    /// Open `dir` for a run with `identity`. Refuses a folder holding another batch unless `force`.
-    pub fn open(dir: &Path, identity: Identity, command: String, force: bool) -> Result<Self> {
+    /// Open `dir` for a run with `identity`. Refuses a folder holding another batch unless `force`; with
+    /// `replace` (a kind that rolls nothing, whose one output simply follows its options) another batch
+    /// of the same kind is stale output and is replaced.
+    pub fn open(
+        dir: &Path,
+        identity: Identity,
+        command: String,
+        force: bool,
+        replace: bool,
+    ) -> Result<Self> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let manifest = read_manifest(dir);
         let journal = read_journal(dir);
@@ -101,7 +109,7 @@ impl Ledger {
         }
         for (id, files) in previous {
             let same_batch = id.kind == identity.kind && id.batch == identity.batch;
-            if !same_batch && !force {
+            if !same_batch && !force && !(replace && id.kind == identity.kind) {
                 return Err(Error::Conflict {
                     dir: dir.to_owned(),
                     theirs: describe(&id),
