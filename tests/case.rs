@@ -431,3 +431,26 @@ fn content_without_the_roller_tables_is_refused_by_name() {
     );
     assert!(!out.exists(), "nothing written");
 }
+
+#[test]
+fn a_police_officer_among_the_other_victims_makes_it_a_police_case() {
+    // Case 510 of batch 7: the first victim is a lawyer, a beat cop is among the others.
+    let dir = tempfile::tempdir().unwrap();
+    let files = case(
+        dir.path(),
+        &["--seed", "7", "--first-number", "510", "--format", "json"],
+        &[],
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&files["cases/1976-510/1976-510.json"]).unwrap();
+    let others: Vec<&str> = v["other_victims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["occupation"]["text"].as_str().unwrap())
+        .collect();
+    assert!(others.contains(&"Beat cop"), "{others:?}");
+    assert_eq!(v["crime"]["police_victim"], true);
+    assert_eq!(v["crime"]["charge"]["table"], "bbb.homicide.charge_police");
+    assert_eq!(v["da_odds"]["fixed_modifier"], 4);
+}

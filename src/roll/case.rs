@@ -324,13 +324,14 @@ pub fn roll_case(lib: &Library, req: CaseRequest) -> Result<Case, RollError> {
 
     // 1) Victim and crime details.
     let (victim, count) = r.victim("victim", true)?;
-    let other_victims = (1..count)
-        .map(|i| {
-            r.victim(&format!("other_victims/{i}"), false)
-                .map(|v| v.0.victim)
-        })
+    let others = (1..count)
+        .map(|i| r.victim(&format!("other_victims/{i}"), false).map(|v| v.0))
         .collect::<Result<Vec<_>, _>>()?;
-    let police = victim.occupation_row_tags.iter().any(|t| t == "police");
+    // Any police officer among the victims brings the closing bonus and the law-enforcement charge.
+    let police = std::iter::once(&victim)
+        .chain(&others)
+        .any(|v| v.occupation_row_tags.iter().any(|t| t == "police"));
+    let other_victims: Vec<Victim> = others.into_iter().map(|v| v.victim).collect();
     let victim = PrimaryVictim {
         victim: victim.victim,
         count,
