@@ -82,6 +82,20 @@ fn tables_markdown_carries_exact_odds_and_links() {
     );
     assert!(md.contains("| 1-57 | Gunshot (roll on [Gunshot: type of firearm](#bbb-homicide-gunshot)) | 57.00% (57/100) |"));
     assert!(md.contains("<a id=\"bbb-homicide-gunshot\"></a>"));
+    // Table-level editorial fills are marked like row-level ones (issue 8, point 9).
+    assert!(
+        md.contains("### Victim gender †\n"),
+        "table-level fill marked"
+    );
+    assert!(
+        md.contains("### District\n"),
+        "a table without a table-level fill is not"
+    );
+    let book = std::fs::read_to_string(dir.path().join("srd/book/new-cases.md")).unwrap();
+    assert!(
+        book.contains("**Victim gender** † — roll 1d100"),
+        "marked in the SRD book too"
+    );
     assert!(
         md.contains("| 8 | Low-income area † | 13.89% (5/36) |"),
         "editorial rows are marked"
