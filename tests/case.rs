@@ -454,3 +454,36 @@ fn a_police_officer_among_the_other_victims_makes_it_a_police_case() {
     assert_eq!(v["crime"]["charge"]["table"], "bbb.homicide.charge_police");
     assert_eq!(v["da_odds"]["fixed_modifier"], 4);
 }
+
+#[test]
+fn the_key_in_the_footer_makes_the_same_case_again() {
+    // Issue 8, point 6: the footer's key (batch seed, year, number) regenerates the case byte for byte.
+    let dir = tempfile::tempdir().unwrap();
+    let batch = case(
+        &dir.path().join("batch"),
+        &[
+            "--seed",
+            "9007199254740991",
+            "--count",
+            "3",
+            "--format",
+            "pdf",
+        ],
+        &[],
+    );
+    let text = pdf_text(&batch["cases/1976-03/1976-03-handout.pdf"]);
+    let key = text
+        .split("rerun: case ")
+        .nth(1)
+        .and_then(|k| k.split(" · ").next())
+        .map(str::trim)
+        .unwrap_or_else(|| panic!("no key in {text}"));
+    assert_eq!(key, "--seed 9007199254740991 --year 1976 --first-number 3");
+    let mut args: Vec<&str> = key.split(' ').collect();
+    args.extend(["--format", "pdf"]);
+    let again = case(&dir.path().join("again"), &args, &[]);
+    for f in ["1976-03-gm.pdf", "1976-03-handout.pdf"] {
+        let k = format!("cases/1976-03/{f}");
+        assert!(batch[&k] == again[&k], "{k} differs");
+    }
+}
