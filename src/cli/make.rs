@@ -27,7 +27,7 @@ pub(super) fn one(
     })?;
     let root = super::root(content);
     let cx = super::checked(&root, &registry, &[name])?;
-    let req = request(kind, &cx, batch, output, count)?;
+    let req = request(kind, batch, output, count)?;
     if kind.count(&cx, &req)? == 0 {
         return Err(Error::Rules(format!(
             "the content offers nothing for `{name}` to make"
@@ -66,7 +66,7 @@ pub(super) fn build(
     let engine = engine(templates, &cx)?;
     for kind in registry.kinds() {
         let offered = kind.requires_always() || kind.requires().touched_by(&cx.lib);
-        let req = request(kind, &cx, batch, output, count)?;
+        let req = request(kind, batch, output, count)?;
         if !offered || kind.count(&cx, &req)? == 0 {
             if !output.quiet {
                 eprintln!("skipped {}: the content offers nothing for it", kind.name());
@@ -124,14 +124,7 @@ fn engine(templates: crate::render::Templates, cx: &Checked) -> Result<Engine> {
 
 /// The request for a kind: the given seed, the seed of the batch already in the kind's folder (so a
 /// rerun without `--seed` resumes it), or a fresh one announced on stderr.
-fn request(
-    kind: &dyn Kind,
-    cx: &Checked,
-    batch: &BatchArgs,
-    output: &OutputArgs,
-    count: u32,
-) -> Result<Request> {
-    let _ = cx;
+fn request(kind: &dyn Kind, batch: &BatchArgs, output: &OutputArgs, count: u32) -> Result<Request> {
     let seed = match batch.seed {
         Some(s) => s,
         None if !kind.rolls() => 0,
