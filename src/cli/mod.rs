@@ -189,7 +189,7 @@ pub struct OutputArgs {
     #[arg(long, value_name = "DIR", default_value = "out")]
     pub out: PathBuf,
     /// Paper size of the PDFs.
-    #[arg(long, value_enum, default_value = "a4")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "a4")]
     pub paper: crate::render::Paper,
     /// Worker threads (default: RAYON_NUM_THREADS, else every core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
