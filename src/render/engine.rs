@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, RwLock};
 use std::time::Instant;
 
+use serde::Deserialize;
 use typst::World;
 use typst::diag::SourceDiagnostic;
 use typst::foundations::{Bytes, Dict, Label, Smart, Value};
@@ -228,7 +229,7 @@ impl Engine {
         data: &serde_json::Value,
         then: impl FnOnce(&dyn World, PagedDocument, &[SourceDiagnostic]) -> Result<R>,
     ) -> Result<R> {
-        let inputs: Dict = serde_json::from_value(data.clone())
+        let inputs = Dict::deserialize(data)
             .map_err(|e| Error::Bug(format!("cannot pass data to {template}: {e}")))?;
         let world = self
             .typst
