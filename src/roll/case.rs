@@ -5,14 +5,15 @@
 use std::collections::BTreeMap;
 
 use num_rational::BigRational;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::ToPrimitive;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde::Serialize;
 
 use super::calendar::DateTime;
+use super::closing::{da_odds, lookup_int, threshold_band};
 use super::table::{RollError, TableRoll, display_value, roll_table};
-use crate::content::{EntryValue, Library, Unit};
+use crate::content::{Library, Unit};
 use crate::dice;
 
 /// Seeds stay below 2^53 so every JSON reader keeps them exact.
@@ -250,60 +251,8 @@ pub fn case_seed(batch_seed: u64, number: u32) -> u64 {
     rng.next_u64() & MAX_SEED
 }
 
-/// What the roller needs from content that is missing: one line per table, lookup or key.
-pub fn missing_requirements(lib: &Library) -> Vec<String> {
-    let mut missing = Vec::new();
-    let tables = [
-        VICTIMS,
-        GENDER,
-        ETHNICITY,
-        ELAPSED,
-        DISTRICT,
-        METHOD,
-        LOCATION,
-        CHARGE,
-        CHARGE_POLICE,
-        WITNESS,
-        EVIDENCE,
-    ]
-    .into_iter()
-    .chain([SUSPECT_PROFILE, SUSPECT_COOPERATION, OTHER_CASE])
-    .chain(ACTIVITIES)
-    .map(str::to_owned)
-    .chain(ETHNICITY_TAGS.iter().flat_map(|e| {
-        GENDER_TAGS
-            .iter()
-            .chain(&["surname"])
-            .map(move |g| format!("bbb.names.{e}.{g}"))
-    }));
-    for t in tables {
-        if lib.table(&t).is_none() {
-            missing.push(format!("table `{t}`"));
-        }
-    }
-    for l in [SENTENCING, THRESHOLD, CLOSING] {
-        if lib.lookup(l).is_none() {
-            missing.push(format!("lookup `{l}`"));
-        }
-    }
-    if let Some(c) = lib.lookup(CLOSING) {
-        let keys = [PER_BREAK, POLICE_VICTIM]
-            .into_iter()
-            .chain(SUSPECT_COLUMNS.iter().filter_map(|c| c.1));
-        for k in keys {
-            if !c
-                .entries
-                .iter()
-                .any(|e| e.key.value == k && matches!(e.value.value, EntryValue::Integer(_)))
-            {
-                missing.push(format!("key `{k}` (a whole number) in lookup `{CLOSING}`"));
-            }
-        }
-    }
-    missing
-}
-
-/// Roll one case. The library must have passed the checker and [`missing_requirements`].
+/// Roll one case. The library must have passed the checker, including what the `case` generator requires
+/// (`generators::case::CaseKind::requires`).
 pub fn roll_case(lib: &Library, req: CaseRequest) -> Result<Case, RollError> {
     let seed = case_seed(req.batch_seed, req.number);
     let mut r = Roller {
@@ -498,90 +447,6 @@ fn before(t: DateTime, amount: &BigRational, unit: Unit) -> Result<DateTime, Rol
         Unit::Years => t.minus_months(
             12 * whole().ok_or_else(|| RollError("years elapsed must be whole".to_owned()))?,
         ),
-    })
-}
-
-/// The elapsed-time band (key and dice) for `hours`: the first band whose `up_to_hours` reaches it.
-fn threshold_band(lib: &Library, hours: &BigRational) -> Result<(String, String), RollError> {
-    let l = lib
-        .lookup(THRESHOLD)
-        .ok_or_else(|| RollError(format!("no lookup `{THRESHOLD}`")))?;
-    let h = hours.to_f64().unwrap_or(f64::MAX);
-    let e = l
-        .entries
-        .iter()
-        .find(|e| e.up_to_hours.as_ref().is_none_or(|u| h <= u.value))
-        .ok_or_else(|| RollError(format!("lookup `{THRESHOLD}` has no band for {h} hours; leave `up_to_hours` off the last band")))?;
-    Ok((e.key.value.clone(), e.value.value.to_string()))
-}
-
-fn lookup_int(lib: &Library, id: &str, key: &str) -> Result<i64, RollError> {
-    let l = lib
-        .lookup(id)
-        .ok_or_else(|| RollError(format!("no lookup `{id}`")))?;
-    match l
-        .entries
-        .iter()
-        .find(|e| e.key.value == key)
-        .map(|e| &e.value.value)
-    {
-        Some(EntryValue::Integer(n)) => Ok(*n),
-        _ => Err(RollError(format!(
-            "lookup `{id}` has no whole-number entry `{key}`"
-        ))),
-    }
-}
-
-/// Exact chance that 1d20 + per-Break bonus × Breaks + modifiers reaches the target, for 3–8 Breaks and
-/// each suspect column.
-fn da_odds(lib: &Library, target: i64, police: bool) -> Result<DaOdds, RollError> {
-    let per_break = lookup_int(lib, CLOSING, PER_BREAK)?;
-    let fixed_modifier = if police {
-        lookup_int(lib, CLOSING, POLICE_VICTIM)?
-    } else {
-        0
-    };
-    let columns = SUSPECT_COLUMNS
-        .iter()
-        .map(|(label, key)| {
-            Ok(OddsColumn {
-                label: (*label).to_owned(),
-                modifier: key.map_or(Ok(0), |k| lookup_int(lib, CLOSING, k))?,
-            })
-        })
-        .collect::<Result<Vec<_>, RollError>>()?;
-    let d20 = dice::parse("1d20")
-        .map_err(|e| RollError(e.message))?
-        .distribution()
-        .map_err(|e| RollError(e.message))?;
-    let rows = (3..=8)
-        .map(|breaks| OddsRow {
-            breaks,
-            cells: columns
-                .iter()
-                .map(|c| {
-                    let bonus = per_break * breaks + fixed_modifier + c.modifier;
-                    let p = d20
-                        .outcomes()
-                        .into_iter()
-                        .filter(|(v, _)| {
-                            v.to_integer().to_i64().is_some_and(|v| v + bonus >= target)
-                        })
-                        .fold(BigRational::zero(), |acc, (_, p)| acc + p);
-                    OddsCell {
-                        probability: dice::fraction(&p),
-                        approx: dice::approx(&p),
-                    }
-                })
-                .collect(),
-        })
-        .collect();
-    Ok(DaOdds {
-        target,
-        per_break,
-        fixed_modifier,
-        columns,
-        rows,
     })
 }
 

@@ -3,6 +3,7 @@
 
 pub mod calendar;
 pub mod case;
+mod closing;
 mod table;
 
 use rand::SeedableRng;
