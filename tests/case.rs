@@ -170,7 +170,9 @@ fn case_json_carries_the_rolls_and_their_provenance() {
         "location",
         "crime",
         "first_break_threshold",
-        "break_thresholds",
+        "threshold_bands",
+        "later_thresholds",
+        "rerun",
         "breaks",
         "da_odds",
         "provenance",
@@ -222,28 +224,30 @@ fn case_json_carries_the_rolls_and_their_provenance() {
             "{p}"
         );
     }
-    // The DA odds are exact: 1d20 + 2×Breaks + modifier ≥ target.
-    let target = v["da_odds"]["target"].as_i64().unwrap();
+    // The DA odds are exact: 1d20 + 2×Breaks + modifier ≥ target, for each charge's target.
     let fixed = v["da_odds"]["fixed_modifier"].as_i64().unwrap();
-    for row in v["da_odds"]["rows"].as_array().unwrap() {
-        let breaks = row["breaks"].as_i64().unwrap();
-        for (cell, col) in row["cells"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .zip(v["da_odds"]["columns"].as_array().unwrap())
-        {
-            let need = target - 2 * breaks - fixed - col["modifier"].as_i64().unwrap();
-            let wins = (1..=20).filter(|r| *r >= need).count() as i64;
-            let g = num_integer::gcd(wins, 20);
-            let want = if wins == 0 {
-                "0".to_owned()
-            } else if wins == 20 {
-                "1".to_owned()
-            } else {
-                format!("{}/{}", wins / g, 20 / g)
-            };
-            assert_eq!(cell["probability"], want.as_str(), "{breaks} breaks, {col}");
+    for block in v["da_odds"]["charges"].as_array().unwrap() {
+        let target = block["target"].as_i64().unwrap();
+        for row in block["rows"].as_array().unwrap() {
+            let breaks = row["breaks"].as_i64().unwrap();
+            for (cell, col) in row["cells"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .zip(v["da_odds"]["columns"].as_array().unwrap())
+            {
+                let need = target - 2 * breaks - fixed - col["modifier"].as_i64().unwrap();
+                let wins = (1..=20).filter(|r| *r >= need).count() as i64;
+                let g = num_integer::gcd(wins, 20);
+                let want = if wins == 0 {
+                    "0".to_owned()
+                } else if wins == 20 {
+                    "1".to_owned()
+                } else {
+                    format!("{}/{}", wins / g, 20 / g)
+                };
+                assert_eq!(cell["probability"], want.as_str(), "{breaks} breaks, {col}");
+            }
         }
     }
 }
@@ -433,29 +437,6 @@ fn content_without_the_roller_tables_is_refused_by_name() {
 }
 
 #[test]
-fn a_police_officer_among_the_other_victims_makes_it_a_police_case() {
-    // Case 510 of batch 7: the first victim is a lawyer, a beat cop is among the others.
-    let dir = tempfile::tempdir().unwrap();
-    let files = case(
-        dir.path(),
-        &["--seed", "7", "--first-number", "510", "--format", "json"],
-        &[],
-    );
-    let v: serde_json::Value =
-        serde_json::from_slice(&files["cases/1976-510/1976-510.json"]).unwrap();
-    let others: Vec<&str> = v["other_victims"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["occupation"]["text"].as_str().unwrap())
-        .collect();
-    assert!(others.contains(&"Beat cop"), "{others:?}");
-    assert_eq!(v["crime"]["police_victim"], true);
-    assert_eq!(v["crime"]["charge"]["table"], "bbb.homicide.charge_police");
-    assert_eq!(v["da_odds"]["fixed_modifier"], 4);
-}
-
-#[test]
 fn the_key_in_the_footer_makes_the_same_case_again() {
     // Issue 8, point 6: the footer's key (batch seed, year, number) regenerates the case byte for byte.
     let dir = tempfile::tempdir().unwrap();
@@ -486,4 +467,65 @@ fn the_key_in_the_footer_makes_the_same_case_again() {
         let k = format!("cases/1976-03/{f}");
         assert!(batch[&k] == again[&k], "{k} differs");
     }
+    // A batch bigger than the default year of 17 spreads its dates thinner; the key says so.
+    let big = case(
+        &dir.path().join("big"),
+        &[
+            "--seed",
+            "5",
+            "--count",
+            "2",
+            "--first-number",
+            "29",
+            "--format",
+            "json,md",
+        ],
+        &[],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&big["cases/1976-29/1976-29.json"]).unwrap();
+    assert_eq!(
+        v["rerun"],
+        "case --seed 5 --year 1976 --first-number 29 --year-cases 30"
+    );
+    let md = String::from_utf8(big["cases/1976-29/1976-29.md"].clone()).unwrap();
+    assert!(
+        md.contains("`blockprint case --seed 5 --year 1976 --first-number 29 --year-cases 30`")
+    );
+    let alone = case(
+        &dir.path().join("alone"),
+        &[
+            "--seed",
+            "5",
+            "--year",
+            "1976",
+            "--first-number",
+            "29",
+            "--year-cases",
+            "30",
+            "--format",
+            "json,md",
+        ],
+        &[],
+    );
+    for f in ["1976-29.json", "1976-29.md"] {
+        let k = format!("cases/1976-29/{f}");
+        assert!(big[&k] == alone[&k], "{k} differs");
+    }
+    // A year too small for the batch is a usage error naming the fix.
+    let o = blockprint(
+        &[
+            "case",
+            "--seed",
+            "5",
+            "--count",
+            "40",
+            "--year-cases",
+            "20",
+            "--out",
+            "/nonexistent/x",
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("give at least 40"));
 }

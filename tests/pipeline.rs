@@ -550,6 +550,7 @@ mod library {
             first: 1,
             count: 2,
             year: 1976,
+            year_cases: 17,
         }
     }
 

@@ -148,12 +148,23 @@ fn request(kind: &dyn Kind, batch: &BatchArgs, output: &OutputArgs, count: u32) 
             }
         }
     };
+    let last = batch.first_number.saturating_add(count - 1);
+    let year_cases = match batch.year_cases {
+        Some(n) if n < last && kind.rolls() => {
+            return Err(Error::Usage(format!(
+                "--year-cases {n} is less than the last case number of this batch ({last}); give at least {last}"
+            )));
+        }
+        Some(n) => n,
+        None => crate::roll::case::CaseRequest::default_year_cases(batch.first_number, count),
+    };
     Ok(Request {
         seed,
         paper: output.paper,
         first: batch.first_number,
         count,
         year: batch.year,
+        year_cases,
     })
 }
 

@@ -180,6 +180,12 @@ pub struct BatchArgs {
     /// second half of `--count 1000`, so a big batch can be split across machines.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=9_999))]
     pub first_number: u32,
+    /// How many cases the year holds: the year is cut into this many equal slots and case N comes in
+    /// during slot N, so numbers follow the calendar (default: 17, about one case every three weeks as the
+    /// rules' weekly 1d6 gives, or the batch's last number if higher). Give the same value to every part
+    /// of a batch split across machines.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub year_cases: Option<u32>,
 }
 
 /// Options of every command that writes files.
@@ -273,6 +279,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 seed: Some(0),
                 year: 1976,
                 first_number: 1,
+                year_cases: None,
             };
             return done(make::one("srd", &content, &batch, &output, 1, &format));
         }

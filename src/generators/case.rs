@@ -69,11 +69,16 @@ impl Kind for CaseKind {
                 .map(str::to_owned)
                 .to_vec(),
             decks: vec![],
-            int_keys: [roller::PER_BREAK, roller::POLICE_VICTIM]
-                .into_iter()
-                .chain(roller::SUSPECT_COLUMNS.iter().filter_map(|c| c.1))
-                .map(|k| (roller::CLOSING.to_owned(), k.to_owned()))
-                .collect(),
+            int_keys: [
+                roller::PER_BREAK,
+                roller::POLICE_VICTIM,
+                roller::HIGH_PROFILE,
+                roller::ETHNIC_MINORITY,
+                roller::DESPISED_MINORITY,
+            ]
+            .into_iter()
+            .map(|k| (roller::CLOSING.to_owned(), k.to_owned()))
+            .collect(),
             row_tags,
             book: false,
         }
@@ -91,6 +96,7 @@ impl Kind for CaseKind {
                 batch_seed: req.seed,
                 year: req.year,
                 number,
+                year_cases: req.year_cases,
             },
         )?;
         let n = case.case_number.clone();
@@ -160,6 +166,7 @@ impl Kind for CaseKind {
         data.insert("year".into(), req.year.into());
         data.insert("first".into(), req.first.into());
         data.insert("count".into(), req.count.into());
+        data.insert("year_cases".into(), req.year_cases.into());
         data
     }
 }

@@ -53,6 +53,8 @@ pub struct Request {
     pub count: u32,
     /// Year of a case batch.
     pub year: i32,
+    /// How many cases that year holds (dates spread so case numbers follow the calendar).
+    pub year_cases: u32,
 }
 
 /// A PDF part: the compiled document is split where the template marks `#metadata("<name>") <bp-part>`

@@ -72,6 +72,7 @@ impl Kind for SrdKind {
             first: 1,
             count: 1,
             year: 0,
+            year_cases: 1,
         };
         let (data, book) = Self::data(cx, &req)?;
         let env = engine.markdown_env();

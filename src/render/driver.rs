@@ -50,7 +50,7 @@ pub fn default_jobs() -> usize {
 /// The identity of a run: what makes it the same batch.
 pub fn identity(kind: &dyn Kind, cx: &Checked, req: &Request) -> Identity {
     let batch = if kind.rolls() {
-        serde_json::json!({ "seed": req.seed, "year": req.year, "paper": req.paper })
+        serde_json::json!({ "seed": req.seed, "year": req.year, "year_cases": req.year_cases, "paper": req.paper })
     } else {
         serde_json::json!({ "paper": req.paper })
     };

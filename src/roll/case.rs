@@ -11,7 +11,7 @@ use rand_chacha::ChaCha20Rng;
 use serde::Serialize;
 
 use super::calendar::DateTime;
-use super::closing::{da_odds, lookup_int, threshold_band};
+use super::closing::{band_at, da_odds, lookup_int, threshold_bands};
 use super::table::{RollError, TableRoll, display_value, roll_table};
 use crate::content::{Library, Unit};
 use crate::dice;
@@ -19,9 +19,22 @@ use crate::dice;
 /// Seeds stay below 2^53 so every JSON reader keeps them exact.
 pub const MAX_SEED: u64 = (1 << 53) - 1;
 
-/// How many Breaks are pre-rolled per legwork activity, and how many thresholds in all.
+/// How many Breaks are pre-rolled per legwork activity, and how many thresholds in all (the first, rolled
+/// at opening, and a pre-rolled grid for each later one).
 pub const BREAKS_PER_ACTIVITY: usize = 4;
 pub const THRESHOLDS: usize = 8;
+
+/// Cases a year holds by default: the rules roll 1d6 for a new case every week (1–2: a case comes in), so
+/// about one case in three weeks, 17 in a 52-week year. A batch with higher numbers spreads them thinner.
+pub const DEFAULT_YEAR_CASES: u32 = 17;
+/// At most this many cases in a year, so each has a slot of at least five minutes.
+pub const MAX_YEAR_CASES: u32 = 100_000;
+
+/// Months and years of time elapsed are durations, not calendar steps, so that a crime "12 months" old
+/// is always exactly the documented 365.25-day year and falls in the same threshold band whatever leap
+/// days lie between: a year is 525,960 minutes, a month a twelfth of that (30 days 10½ hours).
+pub const YEAR_MINUTES: i64 = 525_960;
+pub const MONTH_MINUTES: i64 = YEAR_MINUTES / 12;
 
 /// Tables the roller uses. `blockprint case` checks they exist before rolling.
 pub const VICTIMS: &str = "bbb.victims";
@@ -53,21 +66,23 @@ pub const CLOSING: &str = "bbb.casework.closing_modifiers";
 /// Keys of the closing-modifier lookup the DA odds use.
 pub const PER_BREAK: &str = "Each Break in the case";
 pub const POLICE_VICTIM: &str = "Victim is a police officer";
-/// Suspect columns of the DA odds: label and the closing-modifier key (`None` = +0).
-pub const SUSPECT_COLUMNS: [(&str, Option<&str>); 4] = [
+pub const HIGH_PROFILE: &str = "High-profile, respected suspect";
+pub const ETHNIC_MINORITY: &str = "Suspect from an ethnic minority";
+pub const DESPISED_MINORITY: &str = "Suspect from a despised minority";
+/// Every suspect the house rulings allow (`bbb.ruling.minority_bonus`, `bbb.ruling.profile_and_ethnicity`):
+/// one profile (high-profile, working class, despised minority) from the suspect-profile Break table, and
+/// the ethnic-minority bonus on top of a high-profile or working-class profile; the despised-minority
+/// bonus replaces it. Label and the closing-modifier keys that add up (none: +0). The DA odds show one
+/// column per distinct total.
+pub const SUSPECT_PROFILES: [(&str, &[&str]); 5] = [
+    ("High-profile", &[HIGH_PROFILE]),
     (
-        "High-profile suspect",
-        Some("High-profile, respected suspect"),
+        "High-profile, ethnic minority",
+        &[HIGH_PROFILE, ETHNIC_MINORITY],
     ),
-    ("Working-class suspect", None),
-    (
-        "Ethnic-minority suspect",
-        Some("Suspect from an ethnic minority"),
-    ),
-    (
-        "Despised-minority suspect",
-        Some("Suspect from a despised minority"),
-    ),
+    ("Working class", &[]),
+    ("Ethnic minority", &[ETHNIC_MINORITY]),
+    ("Despised minority", &[DESPISED_MINORITY]),
 ];
 /// The ethnicity tags name tables and the gender tags name columns of the name tables:
 /// `bbb.names.<ethnicity>.<male|female|surname>`.
@@ -80,6 +95,16 @@ pub struct CaseRequest {
     pub batch_seed: u64,
     pub year: i32,
     pub number: u32,
+    /// How many cases the year holds: the year is cut into this many equal slots and case N comes in
+    /// during slot N, so case numbers follow the calendar ([`DEFAULT_YEAR_CASES`] or the batch's last number).
+    pub year_cases: u32,
+}
+
+impl CaseRequest {
+    /// The year's case count a batch of cases `first..first+count` uses unless told otherwise.
+    pub fn default_year_cases(first: u32, count: u32) -> u32 {
+        DEFAULT_YEAR_CASES.max(first.saturating_add(count.saturating_sub(1)))
+    }
 }
 
 /// One value rolled on a table: the row's result exactly as the content has it, the same with its inline
@@ -138,9 +163,13 @@ pub struct Elapsed {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Crime {
-    pub charge: Rolled,
-    /// The DA's target: the minimum sentence in years.
+    /// A suggestion only: the detectives choose the charge they take to the DA (the DA odds cover every
+    /// charge the case admits). Rolled on the likely-charge table.
+    pub suggested_charge: Rolled,
+    /// The suggested charge's minimum sentence in years (the DA's target if they bring it).
     pub minimum_sentence: i64,
+    /// Every charge the case admits (the rows of its likely-charge table), as the DA odds list them.
+    pub charges: Vec<String>,
     pub police_victim: bool,
 }
 
@@ -149,6 +178,32 @@ pub struct Threshold {
     /// Which Break this threshold leads to (1 = the first).
     #[serde(rename = "break")]
     pub break_number: usize,
+    pub band: String,
+    pub dice: String,
+    pub value: i64,
+}
+
+/// A band of time since the crime that a later Break can fall in, with the moment the crime leaves it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BandEdge {
+    pub band: String,
+    pub dice: String,
+    /// The last moment in this band (`1976-03-09`, `14:05`, `Tuesday`); none for the open last band.
+    pub until_date: Option<String>,
+    pub until_time: Option<String>,
+    pub until_weekday: Option<String>,
+}
+
+/// The thresholds pre-rolled for one later Break: one value per band in `threshold_bands`, same order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LaterThreshold {
+    #[serde(rename = "break")]
+    pub break_number: usize,
+    pub values: Vec<BandValue>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BandValue {
     pub band: String,
     pub dice: String,
     pub value: i64,
@@ -196,14 +251,23 @@ pub struct OddsRow {
     pub cells: Vec<OddsCell>,
 }
 
+/// DA odds for one minimum sentence: the charges that carry it, and a row per number of Breaks.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChargeOdds {
+    pub charges: Vec<String>,
+    pub target: i64,
+    pub rows: Vec<OddsRow>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DaOdds {
-    pub target: i64,
     pub per_break: i64,
     /// Modifiers every closing roll of this case gets (a police victim).
     pub fixed_modifier: i64,
+    /// One column per distinct suspect modifier total, lowest first.
     pub columns: Vec<OddsColumn>,
-    pub rows: Vec<OddsRow>,
+    /// One block per distinct target among the charges the case admits, lowest first.
+    pub charges: Vec<ChargeOdds>,
 }
 
 /// One table roll behind a case value.
@@ -238,10 +302,15 @@ pub struct Case {
     pub location: Rolled,
     pub crime: Crime,
     pub first_break_threshold: Threshold,
-    pub break_thresholds: Vec<Threshold>,
+    /// The bands a later Break can fall in (the band at opening and every later one), with their edges.
+    pub threshold_bands: Vec<BandEdge>,
+    /// Breaks 2…8: a pre-rolled threshold for every band in `threshold_bands`.
+    pub later_thresholds: Vec<LaterThreshold>,
     pub breaks: Vec<ActivityBreaks>,
     pub da_odds: DaOdds,
     pub provenance: Vec<Provenance>,
+    /// The command that rolls this case again, byte for byte.
+    pub rerun: String,
 }
 
 /// The seed of case `number` in a batch: stream `number` of the batch seed's ChaCha20 generator.
@@ -261,15 +330,9 @@ pub fn roll_case(lib: &Library, req: CaseRequest) -> Result<Case, RollError> {
         provenance: Vec::new(),
     };
 
-    // When the case comes in: about one new case every three weeks, in case-number order.
-    let week = (3 * (i64::from(req.number) - 1) + r.int(0, 2)).min(51);
-    let day = week * 7 + r.int(0, 6);
-    let hour = r.int(0, 23) as u32;
-    let minute = (r.int(0, 11) * 5) as u32;
-    let jan1 = DateTime::new(i64::from(req.year), 1, 1, hour, minute);
-    let came_in = DateTime {
-        minutes: jan1.minutes + day * 24 * 60,
-    };
+    // When the case comes in: the year is cut into `year_cases` equal slots and case N arrives at a
+    // random five-minute mark of slot N, so numbers follow the calendar for any batch size.
+    let came_in = arrival(&mut r, req)?;
 
     // 1) Victim and crime details.
     let (victim, count) = r.victim("victim", true)?;
@@ -323,27 +386,66 @@ pub fn roll_case(lib: &Library, req: CaseRequest) -> Result<Case, RollError> {
     let district = Rolled::from(&r.table(DISTRICT, "district")?);
     let method = Rolled::from(&r.table(METHOD, "method")?);
     let location = Rolled::from(&r.table(LOCATION, "location")?);
-    let charge = r.table(if police { CHARGE_POLICE } else { CHARGE }, "crime/charge")?;
+    let charge_table = if police { CHARGE_POLICE } else { CHARGE };
+    let charge = r.table(charge_table, "crime/suggested_charge")?;
     let minimum_sentence = lookup_int(lib, SENTENCING, &charge.result)?;
+    let mut charges: Vec<String> = Vec::new();
+    for row in lib
+        .table(charge_table)
+        .map(|t| &t.rows[..])
+        .unwrap_or_default()
+    {
+        if !charges.contains(&row.result.value) {
+            charges.push(row.result.value.clone());
+        }
+    }
     let crime = Crime {
-        charge: Rolled::from(&charge),
+        suggested_charge: Rolled::from(&charge),
         minimum_sentence,
+        charges,
         police_victim: police,
     };
 
-    // 3) Break thresholds, from the band of time elapsed.
-    let (band, threshold_dice) = threshold_band(lib, &hours)?;
-    let mut thresholds = Vec::new();
-    for n in 1..=THRESHOLDS {
-        let value = r.dice(&threshold_dice)?;
-        thresholds.push(Threshold {
+    // 3) Break thresholds. The first from the band of time elapsed at opening; for every later Break, one
+    // value per band the case can still reach, since the band is the one of the time elapsed *at that
+    // Break*; the GM reads the column for the Break's date.
+    let bands = threshold_bands(lib)?;
+    let opening = band_at(&bands, came_in.minutes - crime_at.minutes)?;
+    let first_break_threshold = Threshold {
+        break_number: 1,
+        band: bands[opening].key.clone(),
+        dice: bands[opening].dice.clone(),
+        value: r.dice(&bands[opening].dice)?,
+    };
+    let reachable = &bands[opening..];
+    let mut later_thresholds = Vec::new();
+    for n in 2..=THRESHOLDS {
+        let mut values = Vec::new();
+        for b in reachable {
+            values.push(BandValue {
+                band: b.key.clone(),
+                dice: b.dice.clone(),
+                value: r.dice(&b.dice)?,
+            });
+        }
+        later_thresholds.push(LaterThreshold {
             break_number: n,
-            band: band.clone(),
-            dice: threshold_dice.clone(),
-            value,
+            values,
         });
     }
-    let first_break_threshold = thresholds.remove(0);
+    let threshold_bands = reachable
+        .iter()
+        .map(|b| {
+            let until = b.up_to_minutes.map(|m| crime_at.plus_minutes(m));
+            BandEdge {
+                band: b.key.clone(),
+                dice: b.dice.clone(),
+                until_date: until.map(DateTime::date),
+                until_time: until.map(DateTime::time),
+                until_weekday: until.map(|u| u.weekday().to_owned()),
+            }
+        })
+        .collect();
 
     // Pre-rolled Breaks per legwork activity.
     let mut breaks = Vec::new();
@@ -367,7 +469,14 @@ pub fn roll_case(lib: &Library, req: CaseRequest) -> Result<Case, RollError> {
         });
     }
 
-    let da_odds = da_odds(lib, minimum_sentence, police)?;
+    let da_odds = da_odds(lib, &crime.charges, police)?;
+    let mut rerun = format!(
+        "case --seed {} --year {} --first-number {}",
+        req.batch_seed, req.year, req.number
+    );
+    if req.year_cases != CaseRequest::default_year_cases(req.number, 1) {
+        rerun.push_str(&format!(" --year-cases {}", req.year_cases));
+    }
     Ok(Case {
         case_number: format!("{}-{:02}", req.year, req.number),
         seed,
@@ -387,10 +496,12 @@ pub fn roll_case(lib: &Library, req: CaseRequest) -> Result<Case, RollError> {
         location,
         crime,
         first_break_threshold,
-        break_thresholds: thresholds,
+        threshold_bands,
+        later_thresholds,
         breaks,
         da_odds,
         provenance: r.provenance,
+        rerun,
     })
 }
 
@@ -426,27 +537,48 @@ fn capitalise(s: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The moment `amount` `unit`s before `t`. Hours, days and weeks are exact durations (to the minute);
-/// months and years step back on the calendar.
+/// The moment `amount` `unit`s before `t`, to the minute. Every unit is a fixed duration; months and
+/// years are [`MONTH_MINUTES`] and [`YEAR_MINUTES`], so the threshold band of any elapsed time agrees
+/// with the lookup's documented edges.
 fn before(t: DateTime, amount: &BigRational, unit: Unit) -> Result<DateTime, RollError> {
-    let whole = || amount.to_integer().to_i64().filter(|_| amount.is_integer());
-    let minutes = |per: i64| {
-        (amount * BigRational::from_integer(per.into()))
-            .round()
-            .to_integer()
-            .to_i64()
-            .ok_or_else(|| RollError("time elapsed is too large".to_owned()))
+    let per = match unit {
+        Unit::Hours => 60,
+        Unit::Days => 24 * 60,
+        Unit::Weeks => 7 * 24 * 60,
+        Unit::Months => MONTH_MINUTES,
+        Unit::Years => YEAR_MINUTES,
     };
-    Ok(match unit {
-        Unit::Hours => t.minus_minutes(minutes(60)?),
-        Unit::Days => t.minus_minutes(minutes(24 * 60)?),
-        Unit::Weeks => t.minus_minutes(minutes(7 * 24 * 60)?),
-        Unit::Months => t.minus_months(
-            whole().ok_or_else(|| RollError("months elapsed must be whole".to_owned()))?,
-        ),
-        Unit::Years => t.minus_months(
-            12 * whole().ok_or_else(|| RollError("years elapsed must be whole".to_owned()))?,
-        ),
+    let minutes = (amount * BigRational::from_integer(per.into()))
+        .round()
+        .to_integer()
+        .to_i64()
+        .filter(|m| m.unsigned_abs() < 1 << 40)
+        .ok_or_else(|| RollError("time elapsed is too large".to_owned()))?;
+    Ok(t.minus_minutes(minutes))
+}
+
+/// When case `req.number` comes in: a random five-minute mark (or, in slots shorter than that, a
+/// random minute) of its slot, the `number`-th of `year_cases` equal slots of the year.
+fn arrival(r: &mut Roller, req: CaseRequest) -> Result<DateTime, RollError> {
+    let year = i64::from(req.year);
+    let start = DateTime::new(year, 1, 1, 0, 0).minutes;
+    let length = DateTime::new(year + 1, 1, 1, 0, 0).minutes - start;
+    let (n, total) = (i64::from(req.number), i64::from(req.year_cases));
+    if req.number == 0 || n > total || total > i64::from(MAX_YEAR_CASES) {
+        return Err(RollError(format!(
+            "case {}-{:02} does not fit a year of {} cases",
+            req.year, req.number, req.year_cases
+        )));
+    }
+    let (lo, hi) = ((n - 1) * length / total, n * length / total);
+    let marks = (hi - 1) / 5 - (lo + 4) / 5 + 1;
+    let minute = if marks > 0 {
+        ((lo + 4) / 5 + r.int(0, marks - 1)) * 5
+    } else {
+        r.int(lo, hi - 1)
+    };
+    Ok(DateTime {
+        minutes: start + minute,
     })
 }
 
@@ -519,9 +651,34 @@ impl Roller<'_> {
             occupation = self.table(VICTIMS, &format!("{field}/occupation"))?;
         }
         let occupation_row_tags = self.tags(&occupation);
-        let gender = self.table(GENDER, &format!("{field}/gender"))?;
+        // An occupation tagged `male` or `female` (a bridesmaid, a man in a Santa suit) settles the
+        // victim's gender: the gender table's row with that tag, attributed to the occupation roll.
+        let (gender, g) = match GENDER_TAGS
+            .iter()
+            .find(|g| occupation_row_tags.iter().any(|t| t == *g))
+        {
+            Some(g) => {
+                let row = self
+                    .lib
+                    .table(GENDER)
+                    .and_then(|t| t.rows.iter().find(|r| r.has_tag(g)))
+                    .ok_or_else(|| RollError(format!("no row of `{GENDER}` is tagged `{g}`")))?;
+                let gender = Rolled {
+                    result: row.result.value.clone(),
+                    text: row.result.value.clone(),
+                    table: occupation.table.clone(),
+                    roll: occupation.roll,
+                    on: occupation.on.clone(),
+                };
+                (gender, *g)
+            }
+            None => {
+                let t = self.table(GENDER, &format!("{field}/gender"))?;
+                let g = pick_tag(&self.tags(&t), &GENDER_TAGS, GENDER)?;
+                (Rolled::from(&t), g)
+            }
+        };
         let ethnicity = self.table(ETHNICITY, &format!("{field}/ethnicity"))?;
-        let g = pick_tag(&self.tags(&gender), &GENDER_TAGS, GENDER)?;
         let e = pick_tag(&self.tags(&ethnicity), &ETHNICITY_TAGS, ETHNICITY)?;
         let first = self.table(
             &format!("bbb.names.{e}.{g}"),
@@ -536,7 +693,7 @@ impl Roller<'_> {
             first_name: Rolled::from(&first),
             surname: Rolled::from(&last),
             occupation: Rolled::from(&occupation),
-            gender: Rolled::from(&gender),
+            gender,
             ethnicity: Rolled::from(&ethnicity),
         };
         Ok((
@@ -650,6 +807,7 @@ pub fn roll_batch(
                     batch_seed,
                     year,
                     number,
+                    year_cases: CaseRequest::default_year_cases(first, count),
                 },
             )
         })
