@@ -229,6 +229,15 @@ impl Engine {
         data: &serde_json::Value,
         then: impl FnOnce(&dyn World, PagedDocument, &[SourceDiagnostic]) -> Result<R>,
     ) -> Result<R> {
+        // Long unbroken strings get invisible break opportunities so they wrap inside their boxes;
+        // data without any (nearly all) is passed as it is, without a copy.
+        let broken;
+        let data = if super::wrap::needs_breaks(data) {
+            broken = super::wrap::with_breaks(data);
+            &broken
+        } else {
+            data
+        };
         let inputs = Dict::deserialize(data)
             .map_err(|e| Error::Bug(format!("cannot pass data to {template}: {e}")))?;
         let world = self

@@ -12,6 +12,7 @@ pub mod merge;
 pub mod output;
 pub mod pdf;
 pub mod srd;
+pub mod wrap;
 
 use include_dir::{Dir, include_dir};
 use serde::Serialize;

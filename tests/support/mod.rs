@@ -1,4 +1,7 @@
 //! Helpers the integration tests share.
+#![allow(dead_code)]
+
+pub mod glyphs;
 
 use std::collections::BTreeMap;
 use std::path::Path;

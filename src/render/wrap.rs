@@ -1,0 +1,138 @@
+//! Long unbroken text in printed boxes. typst breaks lines at spaces, hyphens and (with hyphenation on)
+//! inside dictionary words, but an e-mail address, a 58-letter place name or a 300-letter string has
+//! no break opportunity and runs out of its box and off the page. Before data reaches a typst template,
+//! every run of [`LONG_RUN`] or more characters without whitespace gets an invisible break opportunity
+//! (U+200B ZERO WIDTH SPACE) after every [`CHUNK`] grapheme clusters, never between a letter and its
+//! combining marks. Ordinary words are far shorter and are left alone, so typst still moves them whole;
+//! only strings that could not fit any box are split. The Markdown and JSON outputs never see this.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Runs at least this many grapheme clusters long get break opportunities.
+pub const LONG_RUN: usize = 20;
+/// A break opportunity after every this many clusters of such a run.
+pub const CHUNK: usize = 10;
+/// The break opportunity inserted.
+pub const BREAK: char = '\u{200B}';
+
+/// Whether any string in `v` has a run that [`breakable`] would split.
+pub fn needs_breaks(v: &Value) -> bool {
+    match v {
+        Value::String(s) => has_long_run(s),
+        Value::Array(a) => a.iter().any(needs_breaks),
+        Value::Object(o) => o.values().any(needs_breaks),
+        _ => false,
+    }
+}
+
+/// `v` with break opportunities in every long run of every string (keys untouched).
+pub fn with_breaks(v: &Value) -> Value {
+    match v {
+        Value::String(s) => Value::String(breakable(s).into_owned()),
+        Value::Array(a) => Value::Array(a.iter().map(with_breaks).collect()),
+        Value::Object(o) => {
+            Value::Object(o.iter().map(|(k, v)| (k.clone(), with_breaks(v))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+fn has_long_run(s: &str) -> bool {
+    // Chars bound clusters from above: a string with no LONG_RUN chars in a row has no such cluster run.
+    let mut run = 0;
+    for c in s.chars() {
+        run = if c.is_whitespace() { 0 } else { run + 1 };
+        if run >= LONG_RUN {
+            return s
+                .split(char::is_whitespace)
+                .any(|w| w.graphemes(true).nth(LONG_RUN - 1).is_some());
+        }
+    }
+    false
+}
+
+/// `s` with a break opportunity after every [`CHUNK`] clusters of each run of [`LONG_RUN`] or more.
+pub fn breakable(s: &str) -> Cow<'_, str> {
+    if !has_long_run(s) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + s.len() / CHUNK * 3);
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let clusters: Vec<&str> = word.graphemes(true).collect();
+        if clusters.len() >= LONG_RUN {
+            for (i, chunk) in clusters.chunks(CHUNK).enumerate() {
+                if i > 0 {
+                    out.push(BREAK);
+                }
+                out.extend(chunk.iter().copied());
+            }
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in s.chars() {
+        if c.is_whitespace() {
+            flush(&mut word, &mut out);
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_long_runs_get_breaks_between_clusters() {
+        assert!(matches!(breakable("Low-income area"), Cow::Borrowed(_)));
+        assert!(matches!(
+            breakable("Counterintelligence officer"),
+            Cow::Borrowed(_)
+        ));
+        let email = "john.smith.very.long@example-city.com";
+        let b = breakable(email);
+        assert_eq!(b.replace(BREAK, ""), email);
+        assert_eq!(b.matches(BREAK).count(), 3);
+        assert!(b.starts_with("john.smith\u{200B}.very.long"));
+        // Combining marks stay with their letter: 25 clusters of e + two accents.
+        let stacked = "e\u{301}\u{308}".repeat(25);
+        let b = breakable(&stacked);
+        for piece in b.split(BREAK) {
+            assert!(!piece.starts_with('\u{301}') && !piece.starts_with('\u{308}'));
+        }
+        assert_eq!(b.split(BREAK).count(), 3);
+        // Words around a long run are kept as they are, with their spacing.
+        let s = format!("in  {}  city", "a".repeat(30));
+        let b = breakable(&s);
+        assert_eq!(
+            b,
+            format!(
+                "in  {}\u{200B}{}\u{200B}{}  city",
+                "a".repeat(10),
+                "a".repeat(10),
+                "a".repeat(10)
+            )
+        );
+    }
+
+    #[test]
+    fn values_are_walked_and_keys_kept() {
+        let long = "x".repeat(40);
+        let v = serde_json::json!({ "a": [1, "short", long.clone()], long.clone(): { "b": long } });
+        assert!(needs_breaks(&v));
+        let w = with_breaks(&v);
+        assert!(w.get(&long).is_some());
+        assert_eq!(w["a"][2].as_str().unwrap().matches(BREAK).count(), 3);
+        assert_eq!(w["a"][1], "short");
+        assert!(!needs_breaks(&serde_json::json!({"a": "short words only"})));
+    }
+}
