@@ -35,8 +35,11 @@ fn case(out: &Path, extra: &[&str], envs: &[(&str, &str)]) -> BTreeMap<String, V
     tree(out)
 }
 
+/// The PDF's text without the invisible break opportunities blockprint adds to long unbroken runs.
 fn pdf_text(bytes: &[u8]) -> String {
-    pdf_extract::extract_text_from_mem(bytes).expect("a readable PDF")
+    pdf_extract::extract_text_from_mem(bytes)
+        .expect("a readable PDF")
+        .replace('\u{200B}', "")
 }
 
 #[test]
