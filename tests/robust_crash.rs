@@ -11,8 +11,18 @@ mod support;
 use support::tree;
 
 const ARGS: &[&str] = &[
-    "case", "--seed", "14", "--count", "24", "--format", "pdf,json,md", "--jobs", "2", "--quiet",
-    "--out", "out",
+    "case",
+    "--seed",
+    "14",
+    "--count",
+    "24",
+    "--format",
+    "pdf,json,md",
+    "--jobs",
+    "2",
+    "--quiet",
+    "--out",
+    "out",
 ];
 
 fn command(cwd: &Path) -> Command {
@@ -105,7 +115,9 @@ fn assert_visible_files_whole(left: &BTreeMap<String, Vec<u8>>, clean: &BTreeMap
             serde_json::from_slice::<serde_json::Value>(bytes)
                 .unwrap_or_else(|e| panic!("{rel} left by the killed run does not parse: {e}"));
         }
-        if rel.ends_with("manifest.json") || rel.ends_with("index.md") || rel.ends_with("gm.pdf")
+        if rel.ends_with("manifest.json")
+            || rel.ends_with("index.md")
+            || rel.ends_with("gm.pdf")
             || rel.ends_with("handouts.pdf")
         {
             // Written last, over the whole batch: present only if the run got that far.
@@ -126,7 +138,10 @@ fn a_batch_killed_part_way_is_whole_and_a_rerun_completes_it_byte_for_byte() {
     std::fs::create_dir_all(&killed_dir).unwrap();
     run_to_end(&clean_dir);
     let clean = tree(&clean_dir.join("out"));
-    assert!(clean.keys().all(|k| !hidden(k)), "a finished run leaves no hidden file");
+    assert!(
+        clean.keys().all(|k| !hidden(k)),
+        "a finished run leaves no hidden file"
+    );
 
     // Kill twice at different points, the second time while resuming the first.
     let mut kills = 0;
@@ -162,11 +177,22 @@ fn a_batch_killed_part_way_is_whole_and_a_rerun_completes_it_byte_for_byte() {
     run_to_end(&killed_dir);
     let mut rerun = tree(&killed_dir.join("out"));
     for p in &mine {
-        let rel = p.strip_prefix(killed_dir.join("out")).unwrap().display().to_string();
-        assert_eq!(rerun.remove(&rel).as_deref(), Some(&b"mine"[..]), "{rel} is the user's");
+        let rel = p
+            .strip_prefix(killed_dir.join("out"))
+            .unwrap()
+            .display()
+            .to_string();
+        assert_eq!(
+            rerun.remove(&rel).as_deref(),
+            Some(&b"mine"[..]),
+            "{rel} is the user's"
+        );
     }
     let left: Vec<&String> = rerun.keys().filter(|k| hidden(k)).collect();
-    assert!(left.is_empty(), "hidden files left after the rerun: {left:?}");
+    assert!(
+        left.is_empty(),
+        "hidden files left after the rerun: {left:?}"
+    );
     assert!(rerun.keys().all(|k| !is_temporary(k)));
     assert_eq!(
         rerun.keys().collect::<Vec<_>>(),

@@ -123,7 +123,10 @@ pub fn is_temporary(name: &str) -> bool {
     let Some((stem, pid)) = rest.rsplit_once(".tmp-") else {
         return false;
     };
-    !stem.is_empty() && !pid.is_empty() && pid.len() <= 10 && pid.bytes().all(|b| b.is_ascii_digit())
+    !stem.is_empty()
+        && !pid.is_empty()
+        && pid.len() <= 10
+        && pid.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Remove the temporaries ([`is_temporary`]) a killed run left in `dir` and the folders below it, and
@@ -180,7 +183,11 @@ mod tests {
         let p = temporary(Path::new("/x/1976-01-gm.pdf"));
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
         assert!(is_temporary(&name), "{name}");
-        for ours in [".case.pdf.tmp-12345", ".manifest.journal.tmp-1", ".index.rows.tmp-77"] {
+        for ours in [
+            ".case.pdf.tmp-12345",
+            ".manifest.journal.tmp-1",
+            ".index.rows.tmp-77",
+        ] {
             assert!(is_temporary(ours), "{ours}");
         }
         for theirs in [
@@ -215,7 +222,13 @@ mod tests {
         #[cfg(unix)]
         std::os::unix::fs::symlink(outside.path(), d.join("link")).unwrap();
         assert_eq!(remove_stale_temporaries(d), 3);
-        for f in [".keep", "a/.notes.tmp-draft", "a/b/z.md", "a/x.tmp-4", ".w.tmp-5"] {
+        for f in [
+            ".keep",
+            "a/.notes.tmp-draft",
+            "a/b/z.md",
+            "a/x.tmp-4",
+            ".w.tmp-5",
+        ] {
             assert!(d.join(f).exists(), "{f} kept");
         }
         assert!(outside.path().join(".o.pdf.tmp-6").exists());
