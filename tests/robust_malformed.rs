@@ -55,7 +55,11 @@ fn run(cwd: &Path, args: &[&str]) -> Run {
         if started.elapsed() > LIMIT {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("`blockprint {}` in {} ran past {LIMIT:?}", args.join(" "), cwd.display());
+            panic!(
+                "`blockprint {}` in {} ran past {LIMIT:?}",
+                args.join(" "),
+                cwd.display()
+            );
         }
         std::thread::sleep(Duration::from_millis(10));
     };
@@ -78,10 +82,29 @@ fn commands(content: &str, out: &str) -> Vec<Vec<String>> {
         v(&["check", "--content", content, "--format", "json"]),
         v(&["tables", "--content", content]),
         v(&[
-            "case", "--content", content, "--count", "1", "--seed", "1", "--format", "pdf,md,json",
-            "--quiet", "--out", out,
+            "case",
+            "--content",
+            content,
+            "--count",
+            "1",
+            "--seed",
+            "1",
+            "--format",
+            "pdf,md,json",
+            "--quiet",
+            "--out",
+            out,
         ]),
-        v(&["srd", "--content", content, "--format", "pdf,md,json", "--quiet", "--out", out]),
+        v(&[
+            "srd",
+            "--content",
+            content,
+            "--format",
+            "pdf,md,json",
+            "--quiet",
+            "--out",
+            out,
+        ]),
     ]
 }
 
@@ -94,9 +117,15 @@ fn assert_refused(cwd: &Path, content: &str, names: &str, may_pass: &[&str]) -> 
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let r = run(cwd, &args);
         slowest = slowest.max(r.took);
-        let what = format!("`blockprint {}` over {}", args.join(" "), cwd.join(content).display());
+        let what = format!(
+            "`blockprint {}` over {}",
+            args.join(" "),
+            cwd.join(content).display()
+        );
         assert!(
-            !r.out.contains("panicked at") && !matches!(r.code, Some(101) | Some(134)) && r.code.is_some(),
+            !r.out.contains("panicked at")
+                && !matches!(r.code, Some(101) | Some(134))
+                && r.code.is_some(),
             "{what} crashed ({:?}):\n{}",
             r.code,
             r.out
@@ -131,7 +160,11 @@ fn assert_refused(cwd: &Path, content: &str, names: &str, may_pass: &[&str]) -> 
                 .chars()
                 .filter(|&c| c.is_control() && !matches!(c, '\n' | '\t'))
                 .collect();
-            assert!(controls.is_empty(), "{what} printed control characters {controls:?}:\n{}", r.out);
+            assert!(
+                controls.is_empty(),
+                "{what} printed control characters {controls:?}:\n{}",
+                r.out
+            );
         }
     }
     // No command wrote a document from it.
@@ -140,7 +173,10 @@ fn assert_refused(cwd: &Path, content: &str, names: &str, may_pass: &[&str]) -> 
         let mut found = Vec::new();
         walk(&written, &mut found);
         assert!(
-            found.iter().all(|p| !p.ends_with(".pdf") && !p.ends_with(".md") && !p.ends_with(".json") || p.ends_with("manifest.json")),
+            found.iter().all(|p| !p.ends_with(".pdf")
+                && !p.ends_with(".md")
+                && !p.ends_with(".json")
+                || p.ends_with("manifest.json")),
             "documents written from bad content {}: {found:?}",
             cwd.join(content).display()
         );
@@ -213,13 +249,23 @@ fn every_static_bad_fixture_is_refused_with_its_place() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     on_disk.sort();
-    assert_eq!(listed, on_disk, "every fixture under tests/fixtures/bad is listed in BAD");
+    assert_eq!(
+        listed, on_disk,
+        "every fixture under tests/fixtures/bad is listed in BAD"
+    );
     for (name, place, kind) in BAD {
         let tmp = tempfile::tempdir().unwrap();
         copy_dir(&bad.join(name).join("content"), &tmp.path().join("content"));
         assert_refused(tmp.path(), "content", place, &[]);
-        let r = run(tmp.path(), &["check", "--content", "content", "--format", "json"]);
-        assert!(r.out.contains(&format!("\"kind\": \"{kind}\"")), "{name}: no `{kind}` in\n{}", r.out);
+        let r = run(
+            tmp.path(),
+            &["check", "--content", "content", "--format", "json"],
+        );
+        assert!(
+            r.out.contains(&format!("\"kind\": \"{kind}\"")),
+            "{name}: no `{kind}` in\n{}",
+            r.out
+        );
     }
 }
 
@@ -271,7 +317,10 @@ fn every_diagnostic_kind_has_a_bad_fixture() {
         let covered = check.iter().any(|c| c == &kind)
             || BAD.iter().any(|b| b.2 == kind)
             || made_here.contains(&kind.as_str());
-        assert!(covered, "diagnostic kind `{kind}` has no fixture in tests/fixtures/check or tests/fixtures/bad");
+        assert!(
+            covered,
+            "diagnostic kind `{kind}` has no fixture in tests/fixtures/check or tests/fixtures/bad"
+        );
     }
     assert!(kinds().len() >= 25, "{:?}", kinds());
 }
@@ -324,12 +373,15 @@ fn symbolic_links_are_followed_inside_the_root_and_refused_out_of_it_or_in_a_loo
     spoiled("bbb/self is a symbolic link in a loop", |_, c| {
         symlink("..", c.join("bbb/self")).unwrap();
     });
-    spoiled("bbb/extra.toml is a symbolic link out of the content folder", |tmp, c| {
-        // Sound TOML, but outside: it must not be read (nor silently skipped).
-        let outside = tmp.join("outside.toml");
-        std::fs::write(&outside, "[[table]]\nid = \"x.y\"\ntitle = \"Y\"\ndice = \"1d2\"\nrows = [ { on = \"1-2\", result = \"a\" } ]\n").unwrap();
-        symlink(&outside, c.join("bbb/extra.toml")).unwrap();
-    });
+    spoiled(
+        "bbb/extra.toml is a symbolic link out of the content folder",
+        |tmp, c| {
+            // Sound TOML, but outside: it must not be read (nor silently skipped).
+            let outside = tmp.join("outside.toml");
+            std::fs::write(&outside, "[[table]]\nid = \"x.y\"\ntitle = \"Y\"\ndice = \"1d2\"\nrows = [ { on = \"1-2\", result = \"a\" } ]\n").unwrap();
+            symlink(&outside, c.join("bbb/extra.toml")).unwrap();
+        },
+    );
     spoiled("bbb/gone.toml is a symbolic link to", |_, c| {
         symlink("nowhere.toml", c.join("bbb/gone.toml")).unwrap();
     });
@@ -341,7 +393,11 @@ fn symbolic_links_are_followed_inside_the_root_and_refused_out_of_it_or_in_a_loo
     symlink("../bbb/07-npcs.toml", c.join("more/npcs.toml")).unwrap();
     let r = run(tmp.path(), &["check", "--content", "content"]);
     assert_eq!(r.code, Some(1), "{}", r.out);
-    assert!(r.out.contains("duplicate_id") && r.out.contains("more/npcs.toml"), "{}", r.out);
+    assert!(
+        r.out.contains("duplicate_id") && r.out.contains("more/npcs.toml"),
+        "{}",
+        r.out
+    );
     // And a linked folder inside the root is walked: the NPCs moved to a hidden folder (never read
     // itself) and reached only through a link.
     let tmp = tempfile::tempdir().unwrap();
@@ -350,17 +406,28 @@ fn symbolic_links_are_followed_inside_the_root_and_refused_out_of_it_or_in_a_loo
     std::fs::rename(c.join("bbb/07-npcs.toml"), c.join(".stock/07-npcs.toml")).unwrap();
     symlink("../.stock", c.join("bbb/stock")).unwrap();
     let r = run(tmp.path(), &["check", "--content", "content"]);
-    assert_eq!(r.code, Some(0), "content through a linked folder loads:\n{}", r.out);
+    assert_eq!(
+        r.code,
+        Some(0),
+        "content through a linked folder loads:\n{}",
+        r.out
+    );
 }
 
 #[test]
 fn a_folder_named_like_a_content_file_is_reported() {
-    spoiled("bbb/x.toml is a folder named like a content file", |_, c| {
-        std::fs::create_dir_all(c.join("bbb/x.toml")).unwrap();
-    });
-    spoiled("bbb/srd/y.md is a folder named like a content file", |_, c| {
-        std::fs::create_dir_all(c.join("bbb/srd/y.md/z")).unwrap();
-    });
+    spoiled(
+        "bbb/x.toml is a folder named like a content file",
+        |_, c| {
+            std::fs::create_dir_all(c.join("bbb/x.toml")).unwrap();
+        },
+    );
+    spoiled(
+        "bbb/srd/y.md is a folder named like a content file",
+        |_, c| {
+            std::fs::create_dir_all(c.join("bbb/srd/y.md/z")).unwrap();
+        },
+    );
 }
 
 #[test]
@@ -371,7 +438,10 @@ fn huge_files_are_refused_fast() {
         let tail = "\"\ndice = \"1d2\"\nrows = [ { on = \"1-2\", result = \"a\" } ]\n";
         let mut s = String::with_capacity(50 << 20);
         s.push_str(head);
-        s.extend(std::iter::repeat_n('a', (50 << 20) - head.len() - tail.len()));
+        s.extend(std::iter::repeat_n(
+            'a',
+            (50 << 20) - head.len() - tail.len(),
+        ));
         s.push_str(tail);
         assert_eq!(s.len(), 50 << 20);
         std::fs::write(c.join("bbb/huge.toml"), s).unwrap();
@@ -380,7 +450,8 @@ fn huge_files_are_refused_fast() {
     assert!(slowest < Duration::from_secs(10), "{slowest:?}");
     // A table of a million rows (about 30 MB): refused by the size limit too.
     let slowest = spoiled("bbb/rows.toml is ", |_, c| {
-        let mut s = String::from("[[table]]\nid = \"x.rows\"\ntitle = \"R\"\ndice = \"1d6\"\nrows = [\n");
+        let mut s =
+            String::from("[[table]]\nid = \"x.rows\"\ntitle = \"R\"\ndice = \"1d6\"\nrows = [\n");
         for i in 0..1_000_000 {
             s.push_str(&format!("{{ on = \"{}\", result = \"r\" }},\n", i % 6 + 1));
         }
@@ -390,7 +461,9 @@ fn huge_files_are_refused_fast() {
     eprintln!("a million rows: slowest command {slowest:?}");
     // Under the size limit, over the row limit: ten thousand and one overlapping rows on a d10000.
     let slowest = spoiled("bbb/rows.toml:5:", |_, c| {
-        let mut s = String::from("[[table]]\nid = \"x.rows\"\ntitle = \"R\"\ndice = \"1d10000\"\nrows = [\n");
+        let mut s = String::from(
+            "[[table]]\nid = \"x.rows\"\ntitle = \"R\"\ndice = \"1d10000\"\nrows = [\n",
+        );
         for _ in 0..10_001 {
             s.push_str("{ on = \"1-10000\", result = \"r\" },\n");
         }
