@@ -61,6 +61,13 @@ pub enum Kind {
     DuplicateResult,
     /// Something a document kind reads (a table, lookup, key, row tag or book) that content lacks.
     MissingRequirement,
+    /// A path under the content root that cannot be content: not a regular file (a named pipe, a device,
+    /// a socket), a symbolic link out of the root or in a loop, a folder named like a file, or too large.
+    BadFile,
+    /// A control character (C0 or C1, DEL; tab and line breaks are fine) in content text.
+    ControlCharacter,
+    /// Raw HTML in a chapter (HTML comments are fine: no output shows them).
+    RawHtml,
 }
 
 impl Kind {
@@ -171,7 +178,7 @@ pub fn sort(diags: &mut [Diagnostic]) {
 pub fn render_text(diags: &[Diagnostic], sources: &[Source]) -> String {
     let mut files = SimpleFiles::new();
     for s in sources {
-        files.add(s.path.clone(), s.text.clone());
+        files.add(visible(&s.path), same_length_visible(&s.text));
     }
     let config = term::Config::default();
     let mut out = String::new();
@@ -194,9 +201,9 @@ pub fn render_text(diags: &[Diagnostic], sources: &[Source]) -> String {
             cs = cs.with_notes(vec![format!("help: {h}")]);
         }
         match term::emit_into_string(&config, &files, &cs) {
-            Ok(s) => out.push_str(&s),
+            Ok(s) => out.push_str(&visible(&s)),
             // A span the file no longer has: fall back to the plain location.
-            Err(_) => out.push_str(&format!(
+            Err(_) => out.push_str(&visible(&format!(
                 "{}[{}]: {}\n  --> {}:{}:{}\n",
                 sev(d),
                 d.kind.name(),
@@ -204,10 +211,44 @@ pub fn render_text(diags: &[Diagnostic], sources: &[Source]) -> String {
                 d.file,
                 d.line,
                 d.column
-            )),
+            ))),
         }
     }
     out
+}
+
+/// Text safe for a terminal: control characters (but tab and line breaks) written out as `\u{1b}`, so
+/// content never sends an escape sequence to the terminal that shows its diagnostics.
+pub fn visible(s: &str) -> String {
+    if !s.chars().any(crate::content::forbidden_control) {
+        return s.to_owned();
+    }
+    s.chars()
+        .map(|c| {
+            if crate::content::forbidden_control(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// A source text for quoting under a diagnostic: each control character replaced by as many `?` as it
+/// has bytes, so every byte offset (the diagnostic's span) still points at the same place.
+fn same_length_visible(s: &str) -> String {
+    if !s.chars().any(crate::content::forbidden_control) {
+        return s.to_owned();
+    }
+    s.chars()
+        .map(|c| {
+            if crate::content::forbidden_control(c) {
+                "?".repeat(c.len_utf8())
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 fn sev(d: &Diagnostic) -> &'static str {

@@ -409,11 +409,14 @@ fn a_killed_run_is_completed_by_rerunning_it() {
     }
     journal.push_str("3f2a half a line"); // torn by the kill
     std::fs::write(killed.join("cases/.manifest.journal"), journal).unwrap();
+    // A file the kill caught half written (its folder exists: the kill came after the first file).
+    std::fs::create_dir_all(killed.join("cases/1976-03")).unwrap();
     std::fs::write(
         killed.join("cases/1976-03/.1976-03.json.tmp-99999"),
         b"{\"trunc",
     )
-    .ok();
+    .unwrap();
+    std::fs::write(killed.join("cases/.index.rows.tmp-99999"), b"| 1976-01 |").unwrap();
     let err = ok(&blockprint(&[
         "case",
         "--out",

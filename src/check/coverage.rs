@@ -22,6 +22,9 @@ pub struct TableOdds {
 
 /// How many outcomes a diagnostic lists at most.
 const LIST_MAX: usize = 1000;
+/// Overlap diagnostics listed per table, and rows remembered per outcome to find them.
+const OVERLAPS_MAX: usize = 100;
+const ROWS_PER_OUTCOME: usize = 8;
 
 /// Check one table; `Some` odds when its dice are sound (rows may still have problems, reported in `out`).
 pub(super) fn check(lib: &Library, table: &Table, out: &mut Vec<Diagnostic>) -> Option<TableOdds> {
@@ -30,8 +33,9 @@ pub(super) fn check(lib: &Library, table: &Table, out: &mut Vec<Diagnostic>) -> 
     let (min, max) = (support.first()?.0, support.last()?.0);
     let values: BTreeMap<i64, &BigRational> = support.iter().map(|(v, p)| (*v, p)).collect();
 
-    // Which rows cover which outcomes.
-    let mut covered_by: BTreeMap<i64, Vec<usize>> = BTreeMap::new();
+    // Which rows cover which outcomes (by position in `keys`, the outcomes in order).
+    let keys: Vec<i64> = values.keys().copied().collect();
+    let mut covered: Vec<Vec<usize>> = vec![Vec::new(); keys.len()];
     let mut ranges: Vec<Option<OnRange>> = Vec::new();
     let mut sound = true;
     for (i, row) in table.rows.iter().enumerate() {
@@ -54,10 +58,15 @@ pub(super) fn check(lib: &Library, table: &Table, out: &mut Vec<Diagnostic>) -> 
             }
         };
         ranges.push(Some(range));
-        for (&v, _) in values.range(range.lo..=range.hi.unwrap_or(i64::MAX)) {
-            covered_by.entry(v).or_default().push(i);
+        let (first, end) = positions(&keys, range);
+        for rows in &mut covered[first..end] {
+            // A few rows per outcome tell every overlap worth telling; keeping them all would make a
+            // table of thousands of overlapping rows cost rows² × outcomes.
+            if rows.len() < ROWS_PER_OUTCOME {
+                rows.push(i);
+            }
         }
-        let outside = out_of_range(&values, range, min, max);
+        let outside = out_of_range(&keys, range, min, max);
         if !outside.is_empty() {
             sound = false;
             out.push(
@@ -85,10 +94,11 @@ pub(super) fn check(lib: &Library, table: &Table, out: &mut Vec<Diagnostic>) -> 
 
     // An unreadable row may be meant to fill the gap: report the row alone.
     let unreadable = ranges.iter().any(Option::is_none);
-    let gaps: Vec<i64> = values
-        .keys()
-        .copied()
-        .filter(|v| !covered_by.contains_key(v))
+    let gaps: Vec<i64> = keys
+        .iter()
+        .zip(&covered)
+        .filter(|(_, rows)| rows.is_empty())
+        .map(|(v, _)| *v)
         .collect();
     if !gaps.is_empty() && !unreadable {
         sound = false;
@@ -114,15 +124,33 @@ pub(super) fn check(lib: &Library, table: &Table, out: &mut Vec<Diagnostic>) -> 
 
     // One overlap diagnostic per pair of rows, at the later row.
     let mut pairs: BTreeMap<(usize, usize), Vec<i64>> = BTreeMap::new();
-    for (v, rows) in &covered_by {
+    for (v, rows) in keys.iter().zip(&covered) {
         for (k, &later) in rows.iter().enumerate().skip(1) {
             for &earlier in &rows[..k] {
                 pairs.entry((later, earlier)).or_default().push(*v);
             }
         }
     }
-    for ((later, earlier), shared) in pairs {
+    let pair_count = pairs.len();
+    for (n, ((later, earlier), shared)) in pairs.into_iter().enumerate() {
         sound = false;
+        if n == OVERLAPS_MAX {
+            let l = &table.rows[later];
+            out.push(
+                Diagnostic::error(
+                    Kind::Overlap,
+                    &lib.sources,
+                    &l.on.loc,
+                    format!(
+                        "table `{id}` has {} more overlapping pairs of rows, not listed",
+                        pair_count - OVERLAPS_MAX
+                    ),
+                )
+                .with_table(id)
+                .with_hint("fix the overlaps above first; each outcome belongs to exactly one row"),
+            );
+            break;
+        }
         let (e, l) = (&table.rows[earlier], &table.rows[later]);
         out.push(
             Diagnostic::error(
@@ -225,15 +253,32 @@ pub(super) fn point_into(lib: &Library, loc: &Loc, value: &str, at: usize, len: 
 }
 
 /// Values a row names that the dice cannot roll.
-fn out_of_range(values: &BTreeMap<i64, &BigRational>, r: OnRange, min: i64, max: i64) -> Vec<i64> {
+/// The positions in `keys` (sorted outcomes) of the outcomes a range covers: `first..end`.
+fn positions(keys: &[i64], r: OnRange) -> (usize, usize) {
+    let first = keys.partition_point(|&k| k < r.lo);
+    let end = match r.hi {
+        Some(hi) => keys.partition_point(|&k| k <= hi),
+        None => keys.len(),
+    };
+    (first, end.max(first))
+}
+
+fn out_of_range(keys: &[i64], r: OnRange, min: i64, max: i64) -> Vec<i64> {
     let hi = r.hi.unwrap_or(max.max(r.lo));
     let mut bad = Vec::new();
     // Below and above the die's span: list at most LIST_MAX values of each.
     bad.extend((r.lo..=hi.min(min - 1)).take(LIST_MAX));
-    // Holes inside the span (e.g. odd numbers of `2d6*2`).
+    // Holes inside the span (e.g. odd numbers of `2d6*2`), looked for only where there are some.
     let (a, b) = (r.lo.max(min), hi.min(max));
     if a <= b {
-        bad.extend((a..=b).filter(|v| !values.contains_key(v)).take(LIST_MAX));
+        let (first, end) = positions(keys, OnRange { lo: a, hi: Some(b) });
+        if ((b - a) as u128 + 1) > (end - first) as u128 {
+            bad.extend(
+                (a..=b)
+                    .filter(|v| keys[first..end].binary_search(v).is_err())
+                    .take(LIST_MAX),
+            );
+        }
     }
     bad.extend((r.lo.max(max + 1)..=hi).take(LIST_MAX));
     bad

@@ -1,4 +1,5 @@
-//! Prose: every book's chapters in; `unknown_reference` for directives naming nothing, `broken_link` for
+//! Prose: every book's chapters in; `unknown_reference` for directives naming nothing, `raw_html` for HTML
+//! (which no output would show the same way), `broken_link` for
 //! links to chapters or headings that do not exist, and `unplaced_table` for tables, lookups, decks (and the
 //! stock NPCs) that no chapter places, so the booklet can never leave one out.
 
@@ -67,6 +68,18 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                         .with_table(&book.id.value)
                         .with_hint(
                             "directives are `{table:ID}`, `{lookup:ID}`, `{deck:ID}` and `{npcs}`",
+                        ),
+                    ),
+                    Found::Html { text, at: offset } => out.push(
+                        Diagnostic::error(
+                            Kind::RawHtml,
+                            &lib.sources,
+                            &at(*offset, text.len().max(1)),
+                            format!("raw HTML `{text}` in a chapter"),
+                        )
+                        .with_table(&book.id.value)
+                        .with_hint(
+                            "no output can show HTML as a browser would (a PDF has none): write it in Markdown, or put a backslash before `<` (`\\<`) to print it as text",
                         ),
                     ),
                     Found::Link {

@@ -125,6 +125,17 @@ fn engine(templates: crate::render::Templates, cx: &Checked) -> Result<Engine> {
 /// The request for a kind: the given seed, the seed of the batch already in the kind's folder (so a
 /// rerun without `--seed` resumes it), or a fresh one announced on stderr.
 fn request(kind: &dyn Kind, batch: &BatchArgs, output: &OutputArgs, count: u32) -> Result<Request> {
+    let last = u64::from(batch.first_number) + u64::from(count.max(1)) - 1;
+    if kind.rolls() && last > u64::from(super::MAX_NUMBER) {
+        return Err(Error::Usage(format!(
+            "--first-number {} with --count {count} would number items up to {last}, past {max}, the highest number \
+             --first-number takes (each item prints `--first-number N` to make it again)\n  = help: lower --first-number \
+             to {} or less, or --count",
+            batch.first_number,
+            u64::from(super::MAX_NUMBER) + 1 - u64::from(count.max(1)),
+            max = super::MAX_NUMBER,
+        )));
+    }
     let seed = match batch.seed {
         Some(s) => s,
         None if !kind.rolls() => 0,

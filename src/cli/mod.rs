@@ -178,7 +178,7 @@ pub struct BatchArgs {
     pub year: i32,
     /// Number of the first item (the NN of YYYY-NN): `--first-number 501 --count 500` makes exactly the
     /// second half of `--count 1000`, so a big batch can be split across machines.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=9_999))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_NUMBER)))]
     pub first_number: u32,
     /// How many cases the year holds: the year is cut into this many equal slots and case N comes in
     /// during slot N, so numbers follow the calendar (default: 17, about one case every three weeks as the
@@ -187,6 +187,10 @@ pub struct BatchArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub year_cases: Option<u32>,
 }
+
+/// The highest item number (case YYYY-99999). Every number a batch makes must be one `--first-number`
+/// accepts, since each case prints its key (`--first-number N`) to make it again.
+pub const MAX_NUMBER: u32 = 99_999;
 
 /// Options of every command that writes files.
 #[derive(Debug, clap::Args)]

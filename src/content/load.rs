@@ -23,17 +23,58 @@ pub enum ContentRoot {
     Dir(PathBuf),
 }
 
+/// The largest content file read. Content is text of a few kilobytes a file (the built-in content's
+/// largest file is under 40 KB); anything larger is refused unread, with a diagnostic naming it, so a
+/// stray huge file can neither exhaust memory nor stall `check`.
+pub const MAX_FILE_BYTES: u64 = 4 << 20;
+/// The most read from one content root altogether.
+pub const MAX_TOTAL_BYTES: u64 = 64 << 20;
+
+/// A path under the content root that cannot be read as content (see [`crate::diag::Kind::BadFile`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadFile {
+    /// Relative to the content root, `/`-separated.
+    pub path: String,
+    pub message: String,
+    pub hint: String,
+}
+
+/// What a content root holds: readable files (relative path, bytes), sorted by path, and the paths that
+/// cannot be content.
+#[derive(Debug, Default)]
+pub struct Files {
+    pub files: Vec<(String, Vec<u8>)>,
+    pub bad: Vec<BadFile>,
+}
+
 impl ContentRoot {
     pub fn from_option(dir: Option<PathBuf>) -> Self {
         dir.map_or(ContentRoot::Embedded, ContentRoot::Dir)
     }
 
     /// Every file under the root as (path relative to the root with `/` separators, bytes), sorted by path.
-    /// Hidden files and folders (starting with `.`) are skipped.
+    /// Hidden files and folders (starting with `.`) are skipped. A path that cannot be content (see
+    /// [`ContentRoot::scan`]) is an error.
     pub fn files(&self) -> io::Result<Vec<(String, Vec<u8>)>> {
-        let mut out = Vec::new();
+        let scanned = self.scan()?;
+        match scanned.bad.first() {
+            Some(b) => Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{}: {} ({})", b.path, b.message, b.hint),
+            )),
+            None => Ok(scanned.files),
+        }
+    }
+
+    /// Every file under the root, and the paths that cannot be content. Symbolic links are followed when
+    /// they stay inside the root; one that leads out of it, dangles or runs in a loop is reported, as is
+    /// anything that is not a regular file (a named pipe, a socket, a device: never opened, so a pipe
+    /// cannot block the read), a folder named like a content file (`x.toml/`), and a file over
+    /// [`MAX_FILE_BYTES`] (or past [`MAX_TOTAL_BYTES`] altogether). I/O failures are `Err`.
+    pub fn scan(&self) -> io::Result<Files> {
+        let mut out = Files::default();
         match self {
-            ContentRoot::Embedded => collect_embedded(&EMBEDDED, &mut out),
+            ContentRoot::Embedded => collect_embedded(&EMBEDDED, &mut out.files),
             ContentRoot::Dir(dir) => {
                 let meta = std::fs::metadata(dir).map_err(|e| with_path(e, dir))?;
                 if !meta.is_dir() {
@@ -42,10 +83,18 @@ impl ContentRoot {
                         format!("{} is not a directory", dir.display()),
                     ));
                 }
-                collect_dir(dir, dir, &mut out)?
+                let root = std::fs::canonicalize(dir).map_err(|e| with_path(e, dir))?;
+                let mut walk = Walk {
+                    root: root.clone(),
+                    out: &mut out,
+                    total: 0,
+                    ancestors: vec![root],
+                };
+                walk.dir(dir, "")?;
             }
         }
-        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out.files.sort_by(|a, b| a.0.cmp(&b.0));
+        out.bad.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(out)
     }
 
@@ -80,36 +129,198 @@ fn is_hidden(rel: &str) -> bool {
     rel.split('/').any(|part| part.starts_with('.'))
 }
 
-fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) -> io::Result<()> {
-    for entry in std::fs::read_dir(dir).map_err(|e| with_path(e, dir))? {
-        let entry = entry.map_err(|e| with_path(e, dir))?;
-        let path = entry.path();
-        let name = entry.file_name();
-        if name.to_string_lossy().starts_with('.') {
-            continue;
+/// A walk of a content folder.
+struct Walk<'a> {
+    /// The root, canonical: a link must resolve inside it.
+    root: PathBuf,
+    out: &'a mut Files,
+    total: u64,
+    /// The canonical folders being walked, outermost first: a link back to one of them is a loop.
+    ancestors: Vec<PathBuf>,
+}
+
+impl Walk<'_> {
+    fn bad(&mut self, rel: &str, message: impl Into<String>, hint: impl Into<String>) {
+        self.out.bad.push(BadFile {
+            path: rel.to_owned(),
+            message: message.into(),
+            hint: hint.into(),
+        });
+    }
+
+    /// Walk `dir` (as reached, possibly through a link), whose files are named `prefix<name>`.
+    fn dir(&mut self, dir: &Path, prefix: &str) -> io::Result<()> {
+        let mut entries = std::fs::read_dir(dir)
+            .map_err(|e| with_path(e, dir))?
+            .collect::<io::Result<Vec<_>>>()
+            .map_err(|e| with_path(e, dir))?;
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let path = entry.path();
+            let rel = format!("{prefix}{name}");
+            let ty = entry.file_type().map_err(|e| with_path(e, &path))?;
+            // What the entry is, links followed (by `stat`, which never opens it).
+            let (meta, canonical) = if ty.is_symlink() {
+                let canonical = match std::fs::canonicalize(&path) {
+                    Ok(c) => c,
+                    Err(e) if e.raw_os_error() == Some(ELOOP) => {
+                        self.bad(
+                            &rel,
+                            "is a symbolic link in a loop (it leads back to itself)",
+                            "point the link at a real file or folder inside the content folder, or remove it",
+                        );
+                        continue;
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                        let to = std::fs::read_link(&path)
+                            .map(|t| t.display().to_string())
+                            .unwrap_or_default();
+                        self.bad(
+                            &rel,
+                            format!("is a symbolic link to `{to}`, which does not exist"),
+                            "point the link at a file inside the content folder, or remove it",
+                        );
+                        continue;
+                    }
+                    Err(e) => return Err(with_path(e, &path)),
+                };
+                if !canonical.starts_with(&self.root) {
+                    self.bad(
+                        &rel,
+                        format!(
+                            "is a symbolic link out of the content folder (to {})",
+                            canonical.display()
+                        ),
+                        "copy the file into the content folder, or link only to files inside it",
+                    );
+                    continue;
+                }
+                let meta = std::fs::metadata(&canonical).map_err(|e| with_path(e, &path))?;
+                (meta, Some(canonical))
+            } else {
+                let meta = std::fs::symlink_metadata(&path).map_err(|e| with_path(e, &path))?;
+                (meta, None)
+            };
+            if meta.is_dir() {
+                let lower = name.to_ascii_lowercase();
+                if lower.ends_with(".toml") || lower.ends_with(".md") {
+                    self.bad(
+                        &rel,
+                        "is a folder named like a content file",
+                        "content files are regular files; rename the folder (or move the file it should be into its place)",
+                    );
+                    continue;
+                }
+                let canonical = match canonical {
+                    Some(c) => c,
+                    None => std::fs::canonicalize(&path).map_err(|e| with_path(e, &path))?,
+                };
+                if self.ancestors.contains(&canonical) {
+                    self.bad(
+                        &rel,
+                        "is a symbolic link in a loop (it leads to a folder that holds it)",
+                        "remove the link, or point it at a folder that does not contain it",
+                    );
+                    continue;
+                }
+                self.ancestors.push(canonical);
+                let r = self.dir(&path, &format!("{rel}/"));
+                self.ancestors.pop();
+                r?;
+            } else if meta.is_file() {
+                if meta.len() > MAX_FILE_BYTES {
+                    self.bad(
+                        &rel,
+                        format!(
+                            "is {} bytes; content files may be at most {MAX_FILE_BYTES} bytes ({} MiB)",
+                            meta.len(),
+                            MAX_FILE_BYTES >> 20
+                        ),
+                        "split the content into several files, or move what is not content out of the content folder",
+                    );
+                    continue;
+                }
+                if self.total + meta.len() > MAX_TOTAL_BYTES {
+                    self.bad(
+                        &rel,
+                        format!(
+                            "takes the content folder past {} MiB altogether",
+                            MAX_TOTAL_BYTES >> 20
+                        ),
+                        "move what is not content out of the content folder",
+                    );
+                    continue;
+                }
+                let bytes = std::fs::read(&path).map_err(|e| with_path(e, &path))?;
+                self.total += bytes.len() as u64;
+                self.out.files.push((rel, bytes));
+            } else {
+                self.bad(
+                    &rel,
+                    format!("is {}, not a regular file", special_kind(&meta)),
+                    "content is read from regular files only; remove it or replace it with a file",
+                );
+            }
         }
-        let ty = entry.file_type().map_err(|e| with_path(e, &path))?;
-        if ty.is_dir() {
-            collect_dir(root, &path, out)?;
-        } else if ty.is_file() {
-            let rel = path.strip_prefix(root).unwrap_or(&path);
-            let rel = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/");
-            out.push((rel, std::fs::read(&path).map_err(|e| with_path(e, &path))?));
+        Ok(())
+    }
+}
+
+/// `ELOOP`: too many levels of symbolic links (40 on Linux, 62 on the BSDs and macOS).
+#[cfg(any(
+    target_os = "macos",
+    target_os = "ios",
+    target_os = "freebsd",
+    target_os = "openbsd",
+    target_os = "netbsd"
+))]
+const ELOOP: i32 = 62;
+#[cfg(not(any(
+    target_os = "macos",
+    target_os = "ios",
+    target_os = "freebsd",
+    target_os = "openbsd",
+    target_os = "netbsd"
+)))]
+const ELOOP: i32 = 40;
+
+/// What a file that is neither a regular file nor a folder is.
+fn special_kind(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
         }
     }
-    Ok(())
+    let _ = meta;
+    "a special file"
 }
 
 /// Load every `.toml` file under `root`. I/O failures are `Err`; content problems are diagnostics.
 pub fn load(root: &ContentRoot) -> io::Result<(Library, Vec<Diagnostic>)> {
     let mut lib = Library::default();
     let mut diags = Vec::new();
-    let files = root.files()?;
+    let Files { files, bad } = root.scan()?;
     lib.version = version(&files);
+    for b in bad {
+        // Named, but with no text to quote: the file was never read (and may not be readable).
+        let mut d = Diagnostic::unlocated(Kind::BadFile, format!("{} {}", b.path, b.message))
+            .with_hint(b.hint);
+        (d.file, d.line, d.column) = (b.path, 1, 1);
+        diags.push(d);
+    }
     let mut markdown: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     for (path, bytes) in files {
         if path.ends_with(".md") {
@@ -140,21 +351,48 @@ pub fn load(root: &ContentRoot) -> io::Result<(Library, Vec<Diagnostic>)> {
         lib.sources.push(Source::new(path, text));
         let text = &lib.sources[file].text;
         // Syntax first, so a TOML mistake is told apart from a schema mistake.
-        if let Err(e) = text.parse::<toml::Table>() {
-            let loc = error_loc(file, e.span(), text.len());
-            diags.push(
-                Diagnostic::error(
-                    Kind::Parse,
-                    &lib.sources,
-                    &loc,
-                    format!("invalid TOML: {}", first_line(e.message())),
-                )
-                .with_hint("fix the TOML syntax at the marked place (quotes, commas, brackets)"),
-            );
-            continue;
+        match toml::de::DeTable::parse(text) {
+            Err(e) => {
+                let loc = error_loc(file, e.span(), text.len());
+                diags.push(
+                    Diagnostic::error(
+                        Kind::Parse,
+                        &lib.sources,
+                        &loc,
+                        format!("invalid TOML: {}", first_line(e.message())),
+                    )
+                    .with_hint(
+                        "fix the TOML syntax at the marked place (quotes, commas, brackets)",
+                    ),
+                );
+                continue;
+            }
+            Ok(doc) if doc.get_ref().is_empty() => {
+                // Most often a save that failed: everything the file held would vanish silently.
+                diags.push(
+                    Diagnostic::error(
+                        Kind::Schema,
+                        &lib.sources,
+                        &loc(file, 0..0),
+                        "the file defines nothing (it is empty, or holds only comments)",
+                    )
+                    .with_hint(
+                        "restore the file's tables, or delete the file if it is meant to go",
+                    ),
+                );
+                continue;
+            }
+            Ok(doc) => {
+                // TOML refuses raw control characters, but escapes (`\u001b`, `\e`) make them. The
+                // items still load, so the rest of the check runs; the errors stop every output.
+                toml_controls(&lib.sources, file, doc.get_ref(), &mut diags);
+            }
         }
         match toml::from_str::<FileDoc>(text) {
-            Ok(doc) => add_doc(&mut lib, file, doc),
+            Ok(mut doc) => {
+                limit_rows(&lib.sources, file, &mut doc, &mut diags);
+                add_doc(&mut lib, file, doc)
+            }
             Err(e) => {
                 let loc = error_loc(file, e.span(), text.len());
                 let msg = first_line(e.message()).to_owned();
@@ -167,6 +405,146 @@ pub fn load(root: &ContentRoot) -> io::Result<(Library, Vec<Diagnostic>)> {
     chapters(&mut lib, &markdown, &mut diags);
     lib.reindex();
     Ok((lib, diags))
+}
+
+/// The most rows a table (or entries a lookup) may have. The largest built-in table has 100; the limit
+/// keeps the checker's work per table bounded (rows times outcomes) whatever a file holds.
+pub const MAX_ROWS: usize = 10_000;
+
+/// A `schema` error for each table or lookup over [`MAX_ROWS`]; the rest of it is not loaded.
+fn limit_rows(sources: &[Source], file: usize, doc: &mut FileDoc, diags: &mut Vec<Diagnostic>) {
+    let mut over = |what: &str, n: usize, span: std::ops::Range<usize>| {
+        diags.push(
+            Diagnostic::error(
+                Kind::Schema,
+                sources,
+                &loc(file, span),
+                format!("this {what} has {n} rows; a {what} may have at most {MAX_ROWS}"),
+            )
+            .with_hint(format!("split the {what}, or roll a smaller die")),
+        );
+    };
+    for t in &mut doc.table {
+        let rows = &mut t.get_mut().rows;
+        if rows.get_ref().len() > MAX_ROWS {
+            over("table", rows.get_ref().len(), rows.span());
+            rows.get_mut().truncate(MAX_ROWS);
+        }
+    }
+    for l in &mut doc.lookup {
+        let entries = &mut l.get_mut().entries;
+        if entries.get_ref().len() > MAX_ROWS {
+            over("lookup", entries.get_ref().len(), entries.span());
+            entries.get_mut().truncate(MAX_ROWS);
+        }
+    }
+}
+
+/// Whether a character may not appear in content: a control character (C0, DEL, C1) other than tab and
+/// line breaks. Such characters print as nothing in a PDF, corrupt Markdown, and act on a terminal (ESC
+/// starts escape sequences), so content holding one is refused wherever it comes from.
+pub fn forbidden_control(c: char) -> bool {
+    c.is_control() && !matches!(c, '\t' | '\n' | '\r')
+}
+
+/// A control character's name for messages: `U+001B (ESC)`.
+fn control_name(c: char) -> String {
+    const C0: [&str; 32] = [
+        "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "TAB", "LF", "VT", "FF",
+        "CR", "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM",
+        "SUB", "ESC", "FS", "GS", "RS", "US",
+    ];
+    let code = c as u32;
+    let name = match code {
+        0..=31 => C0[code as usize],
+        127 => "DEL",
+        _ => "C1 control",
+    };
+    format!("U+{code:04X} ({name})")
+}
+
+fn control_hint() -> &'static str {
+    "delete it: control characters print as nothing in a PDF, break Markdown and act on terminals (often \
+     a paste from a terminal or a file saved in the wrong encoding)"
+}
+
+/// A diagnostic for the first control character in a file's text (a chapter), counting the rest.
+fn text_controls(sources: &[Source], file: usize) -> Option<Diagnostic> {
+    let text = &sources[file].text;
+    let mut found = text.char_indices().filter(|&(_, c)| forbidden_control(c));
+    let (at, c) = found.next()?;
+    let more = found.count();
+    let and = if more > 0 {
+        format!(" (and {more} more in this file)")
+    } else {
+        String::new()
+    };
+    Some(
+        Diagnostic::error(
+            Kind::ControlCharacter,
+            sources,
+            &loc(file, at..at + c.len_utf8()),
+            format!("control character {}{and}", control_name(c)),
+        )
+        .with_hint(control_hint()),
+    )
+}
+
+/// Diagnostics for control characters in a TOML document's keys and string values (escapes make them;
+/// TOML refuses them raw), one for each key or value, at the value.
+fn toml_controls(
+    sources: &[Source],
+    file: usize,
+    table: &toml::de::DeTable<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    fn check(
+        sources: &[Source],
+        file: usize,
+        s: &str,
+        span: std::ops::Range<usize>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        if let Some(c) = s.chars().find(|&c| forbidden_control(c)) {
+            out.push(
+                Diagnostic::error(
+                    Kind::ControlCharacter,
+                    sources,
+                    &loc(file, span),
+                    format!(
+                        "control character {} in `{}`",
+                        control_name(c),
+                        s.chars()
+                            .map(|c| if forbidden_control(c) { '?' } else { c })
+                            .take(60)
+                            .collect::<String>()
+                    ),
+                )
+                .with_hint(control_hint()),
+            );
+        }
+    }
+    fn value(
+        sources: &[Source],
+        file: usize,
+        v: &Spanned<toml::de::DeValue<'_>>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        match v.get_ref() {
+            toml::de::DeValue::String(s) => check(sources, file, s, v.span(), out),
+            toml::de::DeValue::Array(items) => {
+                for item in items.iter() {
+                    value(sources, file, item, out);
+                }
+            }
+            toml::de::DeValue::Table(t) => toml_controls(sources, file, t, out),
+            _ => {}
+        }
+    }
+    for (k, v) in table.iter() {
+        check(sources, file, k.get_ref(), k.span(), out);
+        value(sources, file, v, out);
+    }
 }
 
 /// A short fingerprint of every file under the root (FNV-1a, 64 bits, over paths and bytes in path order):
@@ -245,6 +623,23 @@ fn chapters(lib: &mut Library, markdown: &BTreeMap<String, Vec<u8>>, diags: &mut
                 path.clone(),
                 String::from_utf8_lossy(bytes).into_owned(),
             ));
+            if let Err(e) = std::str::from_utf8(bytes) {
+                // Up to the first bad byte the lossy text is the file's own, so the place is exact.
+                let at = e.valid_up_to();
+                diags.push(
+                    Diagnostic::error(
+                        Kind::Parse,
+                        &lib.sources,
+                        &loc(file, at..at + 1),
+                        "file is not valid UTF-8",
+                    )
+                    .with_table(&lib.books[b].id.value)
+                    .with_hint("save the file as UTF-8"),
+                );
+            } else if let Some(d) = text_controls(&lib.sources, file) {
+                diags.push(d.with_table(&lib.books[b].id.value));
+            }
+            // Either error stops every output; the chapter still loads so the rest is checked too.
             match front_matter(&lib.sources[file].text) {
                 Ok((fm_span, body_offset)) => {
                     let text = &lib.sources[file].text;

@@ -8,7 +8,9 @@ pub mod text;
 
 use std::collections::BTreeMap;
 
-pub use load::{ContentRoot, EMBEDDED, load};
+pub use load::{
+    BadFile, ContentRoot, EMBEDDED, Files, MAX_FILE_BYTES, MAX_TOTAL_BYTES, forbidden_control, load,
+};
 pub use model::{
     Book, Chapter, Deck, Entry, EntryValue, Located, Lookup, Npc, RANKS, Row, Ruling, SUITS,
     SuitMeanings, Table, Unit, ValueKind,

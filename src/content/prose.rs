@@ -100,6 +100,9 @@ pub enum Found {
         anchor: Option<String>,
         at: usize,
     },
+    /// Raw HTML (a tag, not a comment): its first line, at its byte offset. Every output drops it from
+    /// the tree, and the checker refuses it, so no output shows what another hides.
+    Html { text: String, at: usize },
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -330,7 +333,21 @@ pub fn parse(body: &str, slug: &str) -> Parsed {
         Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_SMART_PUNCTUATION,
     )
     .into_offset_iter();
+    // Whether the previous event was raw HTML (a block of HTML comes one line per event).
+    let mut in_html = false;
     for (event, range) in events {
+        let html = matches!(event, Event::Html(_) | Event::InlineHtml(_));
+        if let Event::Html(t) | Event::InlineHtml(t) = &event
+            && !in_html
+            && !t.trim_start().starts_with("<!--")
+        {
+            parsed.found.push(Found::Html {
+                text: t.lines().next().unwrap_or("").trim().to_owned(),
+                at: range.start,
+            });
+        }
+        // An HTML block ends where other events begin; an inline tag is one event.
+        in_html = html && matches!(event, Event::Html(_));
         if !matches!(event, Event::Text(_) | Event::SoftBreak) {
             flush(&mut stack, &mut text_buf, &mut runs, &mut parsed.found);
         }

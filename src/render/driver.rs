@@ -95,7 +95,8 @@ pub fn run(
 
     let collect = kind.collect();
     // Index rows go to a spool file in item order as items finish; merge inputs are kept as paths.
-    let spool_path = dir.join(".index.rows");
+    // Named as a temporary, so a rerun after a kill clears it with the others.
+    let spool_path = super::output::temporary(&dir.join("index.rows"));
     let mut spool = match &collect.index {
         Some(_) => Some(std::io::BufWriter::new(
             std::fs::File::create(&spool_path).map_err(|e| Error::io(&spool_path, e))?,

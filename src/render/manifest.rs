@@ -126,11 +126,13 @@ impl Ledger {
             }
         }
         for rel in &stale {
-            if !known.contains_key(rel) {
+            // A manifest is a file like any other: never follow one of its names out of the folder.
+            if !known.contains_key(rel) && plain_relative(rel) {
                 let _ = std::fs::remove_file(dir.join(rel));
             }
         }
-        remove_temporaries(dir);
+        // What a killed run was writing when it died: never a finished file, so it goes.
+        super::output::remove_stale_temporaries(dir);
         let jpath = dir.join(JOURNAL);
         // Carry what is known into a fresh journal, so a second kill loses nothing either.
         let mut text = serde_json::to_string(&identity).map_err(|e| Error::Bug(e.to_string()))?;
@@ -292,18 +294,10 @@ fn first_visible_file(dir: &Path) -> Option<String> {
     None
 }
 
-/// Remove the temporary files (`.<name>.tmp-<pid>`) a killed run left beside its outputs.
-fn remove_temporaries(dir: &Path) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.filter_map(|e| e.ok()) {
-        let p = e.path();
-        let name = e.file_name().to_string_lossy().into_owned();
-        if p.is_dir() {
-            remove_temporaries(&p);
-        } else if name.starts_with('.') && name.contains(".tmp-") {
-            let _ = std::fs::remove_file(&p);
-        }
-    }
+/// A `/`-separated relative path of plain names (no `..`, no root, nothing empty).
+fn plain_relative(rel: &str) -> bool {
+    !rel.is_empty()
+        && Path::new(rel)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
 }

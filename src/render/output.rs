@@ -84,11 +84,7 @@ pub fn write_streamed(
             self.inner.flush()
         }
     }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    let tmp = temporary(path);
     let result = (|| {
         let file = std::fs::File::create(&tmp)?;
         let mut w = Hashing {
@@ -106,6 +102,56 @@ pub fn write_streamed(
         let _ = std::fs::remove_file(&tmp);
     }
     result.map_err(|e| at(path, e))
+}
+
+/// The temporary name a file is written under before it is renamed into place: `.<name>.tmp-<pid>` beside
+/// it. [`is_temporary`] recognises exactly this pattern, so a later run can clear what a killed one left.
+pub fn temporary(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
+}
+
+/// Whether a file name is one of blockprint's temporaries: a dot, a non-empty name, `.tmp-` and a process
+/// id (digits only). Anything else, such as a user's `.notes.tmp-draft` or `.keep`, is not.
+pub fn is_temporary(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix('.') else {
+        return false;
+    };
+    let Some((stem, pid)) = rest.rsplit_once(".tmp-") else {
+        return false;
+    };
+    !stem.is_empty()
+        && !pid.is_empty()
+        && pid.len() <= 10
+        && pid.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Remove the temporaries ([`is_temporary`]) a killed run left in `dir` and the folders below it, and
+/// return how many were removed. Only regular files are removed and only real folders are entered (never
+/// a symbolic link), so nothing outside `dir` and nothing but blockprint's own temporaries is touched.
+/// Runs before a run writes into a folder; two runs writing into one folder at once are not supported.
+pub fn remove_stale_temporaries(dir: &Path) -> usize {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for e in rd.filter_map(|e| e.ok()) {
+        let Ok(ty) = e.file_type() else {
+            continue;
+        };
+        if ty.is_dir() {
+            removed += remove_stale_temporaries(&e.path());
+        } else if ty.is_file()
+            && is_temporary(&e.file_name().to_string_lossy())
+            && std::fs::remove_file(e.path()).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 fn at(path: &Path, e: std::io::Error) -> std::io::Error {
@@ -130,5 +176,61 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("b.txt")]);
+    }
+
+    #[test]
+    fn temporaries_are_recognised_exactly() {
+        let p = temporary(Path::new("/x/1976-01-gm.pdf"));
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(is_temporary(&name), "{name}");
+        for ours in [
+            ".case.pdf.tmp-12345",
+            ".manifest.journal.tmp-1",
+            ".index.rows.tmp-77",
+        ] {
+            assert!(is_temporary(ours), "{ours}");
+        }
+        for theirs in [
+            "case.pdf.tmp-12",
+            ".tmp-12",
+            ".notes.tmp-draft",
+            ".notes.tmp-",
+            ".keep",
+            ".a.tmp-12x",
+            "notes.txt",
+            ".a.tmp-123456789012",
+        ] {
+            assert!(!is_temporary(theirs), "{theirs}");
+        }
+    }
+
+    #[test]
+    fn stale_temporaries_go_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("a/b")).unwrap();
+        for f in [".x.pdf.tmp-1", "a/.y.json.tmp-22", "a/b/.z.md.tmp-333"] {
+            std::fs::write(d.join(f), b"half").unwrap();
+        }
+        for f in [".keep", "a/.notes.tmp-draft", "a/b/z.md", "a/x.tmp-4"] {
+            std::fs::write(d.join(f), b"mine").unwrap();
+        }
+        // A folder named like a temporary is never removed, nor anything behind a symbolic link.
+        std::fs::create_dir_all(d.join(".w.tmp-5")).unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join(".o.pdf.tmp-6"), b"outside").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(outside.path(), d.join("link")).unwrap();
+        assert_eq!(remove_stale_temporaries(d), 3);
+        for f in [
+            ".keep",
+            "a/.notes.tmp-draft",
+            "a/b/z.md",
+            "a/x.tmp-4",
+            ".w.tmp-5",
+        ] {
+            assert!(d.join(f).exists(), "{f} kept");
+        }
+        assert!(outside.path().join(".o.pdf.tmp-6").exists());
     }
 }

@@ -85,6 +85,7 @@ fn offsets_point_at_the_source_after_smart_punctuation() {
                 (*at, "{tabel:b}")
             }
             Found::Link { at, .. } => (*at, "[\"l\"]"),
+            Found::Html { .. } => panic!("no HTML here: {f:?}"),
         };
         assert!(
             body[at..].starts_with(want),
@@ -158,4 +159,26 @@ fn pipe_tables_become_grids() {
         }
         b => panic!("{b:?}"),
     }
+}
+
+#[test]
+fn raw_html_is_found_once_per_block_and_comments_are_not() {
+    let body = "Hi <b>there</b>.\n\n<div>\nblock\n</div>\n\n<!-- a note\nover lines -->\n\n\\<i> is text\n";
+    let p = parse(body, "one");
+    let html: Vec<(String, usize)> = p
+        .found
+        .iter()
+        .filter_map(|f| match f {
+            Found::Html { text, at } => Some((text.clone(), *at)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        html,
+        vec![
+            ("<b>".to_owned(), 3),
+            ("</b>".to_owned(), 11),
+            ("<div>".to_owned(), 18)
+        ]
+    );
 }

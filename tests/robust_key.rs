@@ -1,0 +1,116 @@
+//! The key a case packet prints (`rerun: case --seed S --year Y --first-number N`) makes that case again
+//! byte for byte for any number a batch can reach, past 9 999 too (issue 14, point 7); a batch that would
+//! reach past the highest number is refused up front, naming the options.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn blockprint(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_blockprint"))
+        .current_dir(cwd)
+        .args(args)
+        .env_remove("SOURCE_DATE_EPOCH")
+        .output()
+        .expect("run blockprint")
+}
+
+#[test]
+fn the_printed_key_remakes_cases_numbered_past_9999() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let args = [
+        "case",
+        "--seed",
+        "3",
+        "--first-number",
+        "9999",
+        "--count",
+        "2",
+        "--format",
+        "pdf,json",
+        "--quiet",
+        "--out",
+        "batch",
+    ];
+    let o = blockprint(d, &args);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let gm = d.join("batch/cases/1976-10000/1976-10000-gm.pdf");
+    let text = pdf_extract::extract_text(&gm).unwrap();
+    let key = text
+        .lines()
+        .find_map(|l| l.split("rerun: ").nth(1))
+        .expect("a rerun key in the footer");
+    let key: Vec<&str> = key
+        .split(" · ")
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(
+        key,
+        [
+            "case",
+            "--seed",
+            "3",
+            "--year",
+            "1976",
+            "--first-number",
+            "10000"
+        ]
+    );
+    let mut again = key.clone();
+    again.extend(["--format", "pdf,json", "--quiet", "--out", "again"]);
+    let o = blockprint(d, &again);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "the key is refused: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for f in [
+        "1976-10000-gm.pdf",
+        "1976-10000-handout.pdf",
+        "1976-10000.json",
+    ] {
+        let a = std::fs::read(d.join("batch/cases/1976-10000").join(f)).unwrap();
+        let b = std::fs::read(d.join("again/cases/1976-10000").join(f)).unwrap();
+        assert!(a == b, "{f} made by its key differs");
+    }
+}
+
+#[test]
+fn a_batch_numbered_past_the_highest_number_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = blockprint(
+        dir.path(),
+        &[
+            "case",
+            "--seed",
+            "3",
+            "--first-number",
+            "99998",
+            "--count",
+            "3",
+            "--out",
+            "x",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--first-number 99998") && err.contains("99997"),
+        "{err}"
+    );
+    assert!(
+        !dir.path().join("x/cases").exists()
+            || std::fs::read_dir(dir.path().join("x/cases"))
+                .unwrap()
+                .count()
+                == 0
+    );
+}
