@@ -24,19 +24,6 @@ use typst_pdf::PdfOptions;
 use crate::error::{Error, Result, TemplateDiag, TemplateSpot};
 use crate::generators::PdfPart;
 
-/// The embedded fonts (all OFL; licences beside them under `fonts/`).
-static FONTS: [&[u8]; 9] = [
-    include_bytes!("../../fonts/courier-prime/CourierPrime-Regular.otf"),
-    include_bytes!("../../fonts/courier-prime/CourierPrime-Bold.otf"),
-    include_bytes!("../../fonts/courier-prime/CourierPrime-Italic.otf"),
-    include_bytes!("../../fonts/courier-prime/CourierPrime-BoldItalic.otf"),
-    include_bytes!("../../fonts/bebas-neue/BebasNeue-Regular.otf"),
-    include_bytes!("../../fonts/bebas-neue/BebasNeue-Bold.otf"),
-    include_bytes!("../../fonts/eb-garamond/EBGaramond12-Regular.otf"),
-    include_bytes!("../../fonts/eb-garamond/EBGaramond12-Italic.otf"),
-    include_bytes!("../../fonts/eb-garamond/EBGaramond12-Bold.otf"),
-];
-
 /// One template file.
 #[derive(Debug, Clone)]
 pub struct TemplateFile {
@@ -156,7 +143,7 @@ impl Engine {
             .map(|(n, f)| (n.as_str(), f.text.as_str()))
             .collect();
         let typst = TypstEngine::builder()
-            .fonts(FONTS.iter().map(|b| Bytes::new(*b)))
+            .fonts(super::fonts::FONTS.iter().map(|f| Bytes::new(f.data)))
             .with_static_source_file_resolver(sources)
             .comemo_evict_max_age(None)
             .build();
@@ -279,6 +266,9 @@ impl Engine {
         title: &str,
         parts: &[PdfPart],
     ) -> Result<Vec<(String, Vec<u8>)>> {
+        for missing in super::fonts::missing_glyphs(data) {
+            self.show(format!("warning: {title} ({template}): {missing}"));
+        }
         self.compile(template, data, |world, mut doc, warnings| {
             self.show_warnings(template, world, warnings);
             let export = |doc: &PagedDocument, ranges: Option<PageRanges>| {
@@ -337,21 +327,35 @@ impl Engine {
                 "warning: template {template}: {}",
                 typst_diag(&self.templates, world, w)
             );
-            let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
-            if shown.insert(text.clone()) {
-                eprintln!("{text}");
-            }
+            self.show(text);
         }
     }
 
-    /// Compile a template and return its warnings, located (the template test fails on any).
+    /// Print a warning on stderr unless this process has printed it already.
+    fn show(&self, text: String) {
+        let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
+        if !shown.contains(&text) {
+            eprintln!("{text}");
+            shown.insert(text);
+        }
+    }
+
+    /// Compile a template and return its warnings, located (the template test fails on any), after one
+    /// per character of `data` that no embedded font covers (field and character).
     pub fn warnings(&self, template: &str, data: &serde_json::Value) -> Result<Vec<String>> {
+        let missing = super::fonts::missing_glyphs(data);
         self.compile(template, data, |world, _, warnings| {
-            Ok(warnings
+            Ok(missing
                 .iter()
-                .map(|w| typst_diag(&self.templates, world, w).to_string())
+                .map(ToString::to_string)
+                .chain(warnings.iter().map(|w| typst_diag(&self.templates, world, w).to_string()))
                 .collect())
         })
+    }
+
+    /// Compile a template and return the laid-out document (for tests that look at the glyphs set).
+    pub fn typeset(&self, template: &str, data: &serde_json::Value) -> Result<PagedDocument> {
+        self.compile(template, data, |_, doc, _| Ok(doc))
     }
 }
 
