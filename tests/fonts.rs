@@ -534,3 +534,20 @@ fn toml_text_gets_curly_quotes_in_pdf_and_markdown() {
     assert!(gm_text.contains("Victim’s home"), "{gm_text}");
     assert!(doc.json.as_deref().unwrap().contains("Victim's home"));
 }
+
+#[test]
+fn every_template_lists_the_embedded_fallbacks_in_order() {
+    let want = format!(
+        "#let fallbacks = ({})",
+        blockprint::render::fonts::FALLBACKS
+            .iter()
+            .map(|f| format!("{f:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let templates = Templates::builtin();
+    for lib in ["case/case-lib.typ", "srd/srd-lib.typ"] {
+        let text = &templates.files[lib].text;
+        assert!(text.contains(&want), "{lib} does not say {want}");
+    }
+}
