@@ -246,15 +246,17 @@ fn hostile_text_in_content_prints_literally_in_the_booklet() {
     ]);
     let pdf = std::fs::read(out.join("srd/block-by-block-srd.pdf")).unwrap();
     let text = pdf_extract::extract_text_from_mem(&pdf).unwrap();
+    // As written, but for the straight quotes every content text gets curly.
+    let literal = literal.replace("(\"", "(“").replace("\")", "”)");
     assert!(
-        text.matches(literal).count() >= 2,
+        text.matches(&literal).count() >= 2,
         "the row prints as written where placed and in Appendix A"
     );
     assert!(text.contains(prose_literal), "prose prints as written");
     assert!(!text.contains("root:x:0"));
     let md = std::fs::read_to_string(out.join("srd/block-by-block-srd.md")).unwrap();
     assert!(
-        md.contains(r#"\#read("/etc/passwd") \*x\* $y$ \<z\> @w"#),
+        md.contains(r#"\#read(“/etc/passwd”) \*x\* $y$ \<z\> @w"#),
         "escaped in the Markdown table"
     );
     // Prose comes from the parsed tree and is escaped the same way; nothing turns into a list or a table.

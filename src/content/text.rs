@@ -152,9 +152,98 @@ pub fn offset_in_value(file_text: &str, span: &Range<usize>, value: &str, at: us
     span.start
 }
 
+/// Straight quotes of content text made typographic, as the prose parser does for chapters: `"` and `'`
+/// become “ ” ‘ ’ by what stands before them, and an apostrophe inside or after a word (`killer's`,
+/// `rules'`) or before a year (`'76`) becomes ’. Text inside `{…}` (inline rolls, table references) is
+/// left as written. The one place TOML-sourced text gets its quotes: table results, notes, editorial
+/// remarks, lookup values, deck cards, rulings and rolled case texts all pass through here on their way to
+/// the PDF and Markdown templates.
+pub fn smart_quotes(text: &str) -> String {
+    if !text.contains(['"', '\'']) {
+        return text.to_owned();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut depth = 0usize;
+    // After nothing, a space, an opening bracket, a dash or another opening quote, a quote opens.
+    let opens_after = |p: Option<char>| {
+        p.is_none_or(|p| {
+            p.is_whitespace() || matches!(p, '(' | '[' | '{' | '‘' | '“' | '—' | '–' | '-' | '/')
+        })
+    };
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1).copied();
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let word_follows = next.is_some_and(|n| !n.is_whitespace());
+        let curly = match c {
+            _ if depth > 0 => c,
+            '"' if opens_after(prev) && word_follows => '“',
+            '"' => '”',
+            '\'' if prev.is_some_and(char::is_alphanumeric) => '’',
+            '\'' if opens_after(prev) && next.is_some_and(|n| n.is_ascii_digit()) => '’',
+            '\'' if opens_after(prev) && word_follows => '‘',
+            '\'' => '’',
+            _ => c,
+        };
+        out.push(curly);
+    }
+    out
+}
+
+/// [`smart_quotes`] over every string of a JSON value (a rolled case, whose strings are all content
+/// text, numbers and dates written out).
+pub fn smart_quotes_in(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::String(s) if s.contains(['"', '\'']) => *s = smart_quotes(s),
+        serde_json::Value::Array(items) => items.iter_mut().for_each(smart_quotes_in),
+        serde_json::Value::Object(map) => map.values_mut().for_each(smart_quotes_in),
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quotes_become_curly() {
+        let cases = [
+            ("Victim's home", "Victim’s home"),
+            ("the rules' own", "the rules’ own"),
+            (
+                "the chase outcome 'regain half HP', for one",
+                "the chase outcome ‘regain half HP’, for one",
+            ),
+            ("He said \"stop.\" Then ran", "He said “stop.” Then ran"),
+            ("\"Quoted\"", "“Quoted”"),
+            (
+                "('Smoke or impaired visibility')",
+                "(‘Smoke or impaired visibility’)",
+            ),
+            ("summer of '76", "summer of ’76"),
+            ("a —'dash'", "a —‘dash’"),
+            (
+                "Lose {1d6} of the 'best' {table:x.y's}",
+                "Lose {1d6} of the ‘best’ {table:x.y's}",
+            ),
+            ("no quotes at all", "no quotes at all"),
+            ("", ""),
+        ];
+        for (raw, want) in cases {
+            assert_eq!(smart_quotes(raw), want, "{raw}");
+        }
+        let mut v = serde_json::json!({"a": ["O'Brien", {"b": "\"Red\" Cole"}], "n": 3});
+        smart_quotes_in(&mut v);
+        assert_eq!(
+            v,
+            serde_json::json!({"a": ["O’Brien", {"b": "“Red” Cole"}], "n": 3})
+        );
+    }
 
     #[test]
     fn on_forms() {

@@ -101,7 +101,9 @@ impl Kind for CaseKind {
         )?;
         let n = case.case_number.clone();
         let bug = |e: serde_json::Error| crate::error::Error::Bug(e.to_string());
-        let case_json = serde_json::to_value(&case).map_err(bug)?;
+        let mut case_json = serde_json::to_value(&case).map_err(bug)?;
+        // The documents print curly quotes; `<case>.json` (below) keeps the content's own characters.
+        crate::content::text::smart_quotes_in(&mut case_json);
         let pretty = serde_json::to_string_pretty(&case).map_err(bug)? + "\n";
         let mut data = super::meta(cx, req);
         data.insert("batch_seed".into(), req.seed.into());

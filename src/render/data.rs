@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::check::{self, Report};
+use crate::content::text::smart_quotes;
 use crate::content::{EntryValue, Library, RANKS, SUITS};
 use crate::dice;
 
@@ -125,20 +126,39 @@ pub fn tables(lib: &Library, report: &Report) -> Option<Vec<TableData>> {
         .collect()
 }
 
-/// Tables, lookups, decks, NPCs and the editorial fills of a checked library.
+/// A table's texts as the documents print them: curly quotes in its title, results, note and remarks
+/// (`tables --json` keeps the content's own characters).
+fn typeset_table(mut t: TableData) -> TableData {
+    t.title = smart_quotes(&t.title);
+    t.note = t.note.as_deref().map(smart_quotes);
+    t.editorial = t.editorial.as_deref().map(smart_quotes);
+    for r in &mut t.rows {
+        r.result = smart_quotes(&r.result);
+        r.editorial = r.editorial.as_deref().map(smart_quotes);
+    }
+    t
+}
+
+/// Tables, lookups, decks, NPCs and the editorial fills of a checked library, their texts with curly
+/// quotes ([`smart_quotes`]) for the PDF and Markdown documents.
 pub fn reference(lib: &Library, report: &Report) -> Option<Reference> {
+    let q = |s: &str| smart_quotes(s);
+    let qo = |s: &Option<String>| s.as_deref().map(smart_quotes);
     Some(Reference {
-        tables: tables(lib, report)?,
+        tables: tables(lib, report)?
+            .into_iter()
+            .map(typeset_table)
+            .collect(),
         lookups: lib
             .lookups
             .iter()
             .map(|l| LookupData {
                 id: l.id.value.clone(),
-                title: l.title.clone(),
-                key: l.key.clone(),
-                value: l.value.clone(),
-                note: l.note.clone(),
-                editorial: l.editorial.clone(),
+                title: q(&l.title),
+                key: q(&l.key),
+                value: q(&l.value),
+                note: qo(&l.note),
+                editorial: qo(&l.editorial),
                 entries: l
                     .entries
                     .iter()
@@ -150,10 +170,10 @@ pub fn reference(lib: &Library, report: &Report) -> Option<Reference> {
                             {
                                 format!("+{n}")
                             }
-                            v => v.to_string(),
+                            v => smart_quotes(&v.to_string()),
                         },
-                        note: e.note.clone(),
-                        editorial: e.editorial.clone(),
+                        note: qo(&e.note),
+                        editorial: qo(&e.editorial),
                     })
                     .collect(),
             })
@@ -163,9 +183,9 @@ pub fn reference(lib: &Library, report: &Report) -> Option<Reference> {
             .iter()
             .map(|d| DeckData {
                 id: d.id.value.clone(),
-                title: d.title.clone(),
-                note: d.note.clone(),
-                editorial: d.editorial.clone(),
+                title: q(&d.title),
+                note: qo(&d.note),
+                editorial: qo(&d.editorial),
                 ranks: RANKS
                     .iter()
                     .enumerate()
@@ -173,7 +193,7 @@ pub fn reference(lib: &Library, report: &Report) -> Option<Reference> {
                         let cards = d
                             .cards
                             .iter()
-                            .map(|s| s.value.get(i).map(|c| c.value.clone()).unwrap_or_default())
+                            .map(|s| s.value.get(i).map(|c| q(&c.value)).unwrap_or_default())
                             .collect();
                         (rank.to_string(), cards)
                     })
@@ -186,7 +206,7 @@ pub fn reference(lib: &Library, report: &Report) -> Option<Reference> {
                         &d.suits.diamonds,
                         &d.suits.spades,
                     ])
-                    .map(|(s, m)| (s.to_string(), m.clone()))
+                    .map(|(s, m)| (s.to_string(), q(m)))
                     .collect(),
             })
             .collect(),
@@ -195,12 +215,20 @@ pub fn reference(lib: &Library, report: &Report) -> Option<Reference> {
             .iter()
             .map(|n| NpcData {
                 id: n.id.value.clone(),
-                name: n.name.clone(),
+                name: q(&n.name),
                 class: n.class.value.clone(),
                 level: n.level,
-                mastery: n.mastery.clone(),
+                mastery: qo(&n.mastery),
             })
             .collect(),
-        editorial: report.editorial.clone(),
+        editorial: report
+            .editorial
+            .iter()
+            .map(|f| check::Fill {
+                result: q(&f.result),
+                reason: q(&f.reason),
+                ..f.clone()
+            })
+            .collect(),
     })
 }

@@ -24,19 +24,6 @@ use typst_pdf::PdfOptions;
 use crate::error::{Error, Result, TemplateDiag, TemplateSpot};
 use crate::generators::PdfPart;
 
-/// The embedded fonts (all OFL; licences beside them under `fonts/`).
-static FONTS: [&[u8]; 9] = [
-    include_bytes!("../../fonts/courier-prime/CourierPrime-Regular.otf"),
-    include_bytes!("../../fonts/courier-prime/CourierPrime-Bold.otf"),
-    include_bytes!("../../fonts/courier-prime/CourierPrime-Italic.otf"),
-    include_bytes!("../../fonts/courier-prime/CourierPrime-BoldItalic.otf"),
-    include_bytes!("../../fonts/bebas-neue/BebasNeue-Regular.otf"),
-    include_bytes!("../../fonts/bebas-neue/BebasNeue-Bold.otf"),
-    include_bytes!("../../fonts/eb-garamond/EBGaramond12-Regular.otf"),
-    include_bytes!("../../fonts/eb-garamond/EBGaramond12-Italic.otf"),
-    include_bytes!("../../fonts/eb-garamond/EBGaramond12-Bold.otf"),
-];
-
 /// One template file.
 #[derive(Debug, Clone)]
 pub struct TemplateFile {
@@ -140,6 +127,8 @@ pub struct Engine {
     /// never pulls a cache from under a running compile on another thread.
     gate: RwLock<()>,
     compiles: AtomicUsize,
+    /// Templates that ask for break opportunities in long unbroken strings ([`super::wrap`]).
+    breaking: BTreeSet<String>,
 }
 
 /// Evict typst's memoized results every this many compiles: often enough to keep memory flat over any
@@ -156,7 +145,7 @@ impl Engine {
             .map(|(n, f)| (n.as_str(), f.text.as_str()))
             .collect();
         let typst = TypstEngine::builder()
-            .fonts(FONTS.iter().map(|b| Bytes::new(*b)))
+            .fonts(super::fonts::FONTS.iter().map(|f| Bytes::new(f.data)))
             .with_static_source_file_resolver(sources)
             .comemo_evict_max_age(None)
             .build();
@@ -174,7 +163,16 @@ impl Engine {
                 template: name,
             }
         })?;
+        let breaking = templates
+            .files
+            .iter()
+            .filter(|(n, f)| {
+                n.ends_with(".typ") && f.text.lines().any(|l| l.trim() == super::wrap::DIRECTIVE)
+            })
+            .map(|(n, _)| n.clone())
+            .collect();
         Ok(Engine {
+            breaking,
             typst,
             md,
             templates,
@@ -229,10 +227,11 @@ impl Engine {
         data: &serde_json::Value,
         then: impl FnOnce(&dyn World, PagedDocument, &[SourceDiagnostic]) -> Result<R>,
     ) -> Result<R> {
-        // Long unbroken strings get invisible break opportunities so they wrap inside their boxes;
-        // data without any (nearly all) is passed as it is, without a copy.
+        // Long unbroken strings get invisible break opportunities so they wrap inside their boxes, for
+        // templates that ask (one that matches strings as keys must not); data without any long run
+        // (nearly all) is passed as it is, without a copy.
         let broken;
-        let data = if super::wrap::needs_breaks(data) {
+        let data = if self.breaking.contains(template) && super::wrap::needs_breaks(data) {
             broken = super::wrap::with_breaks(data);
             &broken
         } else {
@@ -288,6 +287,9 @@ impl Engine {
         title: &str,
         parts: &[PdfPart],
     ) -> Result<Vec<(String, Vec<u8>)>> {
+        for missing in super::fonts::missing_glyphs(data) {
+            self.show(format!("warning: {title} ({template}): {missing}"));
+        }
         self.compile(template, data, |world, mut doc, warnings| {
             self.show_warnings(template, world, warnings);
             let export = |doc: &PagedDocument, ranges: Option<PageRanges>| {
@@ -346,21 +348,39 @@ impl Engine {
                 "warning: template {template}: {}",
                 typst_diag(&self.templates, world, w)
             );
-            let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
-            if shown.insert(text.clone()) {
-                eprintln!("{text}");
-            }
+            self.show(text);
         }
     }
 
-    /// Compile a template and return its warnings, located (the template test fails on any).
+    /// Print a warning on stderr unless this process has printed it already.
+    fn show(&self, text: String) {
+        let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
+        if !shown.contains(&text) {
+            eprintln!("{text}");
+            shown.insert(text);
+        }
+    }
+
+    /// Compile a template and return its warnings, located (the template test fails on any), after one
+    /// per character of `data` that no embedded font covers (field and character).
     pub fn warnings(&self, template: &str, data: &serde_json::Value) -> Result<Vec<String>> {
+        let missing = super::fonts::missing_glyphs(data);
         self.compile(template, data, |world, _, warnings| {
-            Ok(warnings
+            Ok(missing
                 .iter()
-                .map(|w| typst_diag(&self.templates, world, w).to_string())
+                .map(ToString::to_string)
+                .chain(
+                    warnings
+                        .iter()
+                        .map(|w| typst_diag(&self.templates, world, w).to_string()),
+                )
                 .collect())
         })
+    }
+
+    /// Compile a template and return the laid-out document (for tests that look at the glyphs set).
+    pub fn typeset(&self, template: &str, data: &serde_json::Value) -> Result<PagedDocument> {
+        self.compile(template, data, |_, doc, _| Ok(doc))
     }
 }
 

@@ -6,6 +6,7 @@
 pub mod data;
 pub mod driver;
 mod engine;
+pub mod fonts;
 pub mod manifest;
 pub mod markdown;
 pub mod merge;

@@ -13,7 +13,7 @@ use super::Paper;
 use super::data::{self, DeckData, LookupData, NpcData, TableData};
 use crate::check::{Fill, Report};
 use crate::content::prose::{self, Block, Found, RefKind};
-use crate::content::text::{Piece, pieces};
+use crate::content::text::{Piece, pieces, smart_quotes};
 use crate::content::{Book, Library};
 
 /// Appendix pages of the Markdown book, in order: (file stem, title).
@@ -119,7 +119,7 @@ pub(crate) fn parts(result: &str, title: impl Fn(&str) -> Option<String>) -> Vec
                 },
                 Piece::Table { id, .. } => Part::Ref {
                     id: id.to_owned(),
-                    title: title(id).unwrap_or_else(|| id.to_owned()),
+                    title: title(id).map_or_else(|| id.to_owned(), |t| smart_quotes(&t)),
                 },
             })
             .collect(),
@@ -161,7 +161,7 @@ pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option
             (
                 id.clone(),
                 RefInfo {
-                    title: title.clone(),
+                    title: smart_quotes(title),
                     of,
                     chapter: None,
                 },
@@ -195,7 +195,7 @@ pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option
         .zip(parsed)
         .map(|(c, (_, p))| ChapterData {
             slug: c.slug.clone(),
-            title: c.title.clone(),
+            title: smart_quotes(&c.title),
             blocks: p.blocks,
         })
         .collect();
@@ -205,11 +205,11 @@ pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option
         content_version: lib.version.clone(),
         book: BookMeta {
             id: book.id.value.clone(),
-            title: book.title.clone(),
-            subtitle: book.subtitle.clone(),
-            author: book.author.clone(),
+            title: smart_quotes(&book.title),
+            subtitle: book.subtitle.as_deref().map(smart_quotes),
+            author: smart_quotes(&book.author),
             language: book.language.clone(),
-            credits: book.credits.clone(),
+            credits: book.credits.as_deref().map(smart_quotes),
         },
         chapters,
         tables,
@@ -232,9 +232,9 @@ pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option
             .iter()
             .map(|r| RulingData {
                 id: r.id.value.clone(),
-                title: r.title.clone(),
-                ruling: r.ruling.clone(),
-                reason: r.reason.clone(),
+                title: smart_quotes(&r.title),
+                ruling: smart_quotes(&r.ruling),
+                reason: r.reason.as_deref().map(smart_quotes),
             })
             .collect(),
     })

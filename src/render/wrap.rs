@@ -5,6 +5,9 @@
 //! (U+200B ZERO WIDTH SPACE) after every [`CHUNK`] grapheme clusters, never between a letter and its
 //! combining marks. Ordinary words are far shorter and are left alone, so typst still moves them whole;
 //! only strings that could not fit any box are split. The Markdown and JSON outputs never see this.
+//!
+//! A template asks for it with a line holding only [`DIRECTIVE`]: a template that looks strings up as
+//! keys (the SRD finds tables by id) must see them unchanged, so it is never applied behind its back.
 
 use std::borrow::Cow;
 
@@ -15,6 +18,8 @@ use unicode_segmentation::UnicodeSegmentation;
 pub const LONG_RUN: usize = 20;
 /// A break opportunity after every this many clusters of such a run.
 pub const CHUNK: usize = 10;
+/// The line a typst template carries to have long runs in its data broken.
+pub const DIRECTIVE: &str = "// blockprint: break-long-words";
 /// The break opportunity inserted.
 pub const BREAK: char = '\u{200B}';
 
