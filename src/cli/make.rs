@@ -112,7 +112,7 @@ fn format_list(formats: &[Format]) -> String {
         .join(", ")
 }
 
-fn engine(templates: crate::render::Templates, cx: &Checked) -> Result<Engine> {
+pub(super) fn engine(templates: crate::render::Templates, cx: &Checked) -> Result<Engine> {
     let titles: BTreeMap<String, String> = cx
         .lib
         .tables
@@ -179,7 +179,7 @@ fn request(kind: &dyn Kind, batch: &BatchArgs, output: &OutputArgs, count: u32) 
     })
 }
 
-fn options(output: &OutputArgs, formats: Vec<Format>) -> driver::Options {
+pub(super) fn options(output: &OutputArgs, formats: Vec<Format>) -> driver::Options {
     driver::Options {
         out: output.out.clone(),
         formats,

@@ -11,6 +11,7 @@ macro_rules! outp {
 }
 
 mod check;
+mod export;
 mod init;
 mod make;
 mod odds;
@@ -144,6 +145,23 @@ pub enum Command {
         /// How many sample cases (and items of every other rolled kind).
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=10_000))]
         count: u32,
+    },
+    /// Export tables (and, for Foundry, decks) for a virtual tabletop or a spreadsheet, into
+    /// `--out/export/<target>/`: Foundry VTT RollTable and Cards JSON, Roll20 TableExport chat commands,
+    /// or CSV with the pipe form importers read. Every export is checked against the content first.
+    Export {
+        /// What to export for.
+        #[arg(long, value_enum)]
+        to: export::To,
+        /// Foundry VTT's schema generation: 13 (default) or 12.
+        #[arg(long, value_name = "12|13", value_parser = clap::value_parser!(u8).range(12..=13))]
+        foundry_version: Option<u8>,
+        /// Table or deck ids to export (default: all); tables they refer to come along.
+        ids: Vec<String>,
+        #[command(flatten)]
+        content: ContentArg,
+        #[command(flatten)]
+        output: OutputArgs,
     },
     /// Write the built-in content into DIR for editing; read it back with `--content DIR`.
     Init {
@@ -308,6 +326,13 @@ pub fn run(cli: Cli) -> ExitCode {
             output,
             count,
         } => return done(make::build(&content, &batch, &output, count)),
+        Command::Export {
+            to,
+            foundry_version,
+            ids,
+            content,
+            output,
+        } => return done(export::run(to, foundry_version, &ids, &content, &output)),
         Command::Init { dir, quiet } => init::run(&dir, quiet),
     };
     status.into()

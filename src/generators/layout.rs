@@ -86,6 +86,13 @@ pub fn discover(templates: &Templates) -> Result<Vec<LayoutKind>> {
                 Format::Pdf => Some(format!("{folder}/{template}.typ")),
                 Format::Md => Some(format!("{folder}/{template}.md.j2")),
                 Format::Json => None,
+                Format::Csv | Format::Txt => {
+                    return Err(Error::Usage(format!(
+                        "{}: `formats` may list \"pdf\", \"md\" and \"json\"; {} files come only from blockprint's own exports",
+                        f.shown_as,
+                        serde_json::to_value(fmt).unwrap_or_default()
+                    )));
+                }
             };
             if let Some(n) = needed
                 && !templates.files.contains_key(&n)

@@ -8,6 +8,7 @@
 //! `templates/<kind>/kind.toml` (see [`layout`]) names its template and the content it shows.
 
 pub mod case;
+pub mod export;
 pub mod layout;
 pub mod srd;
 
@@ -20,7 +21,14 @@ use crate::error::Result;
 use crate::render::{Format, Paper};
 
 /// The built-in kinds written in Rust, in the order `build` runs them. One line registers a kind.
-pub static RUST_KINDS: &[&dyn Kind] = &[&case::CaseKind, &srd::SrdKind];
+pub static RUST_KINDS: &[&dyn Kind] = &[
+    &case::CaseKind,
+    &srd::SrdKind,
+    &export::FOUNDRY,
+    &export::FOUNDRY_V12,
+    &export::ROLL20,
+    &export::CSV,
+];
 
 /// Content that passed the checker: every table has its exact odds. Only [`Checked::new`] makes one.
 pub struct Checked {
@@ -156,6 +164,14 @@ pub trait Kind: Sync {
     ) -> Result<Vec<(String, Vec<u8>)>> {
         let text = engine.markdown(&format!("{}.md.j2", doc.template), &doc.data)?;
         Ok(vec![(format!("{}.md", doc.stem), text.into_bytes())])
+    }
+    /// The files of a document in a format the kind writes itself (`csv`, `txt`): (relative path, bytes).
+    fn files(&self, _cx: &Checked, doc: &Document, f: Format) -> Result<Vec<(String, Vec<u8>)>> {
+        Err(crate::error::Error::Bug(format!(
+            "kind `{}` lists the format {f:?} but writes no such files (document `{}`)",
+            self.name(),
+            doc.stem
+        )))
     }
 }
 

@@ -334,7 +334,8 @@ fn one(
 }
 
 /// The files a document makes in one format, without rendering it (for resuming). Markdown of kinds
-/// that write several files per document is always rendered (it is cheap).
+/// that write several files per document, and a kind's own CSV and text files, are always rendered (they
+/// are cheap).
 fn file_names(doc: &Document, f: Format) -> Vec<String> {
     match f {
         Format::Pdf if doc.parts.is_empty() => vec![format!("{}.pdf", doc.stem)],
@@ -344,7 +345,7 @@ fn file_names(doc: &Document, f: Format) -> Vec<String> {
             .map(|p| format!("{}-{}.pdf", doc.stem, p.name))
             .collect(),
         Format::Json => vec![format!("{}.json", doc.stem)],
-        Format::Md => Vec::new(),
+        Format::Md | Format::Csv | Format::Txt => Vec::new(),
     }
 }
 
@@ -369,6 +370,7 @@ pub fn render(
             .map(|(suffix, bytes)| (format!("{}{suffix}.pdf", doc.stem), bytes))
             .collect()),
         Format::Md => kind.markdown(cx, engine, doc),
+        Format::Csv | Format::Txt => kind.files(cx, doc, f),
         Format::Json => {
             let text = match &doc.json {
                 Some(text) => text.clone(),

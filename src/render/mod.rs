@@ -6,6 +6,7 @@
 pub mod data;
 pub mod driver;
 mod engine;
+pub mod export;
 pub mod fonts;
 pub mod manifest;
 pub mod markdown;
@@ -50,7 +51,8 @@ pub enum Paper {
     Letter,
 }
 
-/// Kinds of file a document renders to.
+/// Kinds of file a document renders to. `csv` and `txt` files are written by the kind itself
+/// ([`crate::generators::Kind::files`]): the exports for other tools.
 #[derive(
     Debug,
     Clone,
@@ -68,4 +70,6 @@ pub enum Format {
     Pdf,
     Md,
     Json,
+    Csv,
+    Txt,
 }
