@@ -6,9 +6,10 @@
 //! would roll differently from the booklet is a bug reported by name, never written.
 //!
 //! Ranges are the totals of the table's own dice: a 2d6 table runs 2–12, a `1d100` (or `d%`) table
-//! 1–100 with `00` read as 100, a `1d66` table 1–66 (one 66-sided die, as the dice engine reads it). A
-//! range may span totals the dice cannot make (the odd numbers of `2d6*2`); every total the dice can
-//! make lies in exactly one range.
+//! 1–100 with `00` read as 100, a `1d66` table 1–66 (one 66-sided die, as the dice engine reads it; a
+//! tens-and-units d66 is `1d6*10+1d6`, whose totals 11–66 skip 17–20 and so on). Every total the dice
+//! can make lies in exactly one range, and the checker keeps totals the dice cannot make out of every
+//! range, so such dice leave gaps between ranges that no roll lands in.
 
 pub mod csv;
 pub mod formula;

@@ -1,0 +1,585 @@
+//! `blockprint export` and the export kinds `build` runs: golden files of three representative tables
+//! (the 2d6 district table, the d100 method table with its gunshot sub-table, the d8 ethnicity table with
+//! its white-or-Asian split) and the chase deck in every format; every table of the content read back
+//! from every format and compared with the content; the Foundry JSON checked field by field; reruns
+//! byte for byte; and the refusals, each with its exit status.
+//! Run with `BLOCKPRINT_BLESS=1` to rewrite the golden files after an intended change.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::str::FromStr;
+
+use blockprint::dice::BigRational;
+use serde_json::Value;
+
+fn blockprint(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_blockprint"))
+        .args(args)
+        .output()
+        .expect("run blockprint")
+}
+
+fn ok(o: &Output) {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "stdout: {}\nstderr: {}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Export for `to` (and extra arguments) into a fresh folder; the files under `out/export/`.
+fn export(dir: &Path, args: &[&str]) -> BTreeMap<String, Vec<u8>> {
+    let out = dir.join("out");
+    let mut all = vec!["export", "--quiet", "--out", out.to_str().unwrap()];
+    all.extend_from_slice(args);
+    ok(&blockprint(&all));
+    support::tree(&out.join("export"))
+}
+
+const SAMPLE: [&str; 3] = [
+    "bbb.homicide.district",
+    "bbb.homicide.method",
+    "bbb.homicide.victim_ethnicity",
+];
+const DECK: &str = "bbb.chase.city_streets";
+
+#[test]
+fn goldens_of_three_tables_and_a_deck_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = BTreeMap::new();
+    for (n, args) in [
+        vec!["--to", "foundry"],
+        vec!["--to", "foundry", "--foundry-version", "12"],
+        vec!["--to", "roll20"],
+        vec!["--to", "csv"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut args = args;
+        args.extend(SAMPLE);
+        if args[1] == "foundry" {
+            args.push(DECK);
+        }
+        files.extend(export(&dir.path().join(n.to_string()), &args));
+    }
+    let files: BTreeMap<_, _> = files
+        .into_iter()
+        .filter(|(n, _)| !n.ends_with("manifest.json"))
+        .collect();
+    // The sub-tables come along with the tables that refer to them.
+    for name in [
+        "foundry-v13/tables/bbb_homicide_gunshot.json",
+        "foundry-v12/tables/bbb_homicide_white_or_asian.json",
+        "csv/pipe/bbb_homicide_gunshot.csv",
+        "foundry-v13/cards/bbb_chase_city_streets.json",
+    ] {
+        assert!(files.contains_key(name), "{name} missing: {:?}", files.keys());
+    }
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/export");
+    if std::env::var_os("BLOCKPRINT_BLESS").is_some() {
+        let _ = std::fs::remove_dir_all(&golden);
+        for (name, bytes) in &files {
+            let path: PathBuf = golden.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, bytes).unwrap();
+        }
+    }
+    let want = support::tree(&golden);
+    assert_eq!(
+        want.keys().collect::<Vec<_>>(),
+        files.keys().collect::<Vec<_>>(),
+        "the exported files differ from tests/golden/export; run with BLOCKPRINT_BLESS=1 after an intended change"
+    );
+    for (name, bytes) in &files {
+        assert!(&want[name] == bytes, "{name} differs from tests/golden/export/{name}");
+    }
+}
+
+/// A content row as `tables --json` prints it, its range worked out here.
+struct ContentRow {
+    lo: i64,
+    hi: i64,
+    result: String,
+    probability: BigRational,
+}
+
+struct ContentTable {
+    id: String,
+    title: String,
+    dice: String,
+    outcomes: Vec<i64>,
+    rows: Vec<ContentRow>,
+}
+
+/// Every table of the built-in content, from `tables --json`, rows sorted by range.
+fn content() -> Vec<ContentTable> {
+    let o = blockprint(&["tables", "--json"]);
+    ok(&o);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let dice = t["dice"].as_str().unwrap().to_owned();
+            let outcomes: Vec<i64> = blockprint::dice::parse(&dice)
+                .unwrap()
+                .distribution()
+                .unwrap()
+                .integer_outcomes()
+                .unwrap()
+                .into_iter()
+                .map(|(v, _)| v)
+                .collect();
+            let max = *outcomes.last().unwrap();
+            let num = |s: &str| -> i64 {
+                if s == "00" && max == 100 {
+                    100
+                } else {
+                    s.trim().parse().unwrap()
+                }
+            };
+            let mut rows: Vec<ContentRow> = t["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| {
+                    let on = r["on"].as_str().unwrap().replace('–', "-");
+                    let (lo, hi) = if let Some(n) = on.strip_suffix('+') {
+                        (num(n), max)
+                    } else if let Some((a, b)) = on.split_once('-') {
+                        (num(a), num(b))
+                    } else {
+                        (num(&on), num(&on))
+                    };
+                    ContentRow {
+                        lo,
+                        hi,
+                        result: r["result"].as_str().unwrap().to_owned(),
+                        probability: BigRational::from_str(r["probability"].as_str().unwrap())
+                            .unwrap(),
+                    }
+                })
+                .collect();
+            rows.sort_by_key(|r| r.lo);
+            ContentTable {
+                id: t["id"].as_str().unwrap().to_owned(),
+                title: t["title"].as_str().unwrap().to_owned(),
+                dice,
+                outcomes,
+                rows,
+            }
+        })
+        .collect()
+}
+
+fn slug(id: &str) -> String {
+    id.replace('.', "_")
+}
+
+/// Table ids a result refers to.
+fn refs(result: &str) -> Vec<String> {
+    result
+        .split('{')
+        .skip(1)
+        .filter_map(|s| s.split('}').next()?.strip_prefix("table:").map(str::to_owned))
+        .collect()
+}
+
+/// Curly quotes back to straight ones, to compare display text with the content's.
+fn straight(s: &str) -> String {
+    s.replace(['‘', '’'], "'").replace(['“', '”'], "\"")
+}
+
+fn same_dice(a: &str, b: &str) -> bool {
+    let d = |s: &str| {
+        blockprint::dice::parse(s)
+            .unwrap()
+            .distribution()
+            .unwrap()
+            .outcomes()
+    };
+    d(a) == d(b)
+}
+
+#[test]
+fn every_table_round_trips_through_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = blockprint(&["build", "--seed", "1", "--count", "1", "--quiet", "--out", out.to_str().unwrap()]);
+    ok(&o);
+    let files = support::tree(&out.join("export"));
+    let text = |name: &str| {
+        String::from_utf8(files.get(name).unwrap_or_else(|| panic!("{name} missing")).clone()).unwrap()
+    };
+    let tables = content();
+    assert!(tables.len() > 30);
+
+    // Foundry, both schemas: ranges, weights, formula, links resolving to the linked table's export.
+    for version in ["v13", "v12"] {
+        let doc = |id: &str| -> Value {
+            serde_json::from_str(&text(&format!("foundry-{version}/tables/{}.json", slug(id)))).unwrap()
+        };
+        for t in &tables {
+            let v = doc(&t.id);
+            assert_eq!(v["name"], straight_or_same(&v["name"], &t.title), "{}", t.id);
+            let formula = v["formula"].as_str().unwrap();
+            assert!(same_dice(formula, &t.dice), "{}: formula {formula} is not {}", t.id, t.dice);
+            assert!(formula.starts_with(|c: char| c.is_ascii_digit()), "{formula}: count written");
+            let results = v["results"].as_array().unwrap();
+            assert_eq!(results.len(), t.rows.len(), "{}", t.id);
+            for (r, row) in results.iter().zip(&t.rows) {
+                assert_eq!(r["range"], serde_json::json!([row.lo, row.hi]), "{}", t.id);
+                assert_eq!(r["weight"], row.hi - row.lo + 1, "{}", t.id);
+                let linked = refs(&row.result);
+                if linked.len() == 1 {
+                    let target = doc(&linked[0]);
+                    let id = target["_id"].as_str().unwrap();
+                    assert_eq!(r["type"], "document", "{}: {}", t.id, row.result);
+                    match version {
+                        "v13" => assert_eq!(r["documentUuid"], format!("RollTable.{id}")),
+                        _ => {
+                            assert_eq!(r["documentCollection"], "RollTable");
+                            assert_eq!(r["documentId"], id);
+                        }
+                    }
+                    let shown = if version == "v13" { &r["name"] } else { &r["text"] };
+                    assert!(
+                        straight(shown.as_str().unwrap()).contains(&straight(target["name"].as_str().unwrap())),
+                        "{}: a link names its table",
+                        t.id
+                    );
+                } else {
+                    assert_eq!(r["type"], "text");
+                }
+            }
+            // The ranges tile the dice: every total in exactly one range.
+            for total in &t.outcomes {
+                let n = results
+                    .iter()
+                    .filter(|r| r["range"][0].as_i64().unwrap() <= *total && *total <= r["range"][1].as_i64().unwrap())
+                    .count();
+                assert_eq!(n, 1, "{}: total {total}", t.id);
+            }
+        }
+    }
+
+    // Roll20: one item per row, weights proportional to the exact odds, texts as the content's.
+    let by_slug: BTreeMap<String, String> = tables.iter().map(|t| (slug(&t.id), t.id.clone())).collect();
+    let roll20 = text("roll20/tables.txt");
+    let mut items: BTreeMap<String, Vec<(String, u64)>> = BTreeMap::new();
+    let mut order = Vec::new();
+    for line in roll20.lines() {
+        let args = split_roll20(line);
+        match args[0].as_str() {
+            "!import-table" => {
+                assert_eq!(args.len(), 3, "{line}");
+                assert_eq!(args[2], "hide");
+                assert!(!args[1].contains(char::is_whitespace));
+                order.push(args[1].clone());
+                assert!(items.insert(args[1].clone(), vec![]).is_none(), "{line}");
+            }
+            "!import-table-item" => {
+                assert_eq!(args.len(), 5, "{line}");
+                assert_eq!(args[4], "", "{line}: no avatar");
+                let item = unescape_roll20(&args[2]);
+                items.get_mut(&args[1]).unwrap().push((item, args[3].parse().unwrap()));
+            }
+            other => panic!("unexpected command {other}"),
+        }
+    }
+    assert_eq!(order, tables.iter().map(|t| slug(&t.id)).collect::<Vec<_>>());
+    for t in &tables {
+        let got = &items[&slug(&t.id)];
+        let total: u64 = got.iter().map(|(_, w)| w).sum();
+        assert_eq!(got.len(), t.rows.len(), "{}", t.id);
+        for ((item, w), row) in got.iter().zip(&t.rows) {
+            assert_eq!(
+                BigRational::new((*w).into(), total.into()),
+                row.probability,
+                "{}: {item}",
+                t.id
+            );
+            assert_eq!(straight(&from_roll20(item, &by_slug)), straight(&row.result), "{}", t.id);
+        }
+        if t.outcomes.len() as i64 == t.outcomes.last().unwrap() - t.outcomes[0] + 1
+            && t.dice.trim_start_matches('1').matches('d').count() == 1
+            && !t.dice.contains(['+', '-', '*', '/', 'k', '!', 'c'])
+            && !t.dice.starts_with(|c: char| c.is_ascii_digit() && c != '1')
+        {
+            // One die: the weight is the range's width.
+            for ((_, w), row) in got.iter().zip(&t.rows) {
+                assert_eq!(*w as i64, row.hi - row.lo + 1, "{}", t.id);
+            }
+        }
+    }
+
+    // CSV: per table, combined, and the pipe form as the Roll Table Importer reads it.
+    let mut combined = csv::Reader::from_reader(files["csv/tables.csv"].as_slice());
+    assert_eq!(
+        combined.headers().unwrap().iter().collect::<Vec<_>>(),
+        ["table_id", "title", "dice", "range_start", "range_end", "result"]
+    );
+    let combined: Vec<csv::StringRecord> = combined.records().map(Result::unwrap).collect();
+    let mut at = 0;
+    for t in &tables {
+        let mut r = csv::Reader::from_reader(files[&format!("csv/{}.csv", slug(&t.id))].as_slice());
+        assert_eq!(r.headers().unwrap().iter().collect::<Vec<_>>(), ["range_start", "range_end", "result"]);
+        let recs: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+        assert_eq!(recs.len(), t.rows.len());
+        for (rec, row) in recs.iter().zip(&t.rows) {
+            assert_eq!((rec[0].parse::<i64>().unwrap(), rec[1].parse::<i64>().unwrap()), (row.lo, row.hi));
+            assert_eq!(&rec[2], row.result);
+            let c = &combined[at];
+            assert_eq!((&c[0], &c[1]), (t.id.as_str(), t.title.as_str()));
+            assert!(same_dice(&c[2], &t.dice));
+            assert_eq!((&c[3], &c[4], &c[5]), (&rec[0], &rec[1], &rec[2]));
+            at += 1;
+        }
+        let pipe = text(&format!("csv/pipe/{}.csv", slug(&t.id)));
+        let width = if *t.outcomes.last().unwrap() == 100 { 2 } else { t.outcomes.last().unwrap().to_string().len() };
+        let lines: Vec<&str> = pipe.lines().collect();
+        assert_eq!(lines.len(), t.rows.len());
+        for (line, row) in lines.iter().zip(&t.rows) {
+            let (range, result) = line.split_once('|').unwrap();
+            assert!(!result.contains('|'));
+            let (a, b) = range.split_once('-').unwrap_or((range, range));
+            assert_eq!((a.parse::<i64>().unwrap(), b.parse::<i64>().unwrap()), (row.lo, row.hi), "{line}");
+            assert!(a.len() >= width && b.len() >= width, "{line}: padded to {width}");
+            assert!(a != "00" && b != "00", "{line}");
+        }
+    }
+    assert_eq!(at, combined.len());
+}
+
+/// Foundry names carry curly quotes where the content has straight ones.
+fn straight_or_same(v: &Value, title: &str) -> Value {
+    let s = v.as_str().unwrap();
+    assert_eq!(straight(s), straight(title));
+    v.clone()
+}
+
+/// Split a chat command as TableExport does (`/\s+--/`).
+fn split_roll20(line: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let chars: Vec<char> = line.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i].is_whitespace() {
+            let mut j = i;
+            while j < chars.len() && chars[j].is_whitespace() {
+                j += 1;
+            }
+            if chars.get(j) == Some(&'-') && chars.get(j + 1) == Some(&'-') {
+                out.push(String::new());
+                i = j + 2;
+                continue;
+            }
+        }
+        out.last_mut().unwrap().push(chars[i]);
+        i += 1;
+    }
+    out
+}
+
+/// TableExport's `nameUnescape`.
+fn unescape_roll20(s: &str) -> String {
+    let pairs = [
+        ("<%%91%%>", "["),
+        ("<%%93%%>", "]"),
+        ("<%%-%%>", "--"),
+        ("[TABLEEXPORT:ESCAPE]", " --"),
+        ("<%%60%%>", "<"),
+        ("<%%62%%>", ">"),
+    ];
+    let mut out = String::new();
+    let mut rest = s;
+    'next: while !rest.is_empty() {
+        for (from, to) in pairs {
+            if let Some(r) = rest.strip_prefix(from) {
+                out.push_str(to);
+                rest = r;
+                continue 'next;
+            }
+        }
+        let c = rest.chars().next().unwrap();
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// A Roll20 item back in content notation: `[[1t[name]]]` → `{table:id}`, `[[X]]` → `{X}`.
+fn from_roll20(item: &str, ids: &BTreeMap<String, String>) -> String {
+    let mut s = item.to_owned();
+    while let Some(a) = s.find("[[1t[") {
+        let b = a + s[a..].find("]]]").unwrap();
+        let name = s[a + 5..b].to_owned();
+        s.replace_range(a..b + 3, &format!("{{table:{}}}", ids[&name]));
+    }
+    while let Some(a) = s.find("[[") {
+        let b = a + s[a..].find("]]").unwrap();
+        let inner = s[a + 2..b].to_owned();
+        s.replace_range(a..b + 2, &format!("{{{inner}}}"));
+    }
+    s
+}
+
+#[test]
+fn foundry_json_has_the_schema_fields_and_unique_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ids = std::collections::BTreeSet::new();
+    for (version, args) in [("v13", vec!["--to", "foundry"]), ("v12", vec!["--to", "foundry", "--foundry-version", "12"])] {
+        let files = export(&dir.path().join(version), &args);
+        let id_ok = |v: &Value| v.as_str().is_some_and(|s| s.len() == 16 && s.chars().all(|c| c.is_ascii_alphanumeric()));
+        let mut tables = 0;
+        for (name, bytes) in files.iter().filter(|(n, _)| n.contains("/tables/")) {
+            tables += 1;
+            let v: Value = serde_json::from_slice(bytes).unwrap();
+            assert!(id_ok(&v["_id"]), "{name}");
+            assert!(ids.insert((version, v["_id"].as_str().unwrap().to_owned())), "{name}: _id repeats");
+            assert_eq!(v["_key"], format!("!tables!{}", v["_id"].as_str().unwrap()));
+            for f in ["name", "description", "formula"] {
+                assert!(v[f].is_string(), "{name}: {f}");
+            }
+            for f in ["replacement", "displayRoll"] {
+                assert!(v[f].is_boolean(), "{name}: {f}");
+            }
+            for r in v["results"].as_array().unwrap() {
+                assert!(id_ok(&r["_id"]), "{name}");
+                assert_eq!(r["drawn"], false);
+                let (lo, hi) = (r["range"][0].as_i64().unwrap(), r["range"][1].as_i64().unwrap());
+                assert_eq!(r["range"].as_array().unwrap().len(), 2);
+                assert!(lo <= hi);
+                assert_eq!(r["weight"].as_i64().unwrap(), hi - lo + 1);
+                let kind = r["type"].as_str().unwrap();
+                assert!(kind == "text" || kind == "document", "{name}: {kind}");
+                if version == "v13" {
+                    assert!(r["name"].is_string() && r["description"].is_string(), "{name}");
+                    assert!(r.get("text").is_none(), "{name}: v13 results have no text");
+                    assert_eq!(kind == "document", r["documentUuid"].is_string());
+                } else {
+                    assert!(r["text"].is_string(), "{name}");
+                    assert!(r.get("name").is_none() && r.get("description").is_none(), "{name}");
+                    assert_eq!(kind == "document", r["documentCollection"] == "RollTable" && id_ok(&r["documentId"]));
+                }
+            }
+        }
+        assert!(tables > 30);
+        let deck: Value = serde_json::from_slice(&files[&format!("foundry-{version}/cards/bbb_chase_city_streets.json")]).unwrap();
+        assert_eq!(deck["type"], "deck");
+        assert!(id_ok(&deck["_id"]));
+        let cards = deck["cards"].as_array().unwrap();
+        assert_eq!(cards.len(), 52);
+        let mut seen = std::collections::BTreeSet::new();
+        for c in cards {
+            assert!(id_ok(&c["_id"]));
+            assert!(["hearts", "clubs", "diamonds", "spades"].contains(&c["suit"].as_str().unwrap()));
+            let value = c["value"].as_u64().unwrap();
+            assert!((1..=13).contains(&value));
+            assert!(seen.insert((c["suit"].as_str().unwrap().to_owned(), value)));
+            assert!(!c["faces"][0]["text"].as_str().unwrap().is_empty());
+            assert!(c["back"]["name"].is_string());
+            assert_eq!(c["origin"], deck["_id"]);
+            assert_eq!(c["drawn"], false);
+        }
+        assert_eq!(cards[0]["faces"][0]["text"], "Clear road");
+    }
+}
+
+#[test]
+fn reruns_are_byte_identical_and_resume() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for to in ["foundry", "roll20", "csv"] {
+        let x = export(a.path(), &["--to", to]);
+        let y = export(b.path(), &["--to", to]);
+        assert_eq!(x.len(), y.len(), "{to}");
+        for (name, bytes) in &x {
+            assert!(y.get(name) == Some(bytes), "{name} differs between two runs");
+        }
+    }
+    // A second run into the same folder finds everything current and changes nothing.
+    let before = support::tree(&a.path().join("out"));
+    let out = a.path().join("out");
+    let o = blockprint(&["export", "--to", "foundry", "--out", out.to_str().unwrap()]);
+    ok(&o);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("39 files (39 already up to date)"), "{err}");
+    let after = support::tree(&out);
+    let files = |t: &BTreeMap<String, Vec<u8>>| -> Vec<(String, Vec<u8>)> {
+        t.iter().filter(|(n, _)| !n.ends_with("manifest.json")).map(|(n, b)| (n.clone(), b.clone())).collect()
+    };
+    assert!(files(&before) == files(&after), "a rerun changed an export");
+}
+
+#[test]
+fn refusals_name_the_problem_with_the_right_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    let cases: [(&[&str], i32, &str); 4] = [
+        (&["export", "--to", "csv", "bbb.homicide.nope", "--out", out], 2, "names no table or deck"),
+        (&["export", "--to", "csv", DECK, "--out", out], 2, "decks export to Foundry only"),
+        (&["export", "--to", "roll20", "--foundry-version", "12", "--out", out], 2, "--to foundry only"),
+        (&["export", "--to", "foundry", "--foundry-version", "11", "--out", out], 2, "12"),
+    ];
+    for (args, code, says) in cases {
+        let o = blockprint(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+
+    // Content the formats cannot carry: totals below 1 in the pipe form, odds past Roll20's weights.
+    let content = dir.path().join("content");
+    std::fs::create_dir_all(content.join("bbb")).unwrap();
+    std::fs::write(
+        content.join("bbb/99-odd.toml"),
+        r#"
+[[table]]
+id = "bbb.odd.fudge"
+title = "Fudge"
+dice = "4dF"
+rows = [
+  { on = "-4--1", result = "Worse" },
+  { on = "0", result = "Even" },
+  { on = "1-4", result = "Better" },
+]
+
+[[table]]
+id = "bbb.odd.many"
+title = "Many dice"
+dice = "8d20"
+rows = [
+  { on = "8-80", result = "Low" },
+  { on = "81+", result = "High" },
+]
+"#,
+    )
+    .unwrap();
+    let c = content.to_str().unwrap();
+    let o = blockprint(&["export", "--to", "csv", "--content", c, "--out", out, "bbb.odd.fudge"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("bbb.odd.fudge") && err.contains("bbb/99-odd.toml"), "{err}");
+    let o = blockprint(&["export", "--to", "roll20", "--content", c, "--out", out, "bbb.odd.many"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("bbb.odd.many") && err.contains("Roll20"), "{err}");
+    assert!(!std::path::Path::new(out).join("export/roll20/tables.txt").exists());
+    // Foundry takes both: its formula rolls the dice themselves.
+    let o = blockprint(&["export", "--to", "foundry", "--content", c, "--out", out, "bbb.odd.fudge", "bbb.odd.many"]);
+    ok(&o);
+    let v: Value = serde_json::from_slice(&std::fs::read(Path::new(out).join("export/foundry-v13/tables/bbb_odd_fudge.json")).unwrap()).unwrap();
+    assert_eq!(v["formula"], "4df");
+    assert_eq!(v["results"][0]["range"], serde_json::json!([-4, -1]));
+    let v: Value = serde_json::from_slice(&std::fs::read(Path::new(out).join("export/foundry-v13/tables/bbb_odd_many.json")).unwrap()).unwrap();
+    assert_eq!(v["formula"], "8d20");
+    assert_eq!(v["results"][1]["range"], serde_json::json!([81, 160]));
+}
