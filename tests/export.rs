@@ -79,7 +79,11 @@ fn goldens_of_three_tables_and_a_deck_in_every_format() {
         "csv/pipe/bbb_homicide_gunshot.csv",
         "foundry-v13/cards/bbb_chase_city_streets.json",
     ] {
-        assert!(files.contains_key(name), "{name} missing: {:?}", files.keys());
+        assert!(
+            files.contains_key(name),
+            "{name} missing: {:?}",
+            files.keys()
+        );
     }
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/export");
     if std::env::var_os("BLOCKPRINT_BLESS").is_some() {
@@ -97,7 +101,10 @@ fn goldens_of_three_tables_and_a_deck_in_every_format() {
         "the exported files differ from tests/golden/export; run with BLOCKPRINT_BLESS=1 after an intended change"
     );
     for (name, bytes) in &files {
-        assert!(&want[name] == bytes, "{name} differs from tests/golden/export/{name}");
+        assert!(
+            &want[name] == bytes,
+            "{name} differs from tests/golden/export/{name}"
+        );
     }
 }
 
@@ -187,7 +194,12 @@ fn refs(result: &str) -> Vec<String> {
     result
         .split('{')
         .skip(1)
-        .filter_map(|s| s.split('}').next()?.strip_prefix("table:").map(str::to_owned))
+        .filter_map(|s| {
+            s.split('}')
+                .next()?
+                .strip_prefix("table:")
+                .map(str::to_owned)
+        })
         .collect()
 }
 
@@ -211,11 +223,26 @@ fn same_dice(a: &str, b: &str) -> bool {
 fn every_table_round_trips_through_every_format() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let o = blockprint(&["build", "--seed", "1", "--count", "1", "--quiet", "--out", out.to_str().unwrap()]);
+    let o = blockprint(&[
+        "build",
+        "--seed",
+        "1",
+        "--count",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     ok(&o);
     let files = support::tree(&out.join("export"));
     let text = |name: &str| {
-        String::from_utf8(files.get(name).unwrap_or_else(|| panic!("{name} missing")).clone()).unwrap()
+        String::from_utf8(
+            files
+                .get(name)
+                .unwrap_or_else(|| panic!("{name} missing"))
+                .clone(),
+        )
+        .unwrap()
     };
     let tables = content();
     assert!(tables.len() > 30);
@@ -223,14 +250,31 @@ fn every_table_round_trips_through_every_format() {
     // Foundry, both schemas: ranges, weights, formula, links resolving to the linked table's export.
     for version in ["v13", "v12"] {
         let doc = |id: &str| -> Value {
-            serde_json::from_str(&text(&format!("foundry-{version}/tables/{}.json", slug(id)))).unwrap()
+            serde_json::from_str(&text(&format!(
+                "foundry-{version}/tables/{}.json",
+                slug(id)
+            )))
+            .unwrap()
         };
         for t in &tables {
             let v = doc(&t.id);
-            assert_eq!(v["name"], straight_or_same(&v["name"], &t.title), "{}", t.id);
+            assert_eq!(
+                v["name"],
+                straight_or_same(&v["name"], &t.title),
+                "{}",
+                t.id
+            );
             let formula = v["formula"].as_str().unwrap();
-            assert!(same_dice(formula, &t.dice), "{}: formula {formula} is not {}", t.id, t.dice);
-            assert!(formula.starts_with(|c: char| c.is_ascii_digit()), "{formula}: count written");
+            assert!(
+                same_dice(formula, &t.dice),
+                "{}: formula {formula} is not {}",
+                t.id,
+                t.dice
+            );
+            assert!(
+                formula.starts_with(|c: char| c.is_ascii_digit()),
+                "{formula}: count written"
+            );
             let results = v["results"].as_array().unwrap();
             assert_eq!(results.len(), t.rows.len(), "{}", t.id);
             for (r, row) in results.iter().zip(&t.rows) {
@@ -248,9 +292,14 @@ fn every_table_round_trips_through_every_format() {
                             assert_eq!(r["documentId"], id);
                         }
                     }
-                    let shown = if version == "v13" { &r["name"] } else { &r["text"] };
+                    let shown = if version == "v13" {
+                        &r["name"]
+                    } else {
+                        &r["text"]
+                    };
                     assert!(
-                        straight(shown.as_str().unwrap()).contains(&straight(target["name"].as_str().unwrap())),
+                        straight(shown.as_str().unwrap())
+                            .contains(&straight(target["name"].as_str().unwrap())),
                         "{}: a link names its table",
                         t.id
                     );
@@ -262,7 +311,10 @@ fn every_table_round_trips_through_every_format() {
             for total in &t.outcomes {
                 let n = results
                     .iter()
-                    .filter(|r| r["range"][0].as_i64().unwrap() <= *total && *total <= r["range"][1].as_i64().unwrap())
+                    .filter(|r| {
+                        r["range"][0].as_i64().unwrap() <= *total
+                            && *total <= r["range"][1].as_i64().unwrap()
+                    })
                     .count();
                 assert_eq!(n, 1, "{}: total {total}", t.id);
             }
@@ -270,7 +322,8 @@ fn every_table_round_trips_through_every_format() {
     }
 
     // Roll20: one item per row, weights proportional to the exact odds, texts as the content's.
-    let by_slug: BTreeMap<String, String> = tables.iter().map(|t| (slug(&t.id), t.id.clone())).collect();
+    let by_slug: BTreeMap<String, String> =
+        tables.iter().map(|t| (slug(&t.id), t.id.clone())).collect();
     let roll20 = text("roll20/tables.txt");
     let mut items: BTreeMap<String, Vec<(String, u64)>> = BTreeMap::new();
     let mut order = Vec::new();
@@ -288,12 +341,18 @@ fn every_table_round_trips_through_every_format() {
                 assert_eq!(args.len(), 5, "{line}");
                 assert_eq!(args[4], "", "{line}: no avatar");
                 let item = unescape_roll20(&args[2]);
-                items.get_mut(&args[1]).unwrap().push((item, args[3].parse().unwrap()));
+                items
+                    .get_mut(&args[1])
+                    .unwrap()
+                    .push((item, args[3].parse().unwrap()));
             }
             other => panic!("unexpected command {other}"),
         }
     }
-    assert_eq!(order, tables.iter().map(|t| slug(&t.id)).collect::<Vec<_>>());
+    assert_eq!(
+        order,
+        tables.iter().map(|t| slug(&t.id)).collect::<Vec<_>>()
+    );
     for t in &tables {
         let got = &items[&slug(&t.id)];
         let total: u64 = got.iter().map(|(_, w)| w).sum();
@@ -305,7 +364,12 @@ fn every_table_round_trips_through_every_format() {
                 "{}: {item}",
                 t.id
             );
-            assert_eq!(straight(&from_roll20(item, &by_slug)), straight(&row.result), "{}", t.id);
+            assert_eq!(
+                straight(&from_roll20(item, &by_slug)),
+                straight(&row.result),
+                "{}",
+                t.id
+            );
         }
         if t.outcomes.len() as i64 == t.outcomes.last().unwrap() - t.outcomes[0] + 1
             && t.dice.trim_start_matches('1').matches('d').count() == 1
@@ -323,17 +387,33 @@ fn every_table_round_trips_through_every_format() {
     let mut combined = csv::Reader::from_reader(files["csv/tables.csv"].as_slice());
     assert_eq!(
         combined.headers().unwrap().iter().collect::<Vec<_>>(),
-        ["table_id", "title", "dice", "range_start", "range_end", "result"]
+        [
+            "table_id",
+            "title",
+            "dice",
+            "range_start",
+            "range_end",
+            "result"
+        ]
     );
     let combined: Vec<csv::StringRecord> = combined.records().map(Result::unwrap).collect();
     let mut at = 0;
     for t in &tables {
         let mut r = csv::Reader::from_reader(files[&format!("csv/{}.csv", slug(&t.id))].as_slice());
-        assert_eq!(r.headers().unwrap().iter().collect::<Vec<_>>(), ["range_start", "range_end", "result"]);
+        assert_eq!(
+            r.headers().unwrap().iter().collect::<Vec<_>>(),
+            ["range_start", "range_end", "result"]
+        );
         let recs: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
         assert_eq!(recs.len(), t.rows.len());
         for (rec, row) in recs.iter().zip(&t.rows) {
-            assert_eq!((rec[0].parse::<i64>().unwrap(), rec[1].parse::<i64>().unwrap()), (row.lo, row.hi));
+            assert_eq!(
+                (
+                    rec[0].parse::<i64>().unwrap(),
+                    rec[1].parse::<i64>().unwrap()
+                ),
+                (row.lo, row.hi)
+            );
             assert_eq!(&rec[2], row.result);
             let c = &combined[at];
             assert_eq!((&c[0], &c[1]), (t.id.as_str(), t.title.as_str()));
@@ -342,15 +422,26 @@ fn every_table_round_trips_through_every_format() {
             at += 1;
         }
         let pipe = text(&format!("csv/pipe/{}.csv", slug(&t.id)));
-        let width = if *t.outcomes.last().unwrap() == 100 { 2 } else { t.outcomes.last().unwrap().to_string().len() };
+        let width = if *t.outcomes.last().unwrap() == 100 {
+            2
+        } else {
+            t.outcomes.last().unwrap().to_string().len()
+        };
         let lines: Vec<&str> = pipe.lines().collect();
         assert_eq!(lines.len(), t.rows.len());
         for (line, row) in lines.iter().zip(&t.rows) {
             let (range, result) = line.split_once('|').unwrap();
             assert!(!result.contains('|'));
             let (a, b) = range.split_once('-').unwrap_or((range, range));
-            assert_eq!((a.parse::<i64>().unwrap(), b.parse::<i64>().unwrap()), (row.lo, row.hi), "{line}");
-            assert!(a.len() >= width && b.len() >= width, "{line}: padded to {width}");
+            assert_eq!(
+                (a.parse::<i64>().unwrap(), b.parse::<i64>().unwrap()),
+                (row.lo, row.hi),
+                "{line}"
+            );
+            assert!(
+                a.len() >= width && b.len() >= width,
+                "{line}: padded to {width}"
+            );
             assert!(a != "00" && b != "00", "{line}");
         }
     }
@@ -434,15 +525,24 @@ fn from_roll20(item: &str, ids: &BTreeMap<String, String>) -> String {
 fn foundry_json_has_the_schema_fields_and_unique_ids() {
     let dir = tempfile::tempdir().unwrap();
     let mut ids = std::collections::BTreeSet::new();
-    for (version, args) in [("v13", vec!["--to", "foundry"]), ("v12", vec!["--to", "foundry", "--foundry-version", "12"])] {
+    for (version, args) in [
+        ("v13", vec!["--to", "foundry"]),
+        ("v12", vec!["--to", "foundry", "--foundry-version", "12"]),
+    ] {
         let files = export(&dir.path().join(version), &args);
-        let id_ok = |v: &Value| v.as_str().is_some_and(|s| s.len() == 16 && s.chars().all(|c| c.is_ascii_alphanumeric()));
+        let id_ok = |v: &Value| {
+            v.as_str()
+                .is_some_and(|s| s.len() == 16 && s.chars().all(|c| c.is_ascii_alphanumeric()))
+        };
         let mut tables = 0;
         for (name, bytes) in files.iter().filter(|(n, _)| n.contains("/tables/")) {
             tables += 1;
             let v: Value = serde_json::from_slice(bytes).unwrap();
             assert!(id_ok(&v["_id"]), "{name}");
-            assert!(ids.insert((version, v["_id"].as_str().unwrap().to_owned())), "{name}: _id repeats");
+            assert!(
+                ids.insert((version, v["_id"].as_str().unwrap().to_owned())),
+                "{name}: _id repeats"
+            );
             assert_eq!(v["_key"], format!("!tables!{}", v["_id"].as_str().unwrap()));
             for f in ["name", "description", "formula"] {
                 assert!(v[f].is_string(), "{name}: {f}");
@@ -453,25 +553,40 @@ fn foundry_json_has_the_schema_fields_and_unique_ids() {
             for r in v["results"].as_array().unwrap() {
                 assert!(id_ok(&r["_id"]), "{name}");
                 assert_eq!(r["drawn"], false);
-                let (lo, hi) = (r["range"][0].as_i64().unwrap(), r["range"][1].as_i64().unwrap());
+                let (lo, hi) = (
+                    r["range"][0].as_i64().unwrap(),
+                    r["range"][1].as_i64().unwrap(),
+                );
                 assert_eq!(r["range"].as_array().unwrap().len(), 2);
                 assert!(lo <= hi);
                 assert_eq!(r["weight"].as_i64().unwrap(), hi - lo + 1);
                 let kind = r["type"].as_str().unwrap();
                 assert!(kind == "text" || kind == "document", "{name}: {kind}");
                 if version == "v13" {
-                    assert!(r["name"].is_string() && r["description"].is_string(), "{name}");
+                    assert!(
+                        r["name"].is_string() && r["description"].is_string(),
+                        "{name}"
+                    );
                     assert!(r.get("text").is_none(), "{name}: v13 results have no text");
                     assert_eq!(kind == "document", r["documentUuid"].is_string());
                 } else {
                     assert!(r["text"].is_string(), "{name}");
-                    assert!(r.get("name").is_none() && r.get("description").is_none(), "{name}");
-                    assert_eq!(kind == "document", r["documentCollection"] == "RollTable" && id_ok(&r["documentId"]));
+                    assert!(
+                        r.get("name").is_none() && r.get("description").is_none(),
+                        "{name}"
+                    );
+                    assert_eq!(
+                        kind == "document",
+                        r["documentCollection"] == "RollTable" && id_ok(&r["documentId"])
+                    );
                 }
             }
         }
         assert!(tables > 30);
-        let deck: Value = serde_json::from_slice(&files[&format!("foundry-{version}/cards/bbb_chase_city_streets.json")]).unwrap();
+        let deck: Value = serde_json::from_slice(
+            &files[&format!("foundry-{version}/cards/bbb_chase_city_streets.json")],
+        )
+        .unwrap();
         assert_eq!(deck["type"], "deck");
         assert!(id_ok(&deck["_id"]));
         let cards = deck["cards"].as_array().unwrap();
@@ -479,7 +594,9 @@ fn foundry_json_has_the_schema_fields_and_unique_ids() {
         let mut seen = std::collections::BTreeSet::new();
         for c in cards {
             assert!(id_ok(&c["_id"]));
-            assert!(["hearts", "clubs", "diamonds", "spades"].contains(&c["suit"].as_str().unwrap()));
+            assert!(
+                ["hearts", "clubs", "diamonds", "spades"].contains(&c["suit"].as_str().unwrap())
+            );
             let value = c["value"].as_u64().unwrap();
             assert!((1..=13).contains(&value));
             assert!(seen.insert((c["suit"].as_str().unwrap().to_owned(), value)));
@@ -500,7 +617,10 @@ fn reruns_are_byte_identical_and_resume() {
         let y = export(b.path(), &["--to", to]);
         assert_eq!(x.len(), y.len(), "{to}");
         for (name, bytes) in &x {
-            assert!(y.get(name) == Some(bytes), "{name} differs between two runs");
+            assert!(
+                y.get(name) == Some(bytes),
+                "{name} differs between two runs"
+            );
         }
     }
     // A second run into the same folder finds everything current and changes nothing.
@@ -512,7 +632,10 @@ fn reruns_are_byte_identical_and_resume() {
     assert!(err.contains("39 files (39 already up to date)"), "{err}");
     let after = support::tree(&out);
     let files = |t: &BTreeMap<String, Vec<u8>>| -> Vec<(String, Vec<u8>)> {
-        t.iter().filter(|(n, _)| !n.ends_with("manifest.json")).map(|(n, b)| (n.clone(), b.clone())).collect()
+        t.iter()
+            .filter(|(n, _)| !n.ends_with("manifest.json"))
+            .map(|(n, b)| (n.clone(), b.clone()))
+            .collect()
     };
     assert!(files(&before) == files(&after), "a rerun changed an export");
 }
@@ -523,10 +646,42 @@ fn refusals_name_the_problem_with_the_right_status() {
     let out = dir.path().join("out");
     let out = out.to_str().unwrap();
     let cases: [(&[&str], i32, &str); 4] = [
-        (&["export", "--to", "csv", "bbb.homicide.nope", "--out", out], 2, "names no table or deck"),
-        (&["export", "--to", "csv", DECK, "--out", out], 2, "decks export to Foundry only"),
-        (&["export", "--to", "roll20", "--foundry-version", "12", "--out", out], 2, "--to foundry only"),
-        (&["export", "--to", "foundry", "--foundry-version", "11", "--out", out], 2, "12"),
+        (
+            &["export", "--to", "csv", "bbb.homicide.nope", "--out", out],
+            2,
+            "names no table or deck",
+        ),
+        (
+            &["export", "--to", "csv", DECK, "--out", out],
+            2,
+            "decks export to Foundry only",
+        ),
+        (
+            &[
+                "export",
+                "--to",
+                "roll20",
+                "--foundry-version",
+                "12",
+                "--out",
+                out,
+            ],
+            2,
+            "--to foundry only",
+        ),
+        (
+            &[
+                "export",
+                "--to",
+                "foundry",
+                "--foundry-version",
+                "11",
+                "--out",
+                out,
+            ],
+            2,
+            "12",
+        ),
     ];
     for (args, code, says) in cases {
         let o = blockprint(args);
@@ -564,22 +719,67 @@ rows = [
     )
     .unwrap();
     let c = content.to_str().unwrap();
-    let o = blockprint(&["export", "--to", "csv", "--content", c, "--out", out, "bbb.odd.fudge"]);
+    let o = blockprint(&[
+        "export",
+        "--to",
+        "csv",
+        "--content",
+        c,
+        "--out",
+        out,
+        "bbb.odd.fudge",
+    ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(err.contains("bbb.odd.fudge") && err.contains("bbb/99-odd.toml"), "{err}");
-    let o = blockprint(&["export", "--to", "roll20", "--content", c, "--out", out, "bbb.odd.many"]);
+    assert!(
+        err.contains("bbb.odd.fudge") && err.contains("bbb/99-odd.toml"),
+        "{err}"
+    );
+    let o = blockprint(&[
+        "export",
+        "--to",
+        "roll20",
+        "--content",
+        c,
+        "--out",
+        out,
+        "bbb.odd.many",
+    ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(err.contains("bbb.odd.many") && err.contains("Roll20"), "{err}");
-    assert!(!std::path::Path::new(out).join("export/roll20/tables.txt").exists());
+    assert!(
+        err.contains("bbb.odd.many") && err.contains("Roll20"),
+        "{err}"
+    );
+    assert!(
+        !std::path::Path::new(out)
+            .join("export/roll20/tables.txt")
+            .exists()
+    );
     // Foundry takes both: its formula rolls the dice themselves.
-    let o = blockprint(&["export", "--to", "foundry", "--content", c, "--out", out, "bbb.odd.fudge", "bbb.odd.many"]);
+    let o = blockprint(&[
+        "export",
+        "--to",
+        "foundry",
+        "--content",
+        c,
+        "--out",
+        out,
+        "bbb.odd.fudge",
+        "bbb.odd.many",
+    ]);
     ok(&o);
-    let v: Value = serde_json::from_slice(&std::fs::read(Path::new(out).join("export/foundry-v13/tables/bbb_odd_fudge.json")).unwrap()).unwrap();
+    let v: Value = serde_json::from_slice(
+        &std::fs::read(Path::new(out).join("export/foundry-v13/tables/bbb_odd_fudge.json"))
+            .unwrap(),
+    )
+    .unwrap();
     assert_eq!(v["formula"], "4df");
     assert_eq!(v["results"][0]["range"], serde_json::json!([-4, -1]));
-    let v: Value = serde_json::from_slice(&std::fs::read(Path::new(out).join("export/foundry-v13/tables/bbb_odd_many.json")).unwrap()).unwrap();
+    let v: Value = serde_json::from_slice(
+        &std::fs::read(Path::new(out).join("export/foundry-v13/tables/bbb_odd_many.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(v["formula"], "8d20");
     assert_eq!(v["results"][1]["range"], serde_json::json!([81, 160]));
 }

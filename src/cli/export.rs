@@ -31,7 +31,9 @@ pub(super) fn run(
         (To::Foundry, None | Some(13)) => Target::Foundry(Version::V13),
         (To::Foundry, Some(12)) => Target::Foundry(Version::V12),
         (To::Foundry, Some(v)) => {
-            return Err(Error::Usage(format!("--foundry-version {v}: give 12 or 13")));
+            return Err(Error::Usage(format!(
+                "--foundry-version {v}: give 12 or 13"
+            )));
         }
         (_, Some(_)) => {
             return Err(Error::Usage(
@@ -62,7 +64,11 @@ pub(super) fn run(
         return Err(Error::Rules(format!(
             "the content in {} has no tables{} to export",
             cx.source,
-            if matches!(target, Target::Foundry(_)) { " or decks" } else { "" }
+            if matches!(target, Target::Foundry(_)) {
+                " or decks"
+            } else {
+                ""
+            }
         )));
     }
     let engine = super::make::engine(templates, &cx)?;
@@ -101,7 +107,9 @@ fn selection(
                 .chain(lib.decks.iter().map(|d| &d.id.value))
                 .find(|t| t.ends_with(id.as_str()) || t.contains(id.as_str()));
             let hint = match near {
-                Some(n) => format!("did you mean `{n}`? (`blockprint tables` lists every table id)"),
+                Some(n) => {
+                    format!("did you mean `{n}`? (`blockprint tables` lists every table id)")
+                }
                 None => "`blockprint tables` lists every table id".into(),
             };
             return Err(Error::Usage(format!(

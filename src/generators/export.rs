@@ -134,7 +134,13 @@ impl Kind for ExportKind {
                 let at = |id: &str| {
                     cx.lib
                         .table(id)
-                        .map(|t| format!("{}:{}", cx.lib.file_of(&t.id.loc), cx.lib.line_of(&t.id.loc)))
+                        .map(|t| {
+                            format!(
+                                "{}:{}",
+                                cx.lib.file_of(&t.id.loc),
+                                cx.lib.line_of(&t.id.loc)
+                            )
+                        })
                         .unwrap_or_default()
                 };
                 return Err(Error::Rules(format!(
@@ -155,20 +161,26 @@ impl Kind for ExportKind {
     }
     fn document(&self, cx: &Checked, _req: &Request, i: usize) -> Result<Document> {
         let ids = self.table_ids(cx);
-        let doc = |stem: String, title: String, data: serde_json::Value, json: Option<String>| Document {
-            stem,
-            template: String::new(),
-            title,
-            data,
-            json,
-            parts: vec![],
-            summary: serde_json::Value::Null,
-            bookmark: String::new(),
-        };
+        let doc =
+            |stem: String, title: String, data: serde_json::Value, json: Option<String>| Document {
+                stem,
+                template: String::new(),
+                title,
+                data,
+                json,
+                parts: vec![],
+                summary: serde_json::Value::Null,
+                bookmark: String::new(),
+            };
         let files = |list: Vec<(String, Vec<u8>)>| -> Result<serde_json::Value> {
             let list: Vec<(String, String)> = list
                 .into_iter()
-                .map(|(rel, bytes)| Ok((rel, String::from_utf8(bytes).map_err(|e| Error::Bug(e.to_string()))?)))
+                .map(|(rel, bytes)| {
+                    Ok((
+                        rel,
+                        String::from_utf8(bytes).map_err(|e| Error::Bug(e.to_string()))?,
+                    ))
+                })
                 .collect::<Result<_>>()?;
             Ok(serde_json::json!({ "files": list }))
         };
@@ -177,14 +189,24 @@ impl Kind for ExportKind {
                 if let Some(id) = ids.get(i) {
                     let t = export::table(cx, id)?;
                     let json = export::foundry::roll_table(&cx.lib, &t, version)?;
-                    return Ok(doc(format!("tables/{}", slug(id)), t.title, serde_json::Value::Null, Some(json)));
+                    return Ok(doc(
+                        format!("tables/{}", slug(id)),
+                        t.title,
+                        serde_json::Value::Null,
+                        Some(json),
+                    ));
                 }
                 let decks = export::decks(cx, self.ids());
                 let d = decks
                     .get(i - ids.len())
                     .ok_or_else(|| Error::Bug(format!("export document {i} of {}", self.name)))?;
                 let json = export::foundry::cards(d)?;
-                Ok(doc(format!("cards/{}", slug(&d.id)), d.title.clone(), serde_json::Value::Null, Some(json)))
+                Ok(doc(
+                    format!("cards/{}", slug(&d.id)),
+                    d.title.clone(),
+                    serde_json::Value::Null,
+                    Some(json),
+                ))
             }
             Target::Roll20 => {
                 let tables = ids
@@ -231,7 +253,10 @@ impl Kind for ExportKind {
             .flatten()
             .map(|pair| match (pair[0].as_str(), pair[1].as_str()) {
                 (Some(rel), Some(text)) => Ok((rel.to_owned(), text.as_bytes().to_vec())),
-                _ => Err(Error::Bug(format!("export document `{}` holds a malformed file", doc.stem))),
+                _ => Err(Error::Bug(format!(
+                    "export document `{}` holds a malformed file",
+                    doc.stem
+                ))),
             })
             .collect()
     }

@@ -27,7 +27,8 @@ fn writer() -> csv::Writer<Vec<u8>> {
 }
 
 fn finish(w: csv::Writer<Vec<u8>>) -> Result<Vec<u8>> {
-    w.into_inner().map_err(|e| Error::Bug(format!("cannot finish CSV: {e}")))
+    w.into_inner()
+        .map_err(|e| Error::Bug(format!("cannot finish CSV: {e}")))
 }
 
 fn bug(e: csv::Error) -> Error {
@@ -37,7 +38,8 @@ fn bug(e: csv::Error) -> Error {
 /// `range_start,range_end,result` for one table, read back and checked before it is returned.
 pub fn table(t: &Table) -> Result<Vec<u8>> {
     let mut w = writer();
-    w.write_record(["range_start", "range_end", "result"]).map_err(bug)?;
+    w.write_record(["range_start", "range_end", "result"])
+        .map_err(bug)?;
     for r in &t.rows {
         w.write_record([r.lo.to_string(), r.hi.to_string(), r.result.clone()])
             .map_err(bug)?;
@@ -51,8 +53,15 @@ pub fn table(t: &Table) -> Result<Vec<u8>> {
 /// `table_id,title,dice,range_start,range_end,result` for every table, read back and checked.
 pub fn combined(tables: &[Table]) -> Result<Vec<u8>> {
     let mut w = writer();
-    w.write_record(["table_id", "title", "dice", "range_start", "range_end", "result"])
-        .map_err(bug)?;
+    w.write_record([
+        "table_id",
+        "title",
+        "dice",
+        "range_start",
+        "range_end",
+        "result",
+    ])
+    .map_err(bug)?;
     for t in tables {
         for r in &t.rows {
             w.write_record([
@@ -71,17 +80,25 @@ pub fn combined(tables: &[Table]) -> Result<Vec<u8>> {
     let mut at = 0;
     for t in tables {
         let n = t.rows.len();
-        let mine = back
-            .get(at..at + n)
-            .ok_or_else(|| Error::Bug(format!("tables.csv reads back short of table `{}`", t.id)))?;
-        if mine.iter().any(|(lead, _)| lead != &[t.id.clone(), t.title.clone(), t.formula.clone()]) {
-            return Err(Error::Bug(format!("tables.csv mislabels rows of table `{}`", t.id)));
+        let mine = back.get(at..at + n).ok_or_else(|| {
+            Error::Bug(format!("tables.csv reads back short of table `{}`", t.id))
+        })?;
+        if mine
+            .iter()
+            .any(|(lead, _)| lead != &[t.id.clone(), t.title.clone(), t.formula.clone()])
+        {
+            return Err(Error::Bug(format!(
+                "tables.csv mislabels rows of table `{}`",
+                t.id
+            )));
         }
         check_rows(t, mine, "combined CSV")?;
         at += n;
     }
     if at != back.len() {
-        return Err(Error::Bug("tables.csv reads back with rows no table has".into()));
+        return Err(Error::Bug(
+            "tables.csv reads back with rows no table has".into(),
+        ));
     }
     Ok(bytes)
 }
@@ -91,7 +108,9 @@ type Record = (Vec<String>, (i64, i64, String));
 
 /// Read a CSV file back with a header, `lead` fields before the range.
 pub fn read(bytes: &[u8], lead: usize) -> Result<Vec<Record>> {
-    let mut r = csv::ReaderBuilder::new().has_headers(true).from_reader(bytes);
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(bytes);
     let mut out = Vec::new();
     for rec in r.records() {
         let rec = rec.map_err(|e| Error::Bug(format!("a CSV export does not read back: {e}")))?;
@@ -110,7 +129,10 @@ pub fn read(bytes: &[u8], lead: usize) -> Result<Vec<Record>> {
 }
 
 fn check_rows(t: &Table, back: &[Record], what: &str) -> Result<()> {
-    let ranges: Vec<(i64, i64, i64)> = back.iter().map(|(_, (lo, hi, _))| (*lo, *hi, hi - lo + 1)).collect();
+    let ranges: Vec<(i64, i64, i64)> = back
+        .iter()
+        .map(|(_, (lo, hi, _))| (*lo, *hi, hi - lo + 1))
+        .collect();
     check_ranges(t, what, &ranges)?;
     for ((_, (_, _, text)), row) in back.iter().zip(&t.rows) {
         if *text != row.result {
@@ -148,7 +170,11 @@ pub fn pipe(lib: &Library, t: &Table) -> Result<Vec<u8>> {
     let mut out = String::new();
     let mut texts = Vec::new();
     for r in &t.rows {
-        let text = super::foundry::render_text(lib, &crate::content::text::smart_quotes(&r.result), false)?;
+        let text = super::foundry::render_text(
+            lib,
+            &crate::content::text::smart_quotes(&r.result),
+            false,
+        )?;
         if text.contains(['|', '\n', '\r']) {
             return Err(Error::Rules(format!(
                 "row {} of table `{}` holds a `|` or a line break, which the pipe form cannot carry\n  = help: reword the result, or use the table's CSV or Foundry export",
@@ -163,10 +189,16 @@ pub fn pipe(lib: &Library, t: &Table) -> Result<Vec<u8>> {
         texts.push(text);
     }
     let back = read_pipe(&out);
-    let ranges: Vec<(i64, i64, i64)> = back.iter().map(|(lo, hi, _)| (*lo, *hi, hi - lo + 1)).collect();
+    let ranges: Vec<(i64, i64, i64)> = back
+        .iter()
+        .map(|(lo, hi, _)| (*lo, *hi, hi - lo + 1))
+        .collect();
     check_ranges(t, "pipe", &ranges)?;
     if back.iter().map(|(_, _, s)| s).ne(texts.iter()) {
-        return Err(Error::Bug(format!("the pipe export of table `{}` reads back other texts", t.id)));
+        return Err(Error::Bug(format!(
+            "the pipe export of table `{}` reads back other texts",
+            t.id
+        )));
     }
     Ok(out.into_bytes())
 }

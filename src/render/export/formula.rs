@@ -105,7 +105,10 @@ mod tests {
         assert_eq!(both("2D6"), ("2d6".into(), "2d6".into()));
         assert_eq!(both("1d6!"), ("1d6x".into(), "1d6!".into()));
         assert_eq!(both("4dF"), ("4df".into(), "4dF".into()));
-        assert_eq!(both("3d6kh2cs>=6"), ("3d6kh2cs>=6".into(), "3d6kh2>6".into()));
+        assert_eq!(
+            both("3d6kh2cs>=6"),
+            ("3d6kh2cs>=6".into(), "3d6kh2>6".into())
+        );
         assert_eq!(both("5d6cs>4"), ("5d6cs>4".into(), "5d6>5".into()));
         assert_eq!(both("(1d4+1)*2"), ("(1d4+1)*2".into(), "(1d4+1)*2".into()));
         assert_eq!(both("1d6 - -1"), ("1d6-(-1)".into(), "1d6-(-1)".into()));

@@ -16,7 +16,7 @@
 
 use serde::Serialize;
 
-use super::{Deck, Table, check_ranges, foundry_id, formula};
+use super::{Deck, Table, check_ranges, formula, foundry_id};
 use crate::content::Library;
 use crate::content::text::{Piece, pieces, smart_quotes};
 use crate::error::{Error, Result};
@@ -100,7 +100,10 @@ pub fn roll_table(lib: &Library, t: &Table, version: Version) -> Result<String> 
         let refs = super::references(&row.result);
         let link = match refs.as_slice() {
             [one] => Some(lib.table(one).map(|_| table_id(one)).ok_or_else(|| {
-                Error::Bug(format!("row {} of `{}` references `{one}`, which the content lacks", row.at, t.id))
+                Error::Bug(format!(
+                    "row {} of `{}` references `{one}`, which the content lacks",
+                    row.at, t.id
+                ))
             })?),
             _ => None,
         };
@@ -113,7 +116,11 @@ pub fn roll_table(lib: &Library, t: &Table, version: Version) -> Result<String> 
                 _key: key,
                 kind: if link.is_some() { "document" } else { "text" },
                 name: plain,
-                description: if link.is_some() { String::new() } else { paragraph(&html) },
+                description: if link.is_some() {
+                    String::new()
+                } else {
+                    paragraph(&html)
+                },
                 document_uuid: link.map(|l| format!("RollTable.{l}")),
                 weight,
                 range,
@@ -138,7 +145,11 @@ pub fn roll_table(lib: &Library, t: &Table, version: Version) -> Result<String> 
         _key: format!("!tables!{id}"),
         _id: id,
         name: smart_quotes(&t.title),
-        description: t.note.as_deref().map(|n| paragraph(&escape(&smart_quotes(n)))).unwrap_or_default(),
+        description: t
+            .note
+            .as_deref()
+            .map(|n| paragraph(&escape(&smart_quotes(n))))
+            .unwrap_or_default(),
         formula: t.formula.clone(),
         replacement: true,
         display_roll: true,
@@ -186,22 +197,31 @@ pub fn check_roll_table(t: &Table, v: &serde_json::Value, version: Version) -> R
         }
         let kind = r["type"].as_str().unwrap_or_default();
         let linked = match version {
-            Version::V13 => r["documentUuid"].as_str().is_some_and(|u| {
-                u.strip_prefix("RollTable.").is_some_and(is_foundry_id)
-            }),
+            Version::V13 => r["documentUuid"]
+                .as_str()
+                .is_some_and(|u| u.strip_prefix("RollTable.").is_some_and(is_foundry_id)),
             Version::V12 => {
-                r["documentCollection"] == "RollTable" && r["documentId"].as_str().is_some_and(is_foundry_id)
+                r["documentCollection"] == "RollTable"
+                    && r["documentId"].as_str().is_some_and(is_foundry_id)
             }
         };
         if !(kind == "text" || kind == "document" && linked) || r["drawn"] != false {
-            return Err(bug(format!("a result has type `{kind}`, drawn {}", r["drawn"])));
+            return Err(bug(format!(
+                "a result has type `{kind}`, drawn {}",
+                r["drawn"]
+            )));
         }
         if !r["_id"].as_str().is_some_and(is_foundry_id) {
             return Err(bug("a result has no 16-character `_id`".into()));
         }
-        let (Some(lo), Some(hi), Some(w)) = (r["range"][0].as_i64(), r["range"][1].as_i64(), r["weight"].as_i64())
-        else {
-            return Err(bug("a result lacks a whole-number `range` or `weight`".into()));
+        let (Some(lo), Some(hi), Some(w)) = (
+            r["range"][0].as_i64(),
+            r["range"][1].as_i64(),
+            r["weight"].as_i64(),
+        ) else {
+            return Err(bug(
+                "a result lacks a whole-number `range` or `weight`".into()
+            ));
         };
         if r["range"].as_array().map(Vec::len) != Some(2) {
             return Err(bug("a `range` is not two numbers".into()));
@@ -219,20 +239,36 @@ pub fn is_foundry_id(s: &str) -> bool {
 /// A result's text for Foundry: inline rolls as `[[…]]`, references as the table's title — or, with
 /// `links`, as a content link to its RollTable. HTML-escaped.
 pub(super) fn render_text(lib: &Library, text: &str, links: bool) -> Result<String> {
-    let parts = pieces(text).map_err(|e| Error::Bug(format!("checked text `{text}` does not split: {}", e.message)))?;
+    let parts = pieces(text).map_err(|e| {
+        Error::Bug(format!(
+            "checked text `{text}` does not split: {}",
+            e.message
+        ))
+    })?;
     let mut out = String::new();
     for p in parts {
         match p {
             Piece::Text(s) => out.push_str(&escape(s)),
             Piece::Roll { expr, .. } => {
-                let e = crate::dice::parse(expr)
-                    .map_err(|e| Error::Bug(format!("checked roll `{expr}` does not parse: {}", e.message)))?;
+                let e = crate::dice::parse(expr).map_err(|e| {
+                    Error::Bug(format!(
+                        "checked roll `{expr}` does not parse: {}",
+                        e.message
+                    ))
+                })?;
                 out.push_str(&format!("[[{}]]", formula::foundry(e.root())));
             }
             Piece::Table { id, .. } => {
-                let title = lib.table(id).map(|t| smart_quotes(&t.title)).unwrap_or_else(|| id.to_owned());
+                let title = lib
+                    .table(id)
+                    .map(|t| smart_quotes(&t.title))
+                    .unwrap_or_else(|| id.to_owned());
                 if links {
-                    out.push_str(&format!("@UUID[RollTable.{}]{{{}}}", table_id(id), escape(&title)));
+                    out.push_str(&format!(
+                        "@UUID[RollTable.{}]{{{}}}",
+                        table_id(id),
+                        escape(&title)
+                    ));
                 } else {
                     out.push_str(&escape(&title));
                 }
@@ -248,7 +284,9 @@ fn paragraph(html: &str) -> String {
 
 /// Text made safe for Foundry's HTML fields.
 pub fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 #[derive(Serialize)]
@@ -297,7 +335,8 @@ struct Face {
 }
 
 const RANK_NAMES: [&str; 13] = [
-    "Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King",
+    "Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen",
+    "King",
 ];
 
 /// A Cards document of type `deck` for `d`: 52 cards, each with its suit, its value (ace 1 … king 13), one
@@ -349,7 +388,11 @@ pub fn cards(d: &Deck) -> Result<String> {
         .iter()
         .map(|(s, m, _)| format!("<li>{}: {}</li>", capitalise(s), escape(&smart_quotes(m))))
         .collect::<String>();
-    let note = d.note.as_deref().map(|n| paragraph(&escape(&smart_quotes(n)))).unwrap_or_default();
+    let note = d
+        .note
+        .as_deref()
+        .map(|n| paragraph(&escape(&smart_quotes(n))))
+        .unwrap_or_default();
     let doc = Cards {
         _key: format!("!cards!{id}"),
         _id: id,
@@ -370,15 +413,28 @@ pub fn cards(d: &Deck) -> Result<String> {
 
 /// Read a Cards document back: a deck of 52 distinct cards, each suit and value once, every card text there.
 pub fn check_cards(d: &Deck, v: &serde_json::Value) -> Result<()> {
-    let bug = |why: String| Error::Bug(format!("the Foundry export of deck `{}` is malformed: {why}; nothing was written", d.id));
-    if v["type"] != "deck" || !v["_id"].as_str().is_some_and(is_foundry_id) || !v["name"].is_string() {
+    let bug = |why: String| {
+        Error::Bug(format!(
+            "the Foundry export of deck `{}` is malformed: {why}; nothing was written",
+            d.id
+        ))
+    };
+    if v["type"] != "deck"
+        || !v["_id"].as_str().is_some_and(is_foundry_id)
+        || !v["name"].is_string()
+    {
         return Err(bug("`type`, `_id` or `name` is wrong".into()));
     }
-    let cards = v["cards"].as_array().ok_or_else(|| bug("no `cards`".into()))?;
+    let cards = v["cards"]
+        .as_array()
+        .ok_or_else(|| bug("no `cards`".into()))?;
     let mut seen = std::collections::BTreeSet::new();
     for c in cards {
-        let (Some(suit), Some(value), Some(text)) = (c["suit"].as_str(), c["value"].as_u64(), c["faces"][0]["text"].as_str())
-        else {
+        let (Some(suit), Some(value), Some(text)) = (
+            c["suit"].as_str(),
+            c["value"].as_u64(),
+            c["faces"][0]["text"].as_str(),
+        ) else {
             return Err(bug("a card lacks `suit`, `value` or a face's `text`".into()));
         };
         let expected = d
@@ -386,8 +442,13 @@ pub fn check_cards(d: &Deck, v: &serde_json::Value) -> Result<()> {
             .iter()
             .find(|(s, _, _)| s == suit)
             .and_then(|(_, _, texts)| texts.get((value as usize).wrapping_sub(1)));
-        if expected.map(|e| escape(&smart_quotes(e))).as_deref() != Some(text) || !c["back"].is_object() || c["drawn"] != false {
-            return Err(bug(format!("card {value} of {suit} does not show the deck's card")));
+        if expected.map(|e| escape(&smart_quotes(e))).as_deref() != Some(text)
+            || !c["back"].is_object()
+            || c["drawn"] != false
+        {
+            return Err(bug(format!(
+                "card {value} of {suit} does not show the deck's card"
+            )));
         }
         if !seen.insert((suit.to_owned(), value)) {
             return Err(bug(format!("card {value} of {suit} appears twice")));

@@ -93,7 +93,7 @@ pub fn decks(cx: &Checked, ids: Option<&[String]>) -> Vec<Deck> {
     cx.lib
         .decks
         .iter()
-        .filter(|d| ids.is_none_or(|ids| ids.iter().any(|i| *i == d.id.value)))
+        .filter(|d| ids.is_none_or(|ids| ids.contains(&d.id.value)))
         .map(|d| {
             let meanings = [
                 &d.suits.hearts,
@@ -130,23 +130,35 @@ pub fn table(cx: &Checked, id: &str) -> Result<Table> {
         .ok_or_else(|| Error::Bug(format!("export of table `{id}`, which the content lacks")))?;
     let at = format!("{}:{}", lib.file_of(&t.id.loc), lib.line_of(&t.id.loc));
     let bug = |what: String| Error::Bug(format!("exporting table `{id}` ({at}): {what}"));
-    let expr = dice::parse(&t.dice.value)
-        .map_err(|e| bug(format!("checked dice `{}` do not parse: {}", t.dice.value, e.message)))?;
+    let expr = dice::parse(&t.dice.value).map_err(|e| {
+        bug(format!(
+            "checked dice `{}` do not parse: {}",
+            t.dice.value, e.message
+        ))
+    })?;
     let support = expr
         .distribution()
         .ok()
         .and_then(|d| d.integer_outcomes())
-        .ok_or_else(|| bug(format!("checked dice `{}` have no whole-number totals", t.dice.value)))?;
-    let ways = support.iter().fold(num_bigint::BigInt::one(), |acc, (_, p)| {
-        num_integer::Integer::lcm(&acc, p.denom())
-    });
+        .ok_or_else(|| {
+            bug(format!(
+                "checked dice `{}` have no whole-number totals",
+                t.dice.value
+            ))
+        })?;
+    let ways = support
+        .iter()
+        .fold(num_bigint::BigInt::one(), |acc, (_, p)| {
+            num_integer::Integer::lcm(&acc, p.denom())
+        });
     let outcomes: Vec<i64> = support.into_iter().map(|(v, _)| v).collect();
     let max = *outcomes
         .last()
         .ok_or_else(|| bug("the dice roll nothing".into()))?;
     let mut rows = Vec::with_capacity(t.rows.len());
     for (i, r) in t.rows.iter().enumerate() {
-        let range = parse_on(&r.on.value, max).map_err(|why| bug(format!("row `{}`: {why}", r.on.value)))?;
+        let range = parse_on(&r.on.value, max)
+            .map_err(|why| bug(format!("row `{}`: {why}", r.on.value)))?;
         let probability = crate::check::row_probability(&cx.report, id, i)
             .cloned()
             .ok_or_else(|| bug("the checker left no odds for it".into()))?;
@@ -177,7 +189,10 @@ pub fn table(cx: &Checked, id: &str) -> Result<Table> {
         .iter()
         .fold(BigRational::zero(), |a, r| a + &r.probability);
     if !total.is_one() {
-        return Err(bug(format!("its rows' odds add up to {}, not 1", dice::fraction(&total))));
+        return Err(bug(format!(
+            "its rows' odds add up to {}, not 1",
+            dice::fraction(&total)
+        )));
     }
     Ok(table)
 }
@@ -193,7 +208,11 @@ pub fn check_ranges(table: &Table, what: &str, ranges: &[(i64, i64, i64)]) -> Re
         ))
     };
     if ranges.len() != table.rows.len() {
-        return Err(bug(format!("{} ranges for {} rows", ranges.len(), table.rows.len())));
+        return Err(bug(format!(
+            "{} ranges for {} rows",
+            ranges.len(),
+            table.rows.len()
+        )));
     }
     let (Some(&min), Some(&max)) = (table.outcomes.first(), table.outcomes.last()) else {
         return Err(bug("the dice make no totals".into()));
@@ -203,36 +222,54 @@ pub fn check_ranges(table: &Table, what: &str, ranges: &[(i64, i64, i64)]) -> Re
     for (k, &(lo, hi, weight)) in ranges.iter().enumerate() {
         let row = &table.rows[k];
         if (lo, hi) != (row.lo, row.hi) {
-            return Err(bug(format!("range {lo}-{hi} stands where the content has {}-{} ({})", row.lo, row.hi, row.at)));
+            return Err(bug(format!(
+                "range {lo}-{hi} stands where the content has {}-{} ({})",
+                row.lo, row.hi, row.at
+            )));
         }
         if lo > hi {
             return Err(bug(format!("range {lo}-{hi} runs backwards")));
         }
         if weight != hi - lo + 1 {
-            return Err(bug(format!("range {lo}-{hi} has weight {weight}, not its width {}", hi - lo + 1)));
+            return Err(bug(format!(
+                "range {lo}-{hi} has weight {weight}, not its width {}",
+                hi - lo + 1
+            )));
         }
         if let Some(p) = previous_hi
             && lo <= p
         {
-            return Err(bug(format!("range {lo}-{hi} overlaps the one before, which ends at {p}")));
+            return Err(bug(format!(
+                "range {lo}-{hi} overlaps the one before, which ends at {p}"
+            )));
         }
         if k == 0 && lo != min {
-            return Err(bug(format!("the first range starts at {lo}, the dice's lowest total is {min}")));
+            return Err(bug(format!(
+                "the first range starts at {lo}, the dice's lowest total is {min}"
+            )));
         }
         let first = next_outcome;
         while next_outcome < table.outcomes.len() && table.outcomes[next_outcome] <= hi {
             if table.outcomes[next_outcome] < lo {
-                return Err(bug(format!("no range holds the total {}", table.outcomes[next_outcome])));
+                return Err(bug(format!(
+                    "no range holds the total {}",
+                    table.outcomes[next_outcome]
+                )));
             }
             next_outcome += 1;
         }
         if first == next_outcome {
-            return Err(bug(format!("range {lo}-{hi} holds no total the dice can make")));
+            return Err(bug(format!(
+                "range {lo}-{hi} holds no total the dice can make"
+            )));
         }
         previous_hi = Some(hi);
     }
     if previous_hi != Some(max) || next_outcome != table.outcomes.len() {
-        return Err(bug(format!("the ranges stop at {}, the dice's highest total is {max}", previous_hi.unwrap_or(min))));
+        return Err(bug(format!(
+            "the ranges stop at {}, the dice's highest total is {max}",
+            previous_hi.unwrap_or(min)
+        )));
     }
     Ok(())
 }
@@ -263,7 +300,11 @@ pub fn check_slugs(tables: &[Table]) -> Result<()> {
         if let Some(other) = seen.insert(slug(&t.id), t) {
             return Err(Error::Rules(format!(
                 "tables `{}` ({}) and `{}` ({}) would both export as `{}`, since exports write `.` as `_`\n  = help: rename one of the two ids",
-                other.id, other.at, t.id, t.at, slug(&t.id)
+                other.id,
+                other.at,
+                t.id,
+                t.at,
+                slug(&t.id)
             )));
         }
     }
@@ -308,5 +349,50 @@ mod tests {
         assert!(a.chars().all(|c| c.is_ascii_alphanumeric()));
         assert_eq!(a, super::foundry_id("RollTable", "bbb.homicide.district"));
         assert_ne!(a, super::foundry_id("RollTable", "bbb.homicide.method"));
+    }
+}
+
+#[cfg(test)]
+mod range_tests {
+    use num_rational::BigRational;
+
+    fn d6() -> super::Table {
+        let row = |lo, hi| super::Row {
+            lo,
+            hi,
+            result: "x".into(),
+            probability: BigRational::new((hi - lo + 1).into(), 6.into()),
+            at: "t.toml:1".into(),
+        };
+        super::Table {
+            id: "t".into(),
+            title: "T".into(),
+            dice: "1d6".into(),
+            formula: "1d6".into(),
+            note: None,
+            outcomes: (1..=6).collect(),
+            ways: 6.into(),
+            rows: vec![row(1, 2), row(3, 6)],
+            at: "t.toml:1".into(),
+        }
+    }
+
+    #[test]
+    fn ranges_must_tile_the_dice_with_weights_their_widths() {
+        let t = d6();
+        assert!(super::check_ranges(&t, "test", &[(1, 2, 2), (3, 6, 4)]).is_ok());
+        for bad in [
+            vec![(1, 2, 2), (3, 6, 3)], // weight is not the width
+            vec![(1, 2, 2), (2, 6, 5)], // overlap
+            vec![(1, 2, 2), (4, 6, 3)], // gap at 3
+            vec![(2, 2, 1), (3, 6, 4)], // does not start at 1
+            vec![(1, 2, 2), (3, 5, 3)], // stops short of 6
+            vec![(1, 2, 2)],            // a row lost
+        ] {
+            let e = super::check_ranges(&t, "test", &bad).unwrap_err();
+            assert_eq!(e.exit_code(), 70, "{bad:?}: {e}");
+        }
+        assert_eq!(super::weights(&t, 1 << 31), Some((6, vec![2, 4])));
+        assert_eq!(super::weights(&t, 5), None);
     }
 }

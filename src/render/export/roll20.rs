@@ -85,7 +85,10 @@ pub fn commands(tables: &[Table]) -> Result<String> {
                     row.at, t.id
                 )));
             }
-            block.push_str(&format!("!import-table-item --{name} --{} --{w} --\n", escape(&item)));
+            block.push_str(&format!(
+                "!import-table-item --{name} --{} --{w} --\n",
+                escape(&item)
+            ));
         }
         check(t, &block, total)?;
         out.push_str(&block);
@@ -96,14 +99,23 @@ pub fn commands(tables: &[Table]) -> Result<String> {
 /// A result's text as a Roll20 item: inline rolls and references as Roll20 rolls, curly quotes.
 pub fn item_text(result: &str) -> Result<String> {
     let text = smart_quotes(result);
-    let parts = pieces(&text).map_err(|e| Error::Bug(format!("checked text `{result}` does not split: {}", e.message)))?;
+    let parts = pieces(&text).map_err(|e| {
+        Error::Bug(format!(
+            "checked text `{result}` does not split: {}",
+            e.message
+        ))
+    })?;
     let mut out = String::new();
     for p in parts {
         match p {
             Piece::Text(s) => out.push_str(s),
             Piece::Roll { expr, .. } => {
-                let e = crate::dice::parse(expr)
-                    .map_err(|e| Error::Bug(format!("checked roll `{expr}` does not parse: {}", e.message)))?;
+                let e = crate::dice::parse(expr).map_err(|e| {
+                    Error::Bug(format!(
+                        "checked roll `{expr}` does not parse: {}",
+                        e.message
+                    ))
+                })?;
                 out.push_str(&format!("[[{}]]", formula::roll20(e.root())));
             }
             Piece::Table { id, .. } => out.push_str(&format!("[[1t[{}]]]", slug(id))),
@@ -165,19 +177,29 @@ fn check(t: &Table, block: &str, total: u64) -> Result<()> {
     let mut sum = 0u64;
     let mut n = 0;
     for (line, row) in lines.zip(&t.rows) {
-        let (table, item, w) = parse_item(line).ok_or_else(|| bug(format!("cannot read `{line}`")))?;
+        let (table, item, w) =
+            parse_item(line).ok_or_else(|| bug(format!("cannot read `{line}`")))?;
         if table != name || item != item_text(&row.result)? || w == 0 {
-            return Err(bug(format!("`{line}` reads as table `{table}`, item `{item}`, weight {w}")));
+            return Err(bug(format!(
+                "`{line}` reads as table `{table}`, item `{item}`, weight {w}"
+            )));
         }
         let share = num_rational::BigRational::new(w.into(), total.into());
         if share != row.probability {
-            return Err(bug(format!("row {} weighs {w} of {total}, its odds are {}", row.at, crate::dice::fraction(&row.probability))));
+            return Err(bug(format!(
+                "row {} weighs {w} of {total}, its odds are {}",
+                row.at,
+                crate::dice::fraction(&row.probability)
+            )));
         }
         sum += w;
         n += 1;
     }
     if n != t.rows.len() || sum != total || block.lines().count() != t.rows.len() + 1 {
-        return Err(bug(format!("{n} items weighing {sum} for {} rows out of {total}", t.rows.len())));
+        return Err(bug(format!(
+            "{n} items weighing {sum} for {} rows out of {total}",
+            t.rows.len()
+        )));
     }
     Ok(())
 }
@@ -186,13 +208,26 @@ fn check(t: &Table, block: &str, total: u64) -> Result<()> {
 mod tests {
     #[test]
     fn escapes_round_trip_and_leave_no_separator() {
-        for s in ["a -- b", "x --y", "[[1d6]] hours", "<b>", "a---b", "--", " --", "[TABLEEXPORT:ESCAPE]", "<%%91%%>"] {
+        for s in [
+            "a -- b",
+            "x --y",
+            "[[1d6]] hours",
+            "<b>",
+            "a---b",
+            "--",
+            " --",
+            "[TABLEEXPORT:ESCAPE]",
+            "<%%91%%>",
+        ] {
             let e = super::escape(s);
             assert!(!e.contains("--"), "{e}");
             assert_eq!(super::unescape(&e), s);
         }
         assert_eq!(super::escape("a -- b"), "a[TABLEEXPORT:ESCAPE] b");
-        assert_eq!(super::escape("[[1d6]]"), "<%%91%%><%%91%%>1d6<%%93%%><%%93%%>");
+        assert_eq!(
+            super::escape("[[1d6]]"),
+            "<%%91%%><%%91%%>1d6<%%93%%><%%93%%>"
+        );
     }
 
     #[test]
