@@ -165,7 +165,19 @@ fn make_list_names_every_kind() {
         .lines()
         .map(|l| l.split_whitespace().next().unwrap())
         .collect();
-    assert_eq!(names, ["case", "srd", "tables", "toy"]);
+    assert_eq!(
+        names,
+        [
+            "case",
+            "srd",
+            "export-foundry",
+            "export-foundry-v12",
+            "export-roll20",
+            "export-csv",
+            "tables",
+            "toy"
+        ]
+    );
 }
 
 #[test]
