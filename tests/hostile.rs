@@ -19,6 +19,7 @@
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -114,6 +115,8 @@ struct Placed {
     marker: String,
     /// The value as written in the content (`PAYLOAD Q<n>`).
     value: String,
+    /// The whole string written (the value, then any inline rolls the field had).
+    written: String,
     /// Whether the field is a chapter's prose or title.
     prose: bool,
 }
@@ -145,6 +148,7 @@ impl Rewriter {
             payload,
             marker,
             value: value.clone(),
+            written: value.clone(),
             prose,
         });
         value
@@ -169,6 +173,7 @@ impl Rewriter {
         } else {
             format!("{value} {kept}")
         };
+        self.placed.last_mut().unwrap().written = s.clone();
     }
 
     /// First pass: new keys for every lookup entry but the ones the roller reads.
@@ -455,9 +460,455 @@ fn built() -> &'static Built {
     })
 }
 
+/// The PDF's text as its glyphs stand for it (their `/ToUnicode` text), in logical order: spaces and
+/// break opportunities left out, each right-to-left run of a line reversed back (typst draws them in
+/// visual order), and the zero-width mark glyphs of a cluster skipped (typst maps every glyph of a
+/// cluster to the whole cluster's text, so its base glyph already stands for the marks).
+fn pdf_text(pages: &[glyphs::Page]) -> String {
+    fn rtl(t: &str) -> bool {
+        t.chars().next().is_some_and(|c| {
+            matches!(c, '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFF}')
+        })
+    }
+    let mut out = String::new();
+    for page in pages {
+        let mut run: Vec<&str> = Vec::new();
+        let mut run_y = f64::NAN;
+        let mut last_y = f64::NAN;
+        for g in &page.glyphs {
+            let t = g.text.as_str();
+            if t.chars().all(|c| c.is_whitespace() || c == '\u{200B}')
+                || (g.w < 0.01 && t.chars().any(mark))
+            {
+                continue;
+            }
+            if !run.is_empty() && (!rtl(t) || (g.y - run_y).abs() > 0.5) {
+                run.drain(..).rev().for_each(|r| out.push_str(r));
+            }
+            if (g.y - last_y).abs() > 0.5 {
+                out.push(LINE);
+            }
+            last_y = g.y;
+            if rtl(t) {
+                run.push(t);
+                run_y = g.y;
+            } else {
+                out.push_str(t);
+            }
+        }
+        run.drain(..).rev().for_each(|r| out.push_str(r));
+        out.push('\u{1}');
+    }
+    // typst's `/ToUnicode` is per glyph, not per use: a hyphen glyph first used for a hyphenation break
+    // reads as U+00AD everywhere, and a base letter first used without marks reads without them. So the
+    // PDF is compared with combining marks left out and U+00AD read as `-`.
+    fold(&out)
+        .chars()
+        .filter(|&c| !mark(c))
+        .map(|c| if c == '\u{AD}' { '-' } else { c })
+        .collect()
+}
+
+/// Line ends in [`pdf_text`].
+const LINE: char = '\u{2}';
+
+fn mark(c: char) -> bool {
+    matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
+}
+
+/// Whether the PDF text holds the placement: its marker as a whole token, preceded by the payload. A
+/// line end may fall anywhere, and a hyphen before a line end may be one typst added (hyphenation).
+fn pdf_has(hay: &str, p: &Placed) -> bool {
+    let hay: Vec<char> = hay.chars().collect();
+    let want: Vec<char> = fold(&p.value)
+        .chars()
+        .filter(|&c| !mark(c))
+        .collect();
+    let marker: Vec<char> = p.marker.chars().collect();
+    let body = &want[..want.len() - marker.len()];
+    (0..hay.len().saturating_sub(marker.len())).any(|end| {
+        // Markers are `Q` and four digits: none is the start of another.
+        hay[end..].starts_with(&marker) && back(&hay[..end], body)
+    })
+}
+
+/// Whether `hay` ends with `body`, skipping line ends and hyphens before them.
+fn back(hay: &[char], body: &[char]) -> bool {
+    match (hay.split_last(), body.split_last()) {
+        (_, None) => true,
+        (None, Some(_)) => false,
+        (Some((&LINE, rest)), _) => {
+            back(rest, body) || (rest.last() == Some(&'-') && back(&rest[..rest.len() - 1], body))
+        }
+        (Some((h, rest)), Some((b, brest))) => h == b && back(rest, brest),
+    }
+}
+
+/// Every glyph of `pdf` inside the text area: between the side margins (`margin` mm, less half a point)
+/// and on the page. Rotated text (the case file's rubber stamps) and spaces are left out.
+fn glyphs_inside(pages: &[glyphs::Page], margin_mm: f64, what: &str) {
+    let margin = margin_mm / 25.4 * 72.0;
+    let mut seen = 0;
+    for page in pages {
+        for g in page
+            .glyphs
+            .iter()
+            .filter(|g| g.upright && g.w > 0.01 && !g.text.trim().is_empty())
+        {
+            seen += 1;
+            // typst hangs punctuation at a line's end into the margin (`overhang`): by its own width.
+            let hangs = g.text.chars().all(|c| matches!(c, ',' | '.' | ';' | ':' | '-' | '–' | '—' | '\u{AD}' | '’' | '”' | '\'' | '"' | ')'));
+            let right = if hangs { g.x } else { g.x + g.w };
+            assert!(
+                g.x >= margin - 0.5 && right <= page.width - margin + 0.5,
+                "{what}: `{}` ({}) at x {:.1}–{:.1}, y {:.1} on page {} leaves the text area ({margin:.1}–{:.1})",
+                g.text,
+                g.font,
+                g.x,
+                g.x + g.w,
+                g.y,
+                g.page + 1,
+                page.width - margin
+            );
+            assert!(
+                g.y >= 0.0 && g.y + g.size <= page.height,
+                "{what}: {g:?} off the page"
+            );
+        }
+    }
+    assert!(seen > 500, "{what}: only {seen} glyphs");
+}
+
+/// `payload Q<n>` as compared with [`fold`]ed output text.
+fn needle(p: &Placed) -> String {
+    fold(&p.value)
+}
+
+fn names() -> Vec<&'static str> {
+    payloads().into_iter().map(|(n, _)| n).collect()
+}
+
+/// The placements whose folded text `hay` lacks, described for a failure message.
+fn missing_in<'a>(hay: &str, placed: impl IntoIterator<Item = &'a Placed>) -> Vec<String> {
+    let names = names();
+    placed
+        .into_iter()
+        .filter(|p| !hay.contains(&needle(p)))
+        .map(|p| format!("{} [{}] {}", p.marker, names[p.payload], p.field))
+        .collect()
+}
+
+fn missing_in_pdf<'a>(hay: &str, placed: impl IntoIterator<Item = &'a Placed>) -> Vec<String> {
+    let names = names();
+    placed
+        .into_iter()
+        .filter(|p| !pdf_has(hay, p))
+        .map(|p| format!("{} [{}] {}", p.marker, names[p.payload], p.field))
+        .collect()
+}
+
+fn srd_file(dir: &Path, ext: &str) -> PathBuf {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == ext))
+        .unwrap_or_else(|| panic!("no .{ext} in {}", dir.display()))
+}
+
+/// Every Markdown file under `dir`, relative path → text.
+fn markdown(dir: &Path) -> BTreeMap<String, String> {
+    support::tree(dir)
+        .into_iter()
+        .filter(|(k, _)| k.ends_with(".md"))
+        .map(|(k, v)| (k, String::from_utf8(v).unwrap()))
+        .collect()
+}
+
+/// What a Markdown file shows, read with pulldown-cmark as mdBook does: its text (text and code
+/// spans, `¦` at every block or inline boundary so nothing matches across cells or paragraphs), its raw
+/// HTML and its link destinations.
+struct Md {
+    text: String,
+    html: Vec<String>,
+    links: Vec<String>,
+}
+
+fn read_md(src: &str) -> Md {
+    let opts = Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_HEADING_ATTRIBUTES;
+    let mut md = Md {
+        text: String::new(),
+        html: Vec::new(),
+        links: Vec::new(),
+    };
+    for e in Parser::new_ext(src, opts) {
+        match e {
+            Event::Text(t) | Event::Code(t) => md.text.push_str(&t),
+            Event::SoftBreak | Event::HardBreak => md.text.push(' '),
+            Event::Html(h) | Event::InlineHtml(h) => {
+                md.html.push(h.to_string());
+                md.text.push('¦');
+            }
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                md.links.push(dest_url.to_string());
+                md.text.push('¦');
+            }
+            _ => md.text.push('¦'),
+        }
+    }
+    md.text = fold(&md.text);
+    md
+}
+
 #[test]
-fn dump() {
+fn hostile_content_checks_and_builds_without_a_warning() {
     let b = built();
-    eprintln!("{}", b.stderr);
-    eprintln!("{} placed", b.rw.placed.len());
+    assert_eq!(b.stderr, "", "no warning of any kind, no missing glyph");
+    let n = payloads().len();
+    assert!(n >= 30);
+    // Every payload in many places, and every kind of field holds some payload.
+    let mut per_payload = vec![0; n];
+    for p in &b.rw.placed {
+        per_payload[p.payload] += 1;
+    }
+    assert!(per_payload.iter().all(|&k| k >= 20), "{per_payload:?}");
+    for field in [
+        ": table bbb.homicide.district.title",
+        ": table bbb.homicide.district.note",
+        ": table bbb.homicide.time_elapsed.editorial",
+        ": table bbb.homicide.district rows[0].result",
+        ": table bbb.homicide.district rows[0].editorial",
+        ": table bbb.homicide.time_elapsed rows[0].result",
+        ": table bbb.names.black.male rows[0].result",
+        ": table bbb.victims rows[0].result",
+        ": lookup bbb.casework.sentencing entries[0].key",
+        ": lookup bbb.casework.sentencing.title",
+        ": lookup bbb.casework.sentencing.key",
+        ": lookup bbb.casework.sentencing.value",
+        ": lookup bbb.legwork.activities entries[0].value",
+        ": lookup bbb.legwork.activities entries[4].note",
+        ": lookup bbb.casework.break_threshold entries[0].editorial",
+        ": deck bbb.chase.city_streets.title",
+        ": deck bbb.chase.city_streets suits.hearts",
+        ": deck bbb.chase.city_streets spades[12]",
+        ": npc bbb.npc.sleazy_senator.name",
+        ": ruling bbb.ruling.starting_level.reason",
+        "book.toml: book.title",
+        "book.toml: book.subtitle",
+        "book.toml: book.author",
+        "book.toml: book.credits",
+        "dice.md: title",
+        "dice.md: heading",
+        "dice.md: paragraph",
+        "dice.md: list item",
+        "dice.md: block quote",
+        "dice.md: table cell",
+    ] {
+        assert!(
+            b.rw.placed.iter().any(|p| p.field.ends_with(field)),
+            "no payload in {field}"
+        );
+    }
+}
+
+/// The case packets' rolled placements: each case's JSON strings, and the placements they hold.
+fn case_placements<'a>(b: &'a Built, case: &str) -> (serde_json::Value, Vec<&'a Placed>) {
+    let json: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(b.out.join(format!("cases/{case}/{case}.json"))).unwrap(),
+    )
+    .unwrap();
+    let text = json.to_string();
+    let held: Vec<&Placed> = b
+        .rw
+        .placed
+        .iter()
+        .filter(|p| !p.prose && contains_marker(&text, &p.marker))
+        .collect();
+    (json, held)
+}
+
+/// Whether `text` holds `marker` (all are `Q` and four digits, so none is the start of another).
+fn contains_marker(text: &str, marker: &str) -> bool {
+    assert!(b_placed_below_10000(marker));
+    text.contains(marker)
+}
+
+fn b_placed_below_10000(marker: &str) -> bool {
+    marker.len() == 5
+}
+
+#[test]
+fn the_pdfs_print_every_payload_as_written_inside_the_page() {
+    let b = built();
+    let srd = std::fs::read(srd_file(&b.out.join("srd"), "pdf")).unwrap();
+    let pages = glyphs::pages(&srd);
+    glyphs_inside(&pages, 16.0, "SRD");
+    let text = pdf_text(&pages);
+    let missing = missing_in_pdf(&text, &b.rw.placed);
+    assert!(
+        missing.is_empty(),
+        "{} of {} placements missing from the SRD PDF:\n{}",
+        missing.len(),
+        b.rw.placed.len(),
+        missing.join("\n")
+    );
+    // Nothing was read from disk or evaluated: pdf-extract's reading agrees.
+    let extracted = pdf_extract::extract_text_from_mem(&srd).unwrap().replace('\u{200B}', "");
+    assert!(!extracted.contains("root:x:0") && !text.contains("root:x:0"));
+    assert!(fold(&extracted).contains("#read(\"/etc/passwd\")Q0000") || fold(&extracted).contains(&fold("#read(“/etc/passwd”) Q0000")));
+    let mut rolled = 0;
+    let mut printed = 0;
+    for case in ["1976-01", "1976-02", "1976-03"] {
+        let (_, held) = case_placements(b, case);
+        rolled += held.len();
+        let gm = std::fs::read(b.out.join(format!("cases/{case}/{case}-gm.pdf"))).unwrap();
+        let pages = glyphs::pages(&gm);
+        glyphs_inside(&pages, 15.0, case);
+        let mut text = pdf_text(&pages);
+        let handout = std::fs::read(b.out.join(format!("cases/{case}/{case}-handout.pdf"))).unwrap();
+        let pages = glyphs::pages(&handout);
+        glyphs_inside(&pages, 15.0, &format!("{case} handout"));
+        text.push_str(&pdf_text(&pages));
+        assert!(!text.contains("root:x:0"));
+        // A packet prints a selection of what it rolls (the JSON keeps every roll of the Break
+        // sequences): the PDFs and the Markdown print the same placements, each as written.
+        let md = read_md(&std::fs::read_to_string(b.out.join(format!("cases/{case}/{case}.md"))).unwrap());
+        let in_md: Vec<&str> = held.iter().filter(|p| md.text.contains(&needle(p))).map(|p| p.marker.as_str()).collect();
+        let in_pdf: Vec<&str> = held.iter().filter(|p| pdf_has(&text, p)).map(|p| p.marker.as_str()).collect();
+        assert_eq!(in_pdf, in_md, "{case}: the PDFs and the Markdown print different placements");
+        assert!(in_pdf.len() >= 15, "{case}: only {} placements printed", in_pdf.len());
+        printed += in_pdf.len();
+    }
+    assert!(rolled > 30, "only {rolled} placements rolled into the cases");
+    assert!(printed > 45, "only {printed} placements printed in the cases");
+}
+
+#[test]
+fn the_markdown_shows_every_payload_as_text_and_adds_no_html_or_link() {
+    let b = built();
+    let srd_md = read_md(&std::fs::read_to_string(srd_file(&b.out.join("srd"), "md")).unwrap());
+    let missing = missing_in(&srd_md.text, &b.rw.placed);
+    assert!(missing.is_empty(), "missing from the SRD Markdown:\n{}", missing.join("\n"));
+    // The mdBook source holds the same, spread over its chapter files.
+    let book: String = markdown(&b.out.join("srd/book"))
+        .values()
+        .map(|t| read_md(t).text + "¦")
+        .collect();
+    // Left alone: the mdBook source has no title page, so the book's subtitle and author (printed in the
+    // PDF and the single Markdown file) are not in it.
+    let missing = missing_in(
+        &book,
+        b.rw.placed.iter().filter(|p| !p.field.ends_with("book.subtitle") && !p.field.ends_with("book.author")),
+    );
+    assert!(missing.is_empty(), "missing from the mdBook source:\n{}", missing.join("\n"));
+    // The tables reference: every table, lookup and deck placement.
+    let tables = read_md(&std::fs::read_to_string(b.out.join("tables/tables.md")).unwrap());
+    let content = b.rw.placed.iter().filter(|p| {
+        (p.field.contains(".toml: table ") || p.field.contains(".toml: lookup ") || p.field.contains(".toml: deck "))
+            && !p.field.ends_with(".editorial")
+    });
+    let missing = missing_in(&tables.text, content);
+    assert!(missing.is_empty(), "missing from tables.md:\n{}", missing.join("\n"));
+    // No payload turned into HTML or a link: every file has exactly the HTML and links the same build of
+    // the plain content has (anchors and links come from ids and chapter slugs, which the payloads left).
+    let collect = |root: &Path| {
+        let mut html = Vec::new();
+        let mut links = Vec::new();
+        for (name, src) in markdown(root) {
+            let md = read_md(&src);
+            let name = if name.starts_with("srd/") && !name.starts_with("srd/book/") {
+                "srd/SRD.md".to_owned()
+            } else {
+                name
+            };
+            html.extend(md.html.into_iter().map(|h| format!("{name}: {h}")));
+            links.extend(md.links.into_iter().map(|l| format!("{name}: {l}")));
+        }
+        html.sort();
+        links.sort();
+        (html, links)
+    };
+    let (html, links) = collect(&b.out);
+    let (plain_html, plain_links) = collect(&b.plain);
+    assert!(!links.iter().any(|l| l.contains("javascript:") || l.contains("evil")));
+    let diff = |a: &[String], b: &[String]| -> Vec<String> {
+        let mut b = b.to_vec();
+        a.iter().filter(|x| match b.iter().position(|y| y == *x) { Some(i) => { b.remove(i); false } None => true }).cloned().collect()
+    };
+    // The only HTML beyond the plain build's: blockprint's own anchor for each heading added to a
+    // chapter, in the single file and in the mdBook chapter, its id made of [a-z0-9_-] only.
+    assert_eq!(diff(&plain_html, &html), Vec::<String>::new(), "plain HTML lost");
+    let extra = diff(&html, &plain_html);
+    let headings: Vec<&Placed> = b.rw.placed.iter().filter(|p| p.field.ends_with(": heading")).collect();
+    let opens: Vec<&String> = extra.iter().filter(|h| !h.ends_with(": </a>")).collect();
+    assert_eq!(extra.len(), 2 * opens.len(), "{extra:?}");
+    assert_eq!(opens.len(), 2 * headings.len(), "{opens:?}");
+    for h in &opens {
+        let id = h.split_once(": <a id=\"").and_then(|(_, r)| r.strip_suffix("\">")).unwrap_or_else(|| panic!("{h}"));
+        assert!(id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_'), "{h}");
+        assert!(headings.iter().any(|p| id.ends_with(&p.marker.to_lowercase())), "{h}");
+    }
+    assert_eq!(
+        (diff(&links, &plain_links), diff(&plain_links, &links)),
+        (vec![], vec![]),
+        "links in the Markdown differ from the plain build's (hostile only, plain only)"
+    );
+}
+
+/// Every string in a JSON value.
+fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        serde_json::Value::Object(o) => o.values().for_each(|x| strings(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn the_json_carries_every_payload_exactly() {
+    let b = built();
+    // `tables --json`: every table, lookup and deck string exactly as written.
+    let cli: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(b.out.join("tables-cli.json")).unwrap()).unwrap();
+    let mut all = Vec::new();
+    strings(&cli, &mut all);
+    let all: std::collections::BTreeSet<String> = all.into_iter().collect();
+    let tables: Vec<&Placed> = b.rw.placed.iter().filter(|p| p.field.contains(".toml: table ")).collect();
+    assert!(tables.len() > 400);
+    let missing: Vec<&str> = tables.iter().filter(|p| !all.contains(&p.written)).map(|p| p.field.as_str()).collect();
+    assert!(missing.is_empty(), "`tables --json` lacks, exactly: {missing:?}");
+    // Case JSON keeps the content's own characters: every marker is preceded by its exact payload.
+    for case in ["1976-01", "1976-02", "1976-03"] {
+        let (json, held) = case_placements(b, case);
+        let mut s = Vec::new();
+        strings(&json, &mut s);
+        let s = s.join("\u{1}");
+        for p in held {
+            assert!(s.contains(&p.value), "{case}.json: {} not exactly `{}`", p.field, p.value);
+        }
+        let markers = s.matches('Q').count();
+        assert!(markers > 5, "{case}: {markers}");
+    }
+    // The template data written as JSON (`tables.json`, the SRD's JSON) holds every placement with
+    // typographic quotes, as the PDF template sees it.
+    let tables_json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(b.out.join("tables/tables.json")).unwrap()).unwrap();
+    let mut t = Vec::new();
+    strings(&tables_json, &mut t);
+    let t = fold(&t.join("\u{1}"));
+    let missing = missing_in(&t, tables.iter().copied());
+    assert!(missing.is_empty(), "tables.json lacks:\n{}", missing.join("\n"));
+    let srd_json: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(srd_file(&b.out.join("srd-json/srd"), "json")).unwrap(),
+    )
+    .unwrap();
+    let mut t = Vec::new();
+    strings(&srd_json, &mut t);
+    let t = fold(&t.join("\u{1}"));
+    let missing = missing_in(&t, b.rw.placed.iter().filter(|p| !p.prose));
+    assert!(missing.is_empty(), "the SRD's JSON lacks:\n{}", missing.join("\n"));
 }
