@@ -245,11 +245,18 @@ fn hostile_text_in_content_prints_literally_in_the_booklet() {
         "pdf,md",
     ]);
     let pdf = std::fs::read(out.join("srd/block-by-block-srd.pdf")).unwrap();
-    let text = pdf_extract::extract_text_from_mem(&pdf).unwrap();
-    // As written, but for the straight quotes every content text gets curly.
+    // Without the invisible break opportunities the booklet puts in runs of 20 or more characters.
+    let text = pdf_extract::extract_text_from_mem(&pdf)
+        .unwrap()
+        .replace('\u{200B}', "");
+    // As written, but for the straight quotes every content text gets curly. The table cell's run of 20
+    // characters carries an invisible break opportunity, around which pdf-extract (reading typst's
+    // widths as zero) guesses spaces, so this one comparison ignores whitespace; tests/hostile.rs reads
+    // the same text exactly from the glyphs.
     let literal = literal.replace("(\"", "(“").replace("\")", "”)");
+    let squeeze = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
     assert!(
-        text.matches(&literal).count() >= 2,
+        squeeze(&text).matches(&squeeze(&literal)).count() >= 2,
         "the row prints as written where placed and in Appendix A"
     );
     assert!(text.contains(prose_literal), "prose prints as written");
