@@ -224,10 +224,10 @@ impl Kind for ExportKind {
             Target::Csv => {
                 if let Some(id) = ids.get(i) {
                     let t = export::table(cx, id)?;
-                    let list = vec![
-                        (format!("{}.csv", slug(id)), export::csv::table(&t)?),
-                        (export::csv::pipe_name(&t), export::csv::pipe(&cx.lib, &t)?),
-                    ];
+                    let mut list = vec![(format!("{}.csv", slug(id)), export::csv::table(&t)?)];
+                    if let Some(pipe) = export::csv::pipe(&cx.lib, &t)? {
+                        list.push((export::csv::pipe_name(&t), pipe));
+                    }
                     return Ok(doc(slug(id), t.title, files(list)?, None));
                 }
                 let tables = ids

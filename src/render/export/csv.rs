@@ -11,8 +11,10 @@
 //!
 //! Pipe ranges are zero-padded to the width of the dice's highest total (`01-04` on a d12), except that
 //! a 1–100 table pads to two digits like percentile dice and writes 100 as `100`: the Roll Table Importer
-//! reads a lone `00` as the whole 1–100 range. The importer cannot read ranges below 1, nor a `|` inside a
-//! result; such tables are refused with the reason rather than written wrong. It also guesses the formula
+//! reads a lone `00` as the whole 1–100 range. The importer cannot read ranges below 1: such a table
+//! has no pipe file, with a warning saying so ([`pipe`] returns `None`). Nor can it read a `|` or a
+//! line break inside a result: the pipe form writes `¦` (broken bar) and a space instead, the one place
+//! an export changes a result's text (the comma files and Foundry keep it exactly). It also guesses the formula
 //! as `1d<last number>`, so a table rolled on more than one die (2d6) needs its formula set by hand after
 //! importing — `tables.csv` gives it.
 
@@ -156,15 +158,17 @@ fn pipe_width(t: &Table) -> usize {
     if max == 100 { 2 } else { max.to_string().len() }
 }
 
-/// The pipe form of one table, read back the way the Roll Table Importer reads it and checked.
-pub fn pipe(lib: &Library, t: &Table) -> Result<Vec<u8>> {
+/// The pipe form of one table, read back the way the Roll Table Importer reads it and checked; `None`
+/// (with a warning on stderr) for a table whose totals go below 1, which the form cannot write.
+pub fn pipe(lib: &Library, t: &Table) -> Result<Option<Vec<u8>>> {
     if let Some(&low) = t.outcomes.first()
         && low < 1
     {
-        return Err(Error::Rules(format!(
-            "table `{}` ({}) rolls {} from {low}; the pipe form `N-M|result` has no way to write totals below 1\n  = help: use the table's CSV or Foundry export, or leave it out by naming the others: blockprint export --to csv ID…",
+        eprintln!(
+            "warning: table `{}` ({}) rolls {} from {low}; the pipe form `N-M|result` has no way to write totals below 1, so it has no pipe file (its CSV and Foundry exports are complete)",
             t.id, t.at, t.dice
-        )));
+        );
+        return Ok(None);
     }
     let width = pipe_width(t);
     let mut out = String::new();
@@ -174,13 +178,10 @@ pub fn pipe(lib: &Library, t: &Table) -> Result<Vec<u8>> {
             lib,
             &crate::content::text::smart_quotes(&r.result),
             false,
-        )?;
-        if text.contains(['|', '\n', '\r']) {
-            return Err(Error::Rules(format!(
-                "row {} of table `{}` holds a `|` or a line break, which the pipe form cannot carry\n  = help: reword the result, or use the table's CSV or Foundry export",
-                r.at, t.id
-            )));
-        }
+        )?
+        .replace('|', "¦")
+        .replace("\r\n", " ")
+        .replace(['\n', '\r'], " ");
         if r.lo == r.hi {
             out.push_str(&format!("{:0width$}|{text}\n", r.lo));
         } else {
@@ -200,7 +201,7 @@ pub fn pipe(lib: &Library, t: &Table) -> Result<Vec<u8>> {
             t.id
         )));
     }
-    Ok(out.into_bytes())
+    Ok(Some(out.into_bytes()))
 }
 
 /// Read a pipe file as the Roll Table Importer does: `range|text` per line, a range `N`, `N-M` or `N–M`,

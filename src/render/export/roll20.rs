@@ -70,21 +70,23 @@ pub fn commands(tables: &[Table]) -> Result<String> {
     let mut out = String::new();
     for t in tables {
         let name = slug(&t.id);
-        let (total, ws) = weights(t, MAX_TOTAL_WEIGHT).ok_or_else(|| {
-            Error::Rules(format!(
-                "table `{}` ({}) rolls {}, whose odds need more than {MAX_TOTAL_WEIGHT} as the sum of Roll20 weights\n  = help: Roll20 draws by weight only; export this table to Foundry or CSV, or leave it out by naming the others: blockprint export --to roll20 ID…",
+        let Some((total, ws)) = weights(t, MAX_TOTAL_WEIGHT) else {
+            // Any checked table must export, so this one is left out of the file, with the reason.
+            eprintln!(
+                "warning: table `{}` ({}) rolls {}, whose odds need more than {MAX_TOTAL_WEIGHT} as the sum of Roll20 weights; it is left out of the Roll20 file (Roll20 draws by weight only; its Foundry and CSV exports are complete)",
                 t.id, t.at, t.dice
-            ))
-        })?;
+            );
+            continue;
+        };
         let mut block = format!("!import-table --{name} --hide\n");
         for (row, w) in t.rows.iter().zip(&ws) {
-            let item = item_text(&row.result)?;
-            if item.trim() != item || item.is_empty() {
-                return Err(Error::Rules(format!(
-                    "row {} of table `{}` is empty or starts or ends with a space, which TableExport drops",
-                    row.at, t.id
-                )));
-            }
+            // TableExport drops an item's outer spaces and cannot carry an empty one.
+            let item = item_text(&row.result)?.trim().to_owned();
+            let item = if item.is_empty() {
+                "—".to_owned()
+            } else {
+                item
+            };
             block.push_str(&format!(
                 "!import-table-item --{name} --{} --{w} --\n",
                 escape(&item)
