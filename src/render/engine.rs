@@ -341,7 +341,9 @@ impl Engine {
             };
             if parts.is_empty() {
                 doc.info_mut().title = Some(title.into());
-                return Ok(vec![(String::new(), export(&doc, None)?)]);
+                // A whole document opens with its bookmarks shown (when it has any).
+                let pdf = super::pdf::open_with_outlines(export(&doc, None)?);
+                return Ok(vec![(String::new(), pdf)]);
             }
             let starts = part_starts(&doc);
             let total = doc.pages().len();
