@@ -125,6 +125,15 @@ fn engine(templates: crate::render::Templates, cx: &Checked) -> Result<Engine> {
 /// The request for a kind: the given seed, the seed of the batch already in the kind's folder (so a
 /// rerun without `--seed` resumes it), or a fresh one announced on stderr.
 fn request(kind: &dyn Kind, batch: &BatchArgs, output: &OutputArgs, count: u32) -> Result<Request> {
+    if !kind.papers().contains(&output.paper) {
+        let sizes: Vec<&str> = kind.papers().iter().map(|p| p.name()).collect();
+        return Err(Error::Usage(format!(
+            "`{}` prints on {}, not {} (--paper)",
+            kind.name(),
+            sizes.join(" or "),
+            output.paper.name()
+        )));
+    }
     let seed = match batch.seed {
         Some(s) => s,
         None if !kind.rolls() => 0,
