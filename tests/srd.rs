@@ -34,7 +34,10 @@ fn scan(md: &str) -> (BTreeSet<String>, Vec<String>, usize, usize) {
     let mut anchors = BTreeSet::new();
     let mut links = Vec::new();
     let (mut headings, mut tables) = (0, 0);
-    for ev in Parser::new_ext(md, Options::ENABLE_TABLES | Options::ENABLE_HEADING_ATTRIBUTES) {
+    for ev in Parser::new_ext(
+        md,
+        Options::ENABLE_TABLES | Options::ENABLE_HEADING_ATTRIBUTES,
+    ) {
         match ev {
             Event::Html(h) | Event::InlineHtml(h) => {
                 if let Some(rest) = h.trim().strip_prefix("<a id=\"") {
@@ -83,7 +86,13 @@ fn markdown_links_resolve_and_tables_have_odds() {
     let book = dir.path().join("srd/book");
     let files: BTreeMap<String, String> = std::fs::read_dir(&book)
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "md"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "md")
+        })
         .map(|e| {
             let p = e.unwrap().path();
             (
@@ -453,7 +462,11 @@ fn chapter_markdown_parses_back_to_the_same_prose() {
         assert_eq!(&h_out[1..], &h_src[..], "{slug}: headings");
         // Every section heading names its id for mdBook, and it is the anchor the PDF and links use.
         let anchors: Vec<&String> = h_src.iter().map(|h| &h.1).collect();
-        assert_eq!(ids.iter().collect::<Vec<_>>(), anchors, "{slug}: heading ids");
+        assert_eq!(
+            ids.iter().collect::<Vec<_>>(),
+            anchors,
+            "{slug}: heading ids"
+        );
         // Each prose paragraph comes back identical, escapes, smart punctuation and emphasis included.
         let mut rest = p_out.iter();
         for p in &p_src {

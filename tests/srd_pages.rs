@@ -171,17 +171,26 @@ fn read(bytes: &[u8], ncols: usize) -> Book {
     let folio = *repeated((1..=pages).filter_map(|p| per_page(p).map(|g| g.y).reduce(f64::max)))
         .last()
         .expect("a folio");
-    assert!(head < height / 5.0 && folio > height * 0.8, "{head} {folio}");
+    assert!(
+        head < height / 5.0 && folio > height * 0.8,
+        "{head} {folio}"
+    );
     let (top, bottom) = (head + 2.0, folio - 2.0);
     let mut columns = Vec::new();
     for p in 1..=pages {
-        let body: Vec<&Glyph> = per_page(p)
-            .filter(|g| g.y > top && g.y < bottom)
-            .collect();
+        let body: Vec<&Glyph> = per_page(p).filter(|g| g.y > top && g.y < bottom).collect();
         let mut cols = Vec::new();
         for k in 0..ncols {
-            let (from, to) = (width * k as f64 / ncols as f64, width * (k + 1) as f64 / ncols as f64);
-            cols.push(lines(body.iter().copied().filter(|g| g.x >= from && g.x < to).collect()));
+            let (from, to) = (
+                width * k as f64 / ncols as f64,
+                width * (k + 1) as f64 / ncols as f64,
+            );
+            cols.push(lines(
+                body.iter()
+                    .copied()
+                    .filter(|g| g.x >= from && g.x < to)
+                    .collect(),
+            ));
         }
         columns.push(cols);
     }
@@ -232,7 +241,10 @@ struct Fragment {
 }
 
 fn squash(s: &str) -> String {
-    s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_lowercase()
+    s.chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_lowercase()
 }
 
 /// A row of a random table prints its chance: "12.5%" then the fraction "1/8".
@@ -262,7 +274,11 @@ fn fragments(book: &Book) -> Vec<Fragment> {
                 let rows = lines[h + 1..end].iter().filter(|l| is_row(&l.text)).count();
                 // The title bar is the line above the column heads; a fragment heads its column when
                 // nothing but its title bar (and a raised dagger in it) stands above its column heads.
-                let title = if h > 0 { squash(&lines[h - 1].text) } else { String::new() };
+                let title = if h > 0 {
+                    squash(&lines[h - 1].text)
+                } else {
+                    String::new()
+                };
                 out.push(Fragment {
                     page: pi + 1,
                     title,
@@ -284,11 +300,7 @@ fn check(paper: Paper) {
     let bytes = render(paper, dir.path());
     let book = read(&bytes, ncols);
     assert!(book.width > 0.0);
-    assert!(
-        book.chapter_starts.len() >= 10,
-        "{:?}",
-        book.chapter_starts
-    );
+    assert!(book.chapter_starts.len() >= 10, "{:?}", book.chapter_starts);
     let report = std::env::var_os("BLOCKPRINT_PAGES_REPORT").is_some();
     let mut problems = Vec::new();
     for p in 1..=book.pages {
@@ -310,7 +322,11 @@ fn check(paper: Paper) {
                 "p. {p}: text fills {:.0}% of the page ({} lines){}",
                 fill * 100.0,
                 book.lines(p),
-                if end { ", the last page of a chapter" } else { "" }
+                if end {
+                    ", the last page of a chapter"
+                } else {
+                    ""
+                }
             ));
         }
     }

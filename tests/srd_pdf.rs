@@ -23,7 +23,12 @@ fn page_mm(doc: &lopdf::Document) -> (f64, f64) {
     let (_, &page) = doc.get_pages().iter().next().unwrap();
     let dict = doc.get_dictionary(page).unwrap();
     let mb = dict.get(b"MediaBox").unwrap().as_array().unwrap();
-    let n = |o: &lopdf::Object| o.as_float().map(f64::from).or_else(|_| o.as_i64().map(|i| i as f64)).unwrap();
+    let n = |o: &lopdf::Object| {
+        o.as_float()
+            .map(f64::from)
+            .or_else(|_| o.as_i64().map(|i| i as f64))
+            .unwrap()
+    };
     let pt = 25.4 / 72.0;
     ((n(&mb[2]) - n(&mb[0])) * pt, (n(&mb[3]) - n(&mb[1])) * pt)
 }
@@ -56,7 +61,17 @@ fn the_srd_opens_with_its_bookmarks_in_every_paper_size() {
         );
         let text = pdf_extract::extract_text_from_mem(&bytes).unwrap();
         assert!(text.contains("Appendix D"), "{paper}");
-        assert!(text.contains(&Paper::ALL.iter().find(|p| p.name().eq_ignore_ascii_case(paper)).unwrap().name().to_uppercase()), "{paper}: the credits name the paper");
+        assert!(
+            text.contains(
+                &Paper::ALL
+                    .iter()
+                    .find(|p| p.name().eq_ignore_ascii_case(paper))
+                    .unwrap()
+                    .name()
+                    .to_uppercase()
+            ),
+            "{paper}: the credits name the paper"
+        );
     }
 }
 

@@ -251,7 +251,9 @@ impl Engine {
                         }
                     }
                 }
-                let then = then.take().ok_or_else(|| Error::Bug("compiled twice".into()))?;
+                let then = then
+                    .take()
+                    .ok_or_else(|| Error::Bug("compiled twice".into()))?;
                 then(world, doc, warnings).map(Step::Done)
             })?;
             match step {
@@ -418,7 +420,9 @@ fn refits(doc: &PagedDocument) -> BTreeMap<String, serde_json::Value> {
         let Some(meta) = c.to_packed::<MetadataElem>() else {
             continue;
         };
-        let Value::Dict(d) = &meta.value else { continue };
+        let Value::Dict(d) = &meta.value else {
+            continue;
+        };
         let (Ok(Value::Str(key)), Ok(value)) = (d.get("key"), d.get("value")) else {
             continue;
         };
