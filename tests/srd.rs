@@ -28,12 +28,16 @@ fn srd(out: &Path, format: &str) {
     run_ok(&["srd", "--out", out.to_str().unwrap(), "--format", format]);
 }
 
-/// Anchors (`<a id="…">`) and link targets of a Markdown text, through pulldown-cmark.
+/// Anchors (`<a id="…">` and mdBook's heading ids `{#…}`) and link targets of a Markdown text, through
+/// pulldown-cmark.
 fn scan(md: &str) -> (BTreeSet<String>, Vec<String>, usize, usize) {
     let mut anchors = BTreeSet::new();
     let mut links = Vec::new();
     let (mut headings, mut tables) = (0, 0);
-    for ev in Parser::new_ext(md, Options::ENABLE_TABLES) {
+    for ev in Parser::new_ext(
+        md,
+        Options::ENABLE_TABLES | Options::ENABLE_HEADING_ATTRIBUTES,
+    ) {
         match ev {
             Event::Html(h) | Event::InlineHtml(h) => {
                 if let Some(rest) = h.trim().strip_prefix("<a id=\"") {
@@ -41,7 +45,12 @@ fn scan(md: &str) -> (BTreeSet<String>, Vec<String>, usize, usize) {
                 }
             }
             Event::Start(Tag::Link { dest_url, .. }) => links.push(dest_url.to_string()),
-            Event::Start(Tag::Heading { .. }) => headings += 1,
+            Event::Start(Tag::Heading { id, .. }) => {
+                headings += 1;
+                if let Some(id) = id {
+                    anchors.insert(id.to_string());
+                }
+            }
             Event::Start(Tag::Table(_)) => tables += 1,
             _ => {}
         }
@@ -77,6 +86,13 @@ fn markdown_links_resolve_and_tables_have_odds() {
     let book = dir.path().join("srd/book");
     let files: BTreeMap<String, String> = std::fs::read_dir(&book)
         .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "md")
+        })
         .map(|e| {
             let p = e.unwrap().path();
             (
@@ -372,6 +388,25 @@ fn body_of(path: &Path) -> String {
     body.to_owned()
 }
 
+/// A book chapter without mdBook's heading ids (`## Title {#anchor}` → `## Title`), which the content's
+/// own parser does not read, and the ids taken off, in order.
+fn without_heading_ids(md: &str) -> (String, Vec<String>) {
+    let mut ids = Vec::new();
+    let lines: Vec<String> = md
+        .lines()
+        .map(|l| {
+            if l.starts_with('#')
+                && let Some((head, id)) = l.strip_suffix('}').and_then(|l| l.rsplit_once(" {#"))
+            {
+                ids.push(id.to_owned());
+                return head.to_owned();
+            }
+            l.to_owned()
+        })
+        .collect();
+    (lines.join("\n") + "\n", ids)
+}
+
 /// Headings (level, anchor, text) and the paragraphs that hold no directive or chapter link, in order,
 /// at any depth (lists, quotes).
 fn prose_of(blocks: &[Block], headings: &mut Vec<(u8, String, String)>, paras: &mut Vec<Block>) {
@@ -426,13 +461,21 @@ fn chapter_markdown_parses_back_to_the_same_prose() {
     let (mut all_paras, mut all_headings) = (0, 0);
     for slug in slugs {
         let src = prose::parse(&chapter_source(slug), slug);
-        let out = prose::parse(&files[&format!("book/{slug}.md")], slug);
+        let (md, ids) = without_heading_ids(&files[&format!("book/{slug}.md")]);
+        let out = prose::parse(&md, slug);
         let (mut h_src, mut p_src, mut h_out, mut p_out) = (vec![], vec![], vec![], vec![]);
         prose_of(&src.blocks, &mut h_src, &mut p_src);
         prose_of(&out.blocks, &mut h_out, &mut p_out);
         // The rendered chapter starts with its title as `#`; every other heading is the source's.
         assert_eq!(h_out[0].0, 1, "{slug}");
         assert_eq!(&h_out[1..], &h_src[..], "{slug}: headings");
+        // Every section heading names its id for mdBook, and it is the anchor the PDF and links use.
+        let anchors: Vec<&String> = h_src.iter().map(|h| &h.1).collect();
+        assert_eq!(
+            ids.iter().collect::<Vec<_>>(),
+            anchors,
+            "{slug}: heading ids"
+        );
         // Each prose paragraph comes back identical, escapes, smart punctuation and emphasis included.
         let mut rest = p_out.iter();
         for p in &p_src {
@@ -528,7 +571,7 @@ Trailing paragraph -- with "quotes" and 'single' ones... done.
     ]);
     let src = prose::parse(&body_of(&chapter), "dice").blocks;
     let md = std::fs::read_to_string(out.join("srd/book/dice.md")).unwrap();
-    let got = prose::parse(&md, "dice").blocks;
+    let got = prose::parse(&without_heading_ids(&md).0, "dice").blocks;
     // From the section's heading on; the `<a id="…"></a>` lines before headings parse as empty paragraphs.
     let from = |blocks: &[Block]| {
         let i = blocks

@@ -136,6 +136,15 @@ fn request(kind: &dyn Kind, batch: &BatchArgs, output: &OutputArgs, count: u32) 
             max = super::MAX_NUMBER,
         )));
     }
+    if !kind.papers().contains(&output.paper) {
+        let sizes: Vec<&str> = kind.papers().iter().map(|p| p.name()).collect();
+        return Err(Error::Usage(format!(
+            "`{}` prints on {}, not {} (--paper)",
+            kind.name(),
+            sizes.join(" or "),
+            output.paper.name()
+        )));
+    }
     let seed = match batch.seed {
         Some(s) => s,
         None if !kind.rolls() => 0,

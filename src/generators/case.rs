@@ -19,6 +19,10 @@ impl Kind for CaseKind {
     fn about(&self) -> &str {
         "homicide case packets: GM file, player handout, Markdown and JSON per case"
     }
+    /// The packet template lays out A4 and Letter only (the zine sizes are the SRD's).
+    fn papers(&self) -> &[crate::render::Paper] {
+        &[crate::render::Paper::A4, crate::render::Paper::Letter]
+    }
     fn folder(&self) -> &str {
         "cases"
     }

@@ -138,6 +138,10 @@ pub trait Kind: Sync {
         false
     }
     fn requires(&self) -> Requirements;
+    /// Paper sizes the kind's templates lay out; `--paper` with another is refused before anything runs.
+    fn papers(&self) -> &[Paper] {
+        &Paper::ALL
+    }
     /// Check the requirements even for content that offers none of them (layout kinds: their lists are
     /// the user's own). Rust kinds are checked when content offers them or the user asks for them.
     fn requires_always(&self) -> bool {

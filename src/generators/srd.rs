@@ -86,6 +86,10 @@ impl Kind for SrdKind {
         for (name, text) in srd::markdown_book(env, &data, book).map_err(failed)? {
             files.push((format!("book/{name}"), text.into_bytes()));
         }
+        files.push((
+            "book/book.toml".to_owned(),
+            srd::book_toml(&data).into_bytes(),
+        ));
         Ok(files)
     }
 }

@@ -43,12 +43,30 @@ pub fn template_files() -> Vec<(String, &'static include_dir::File<'static>)> {
     out
 }
 
-/// Paper sizes the templates know.
+/// Paper sizes the templates know. On the command line and in the templates' data they are spelled
+/// `a4`, `letter`, `a5` and `us-trade` (6 × 9 in, the common trade paperback and zine size).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Paper {
     A4,
     Letter,
+    A5,
+    UsTrade,
+}
+
+impl Paper {
+    /// Every paper size, in the order `--help` lists them.
+    pub const ALL: [Paper; 4] = [Paper::A4, Paper::Letter, Paper::A5, Paper::UsTrade];
+
+    /// The spelling on the command line and in the data: `a4`, `letter`, `a5`, `us-trade`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Paper::A4 => "a4",
+            Paper::Letter => "letter",
+            Paper::A5 => "a5",
+            Paper::UsTrade => "us-trade",
+        }
+    }
 }
 
 /// Kinds of file a document renders to. `csv` and `txt` files are written by the kind itself

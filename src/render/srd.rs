@@ -323,6 +323,35 @@ pub fn markdown_single(
         })
 }
 
+/// mdBook's `book.toml` for the book folder: title, author, language; the chapters and `SUMMARY.md` sit
+/// beside it (`src = "."`), and `mdbook build` writes the HTML to `html/` there.
+pub fn book_toml(d: &SrdData) -> String {
+    let mut book = toml::Table::new();
+    book.insert("title".into(), d.book.title.clone().into());
+    if let Some(sub) = &d.book.subtitle {
+        book.insert("description".into(), sub.clone().into());
+    }
+    book.insert(
+        "authors".into(),
+        toml::Value::Array(vec![d.book.author.clone().into()]),
+    );
+    book.insert("language".into(), d.book.language.clone().into());
+    book.insert("src".into(), ".".into());
+    let mut build = toml::Table::new();
+    build.insert("build-dir".into(), "html".into());
+    // A chapter missing from the folder is an error, not an empty page made up on the spot.
+    build.insert("create-missing".into(), false.into());
+    let mut root = toml::Table::new();
+    root.insert("book".into(), toml::Value::Table(book));
+    root.insert("build".into(), toml::Value::Table(build));
+    format!(
+        "# mdBook settings for this folder, written by {}: `mdbook build` here makes html/.
+{}",
+        d.generator,
+        toml::to_string(&root).unwrap_or_default()
+    )
+}
+
 /// One Markdown file per chapter (`srd/chapter.md.j2`) and appendix (`srd/appendix.md.j2`), plus mdBook's
 /// `SUMMARY.md` (`srd/summary.md.j2`): (file name, text), in reading order with `SUMMARY.md` last.
 pub fn markdown_book(
