@@ -106,9 +106,14 @@ fn collect_dir(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) -> io:
 
 /// Load every `.toml` file under `root`. I/O failures are `Err`; content problems are diagnostics.
 pub fn load(root: &ContentRoot) -> io::Result<(Library, Vec<Diagnostic>)> {
+    Ok(load_files(root.files()?))
+}
+
+/// Load content from files already in memory: (path relative to the root with `/` separators, bytes),
+/// sorted by path as [`ContentRoot::files`] gives them. For tests and fuzzing, which need no folder.
+pub fn load_files(files: Vec<(String, Vec<u8>)>) -> (Library, Vec<Diagnostic>) {
     let mut lib = Library::default();
     let mut diags = Vec::new();
-    let files = root.files()?;
     lib.version = version(&files);
     let mut markdown: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     for (path, bytes) in files {
@@ -166,7 +171,7 @@ pub fn load(root: &ContentRoot) -> io::Result<(Library, Vec<Diagnostic>)> {
     }
     chapters(&mut lib, &markdown, &mut diags);
     lib.reindex();
-    Ok((lib, diags))
+    (lib, diags)
 }
 
 /// A short fingerprint of every file under the root (FNV-1a, 64 bits, over paths and bytes in path order):

@@ -8,7 +8,7 @@ pub mod text;
 
 use std::collections::BTreeMap;
 
-pub use load::{ContentRoot, EMBEDDED, load};
+pub use load::{ContentRoot, EMBEDDED, load, load_files};
 pub use model::{
     Book, Chapter, Deck, Entry, EntryValue, Located, Lookup, Npc, RANKS, Row, Ruling, SUITS,
     SuitMeanings, Table, Unit, ValueKind,
