@@ -230,10 +230,11 @@ fn print_cost(l: u64) -> u64 {
     ALLOC + 4 * l * l + 40 * l
 }
 
-/// Estimated cost of a binary gcd of two numbers with `bits` bits together.
+/// Estimated cost of a gcd of two numbers with `bits` bits together. num-bigint's binary gcd takes
+/// one step per bit, each a big-integer shift or subtraction: measured at 30-80 ns per bit.
 fn gcd_cost(bits: u64) -> u64 {
     let l = bits / 64 + 1;
-    ALLOC + bits.saturating_mul(l).saturating_mul(3)
+    ALLOC + bits.saturating_mul(32 + 2 * l)
 }
 
 /// A probability as an unreduced fraction whose denominator's prime factors are known.
@@ -295,6 +296,10 @@ fn int(v: i64) -> BigRational {
 
 fn limbs(x: &BigUint) -> u64 {
     x.bits() / 64 + 1
+}
+
+fn value_bits(v: &BigRational) -> u64 {
+    v.numer().bits() + v.denom().bits()
 }
 
 fn value_limbs(v: &BigRational) -> u64 {
@@ -768,16 +773,22 @@ fn combine(a: &Dist, b: &Dist, op: BinOp, at: &At, budget: &mut Budget) -> Resul
     let entries = match entries {
         Some(e) => e,
         None => {
-            let vl = a
-                .entries
-                .iter()
-                .chain(&b.entries)
-                .map(|(v, _)| value_limbs(v))
-                .max()
-                .unwrap_or(1);
+            // Each pair is one rational operation: num-rational reduces with gcds (about two of the
+            // operands' size, measured), and hashing a rational walks its continued fraction. Sorting
+            // the results compares rationals by division.
+            let bits = |d: &Dist| {
+                d.entries
+                    .iter()
+                    .map(|(v, _)| value_bits(v))
+                    .max()
+                    .unwrap_or(1)
+            };
+            let vbits = bits(a) + bits(b);
+            let per_pair = HASH + RATIONAL + 2 * gcd_cost(vbits) + weight_cost;
+            let sort = 20 * (100 + 4 * vbits);
             budget.spend(
-                pairs.saturating_mul(HASH + RATIONAL + 12 * vl * vl + weight_cost)
-                    + entries_bound * (2 * ALLOC + la + lb),
+                pairs.saturating_mul(per_pair)
+                    + entries_bound.saturating_mul(2 * ALLOC + la + lb + sort),
                 at,
             )?;
             let xa: Vec<&BigRational> = a.entries.iter().map(|(v, _)| v).collect();
