@@ -946,7 +946,10 @@ fn the_markdown_shows_every_payload_as_text_and_adds_no_html_or_link() {
     let opens: Vec<&String> = extra.iter().filter(|h| !h.ends_with(": </a>")).collect();
     assert_eq!(extra.len(), 2 * opens.len(), "{extra:?}");
     assert_eq!(opens.len(), headings.len(), "{opens:?}");
-    assert!(opens.iter().all(|h| h.starts_with("srd/SRD.md: ")), "{opens:?}");
+    assert!(
+        opens.iter().all(|h| h.starts_with("srd/SRD.md: ")),
+        "{opens:?}"
+    );
     for h in &opens {
         let id = h
             .split_once(": <a id=\"")

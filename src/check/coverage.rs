@@ -218,10 +218,21 @@ fn support(
     let dist = match expr.distribution() {
         Ok(d) => d,
         Err(e) => {
+            // Point at the sub-expression at fault (a divisor that can be 0, a part too big to work out).
+            let loc = match e.span {
+                Some(sp) => point_into(
+                    lib,
+                    &table.dice.loc,
+                    &table.dice.value,
+                    sp.start,
+                    sp.end - sp.start,
+                ),
+                None => table.dice.loc.clone(),
+            };
             out.push(bad(
-                table.dice.loc.clone(),
+                loc,
                 format!("`dice = \"{}\"`: {}", table.dice.value, e.message),
-                "use a smaller dice expression",
+                e.hint.as_deref().unwrap_or("use a smaller dice expression"),
             ));
             return None;
         }

@@ -59,8 +59,8 @@ fn text<'a>(
     for p in parts {
         match p {
             Piece::Text(_) => {}
-            Piece::Roll { expr, at } => {
-                if let Err(e) = dice::parse(expr) {
+            Piece::Roll { expr, at } => match dice::parse(expr) {
+                Err(e) => {
                     let loc = point_into(lib, &s.loc, &s.value, at + e.offset, e.len);
                     let hint = e.hint.clone().unwrap_or_else(|| "an inline roll is a dice expression such as `{1d6}` or `{3d6}`; a reference is `{table:ID}`".to_owned());
                     out.push(
@@ -74,7 +74,14 @@ fn text<'a>(
                         .with_hint(hint),
                     );
                 }
-            }
+                // It parses; it must also roll for every seed, so no divisor may be 0.
+                Ok(parsed) => {
+                    let what = format!("inline roll `{{{expr}}}`");
+                    if let Some(d) = zero_divisor_diagnostic(lib, s, &parsed, at, &what) {
+                        out.push(d.with_table(owner));
+                    }
+                }
+            },
             Piece::Table { id, at } => {
                 if lib.table(id).is_some() {
                     refs.push((id, at));
@@ -95,6 +102,36 @@ fn text<'a>(
         }
     }
     refs
+}
+
+/// A `bad_dice` diagnostic for a divisor of `expr` that can be 0, pointing at the divisor inside the
+/// string value `s`; `at` is the byte offset of the expression in the value, `what` names it at the
+/// start of the message. Shared with the other
+/// places content names dice (table dice, dice lookups), since all of them are rolled.
+pub(super) fn zero_divisor_diagnostic(
+    lib: &Library,
+    s: &Located<String>,
+    expr: &dice::Expr,
+    at: usize,
+    what: &str,
+) -> Option<Diagnostic> {
+    let e = expr.zero_divisor()?;
+    let span = e.span.unwrap_or(dice::Span {
+        start: 0,
+        end: expr.source().len(),
+    });
+    let loc = point_into(
+        lib,
+        &s.loc,
+        &s.value,
+        at + span.start,
+        span.end - span.start,
+    );
+    let hint = e
+        .hint
+        .unwrap_or_else(|| "make sure no divisor can be 0".to_owned());
+    let message = format!("{what}: {}", e.message);
+    Some(Diagnostic::error(Kind::BadDice, &lib.sources, &loc, message).with_hint(hint))
 }
 
 /// Suggest the closest existing table id.

@@ -35,6 +35,31 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                 (ValueKind::Integer, EntryValue::Integer(_))
                 | (ValueKind::Text, EntryValue::Text(_)) => {}
                 (ValueKind::Dice, EntryValue::Text(s)) => {
+                    // Dice lookups are rolled (e.g. Break thresholds), so a divisor must never be 0.
+                    if let Ok(parsed) = dice::parse(s) {
+                        let located = crate::content::Located {
+                            value: s.clone(),
+                            loc: e.value.loc.clone(),
+                        };
+                        let what = format!("`{s}` for `{}`", e.key.value);
+                        if let Some(d) =
+                            super::inline::zero_divisor_diagnostic(lib, &located, &parsed, 0, &what)
+                        {
+                            out.push(d.with_table(id));
+                        } else if let Some(problem) = not_whole(&parsed) {
+                            // Rolled values are used as counts (a Break threshold), so they must be whole.
+                            out.push(
+                                Diagnostic::error(
+                                    Kind::BadDice,
+                                    &lib.sources,
+                                    &e.value.loc,
+                                    format!("{what}: {problem}"),
+                                )
+                                .with_table(id)
+                                .with_hint("a dice lookup's values are rolled and used as whole numbers; drop the `/` or round inside the table that uses it"),
+                            );
+                        }
+                    }
                     if let Err(err) = dice::parse(s) {
                         let loc = point_into(lib, &e.value.loc, s, err.offset, err.len);
                         out.push(
@@ -220,5 +245,20 @@ fn npcs(lib: &Library, out: &mut Vec<Diagnostic>) {
                 .with_hint(hint),
             );
         }
+    }
+}
+
+/// Why a dice expression may roll something other than a whole number, if it may.
+fn not_whole(expr: &dice::Expr) -> Option<String> {
+    if expr.is_integer_valued() {
+        return None;
+    }
+    match expr.distribution() {
+        Ok(d) if d.integer_outcomes().is_some() => None,
+        Ok(_) => Some("can roll values that are not whole numbers".to_owned()),
+        Err(e) => Some(format!(
+            "cannot be shown to roll whole numbers: {}",
+            e.message
+        )),
     }
 }

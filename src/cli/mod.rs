@@ -59,6 +59,13 @@ pub enum Command {
         json: bool,
     },
     /// Exact distribution of a dice expression, e.g. `blockprint odds 4d6kh3`.
+    ///
+    /// Exact arithmetic has a work bound: every step's cost (pairs of values a `*` or `/` combines,
+    /// cells of a sum of dice, states of a keep/drop, printing every probability) is estimated before it
+    /// runs and charged to a budget of 400 million work units per expression (roughly a nanosecond
+    /// each); a distribution may also have at most 200 000 distinct values and take about 256 MB. An
+    /// expression beyond that is refused (exit 1) in well under a second, naming the part at fault;
+    /// use fewer or smaller dice, or split it and work the parts out separately.
     Odds {
         /// A dice expression: 3d6, 4d6kh3, 2d10kl1, 1d6!, 5d6cs>=6, 4dF, d%, 1d6/2, (1d4+1)*2 …
         expr: String,

@@ -34,7 +34,18 @@ pub(super) fn run(src: &str, json: bool) -> Status {
     let dist = match expr.distribution() {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("error[bad_dice]: `{src}`: {}", e.message);
+            // Point at the sub-expression at fault, as for a parse error.
+            let span = e.span.unwrap_or(dice::Span {
+                start: 0,
+                end: src.len(),
+            });
+            let located = dice::ParseError {
+                offset: span.start,
+                len: span.end - span.start,
+                message: e.message,
+                hint: e.hint,
+            };
+            eprint!("{}", super::expr_error(src, &located));
             return Status::Rules;
         }
     };
@@ -45,18 +56,20 @@ pub(super) fn run(src: &str, json: bool) -> Status {
             .outcomes()
             .iter()
             .map(|(v, p)| OutcomeOut {
-                value: dice::fraction(v),
-                probability: dice::fraction(p),
+                // Both are in lowest terms already: printing them needs no gcd.
+                value: dice::fraction_reduced(v),
+                probability: dice::fraction_reduced(p),
                 approx: dice::approx(p),
             })
             .collect(),
-        mean: dice::fraction(&dist.mean()),
-        capped: (!num_traits::Zero::is_zero(&capped)).then(|| dice::fraction(&capped)),
+        mean: dice::fraction_reduced(&dist.mean()),
+        capped: (!num_traits::Zero::is_zero(&capped)).then(|| dice::fraction_reduced(&capped)),
     };
     if json {
         return super::print_json(&out);
     }
     let mean = dist.mean();
+    drop(dist);
     if mean.is_integer() {
         outln!("{}   mean {}", out.expr, out.mean);
     } else {

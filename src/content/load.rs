@@ -310,9 +310,20 @@ fn special_kind(meta: &std::fs::Metadata) -> &'static str {
 
 /// Load every `.toml` file under `root`. I/O failures are `Err`; content problems are diagnostics.
 pub fn load(root: &ContentRoot) -> io::Result<(Library, Vec<Diagnostic>)> {
+    let Files { files, bad } = root.scan()?;
+    Ok(load_scanned(files, bad))
+}
+
+/// Load content from files already in memory: (path relative to the root with `/` separators, bytes),
+/// sorted by path as [`ContentRoot::scan`] gives them. For tests and fuzzing, which need no folder.
+pub fn load_files(files: Vec<(String, Vec<u8>)>) -> (Library, Vec<Diagnostic>) {
+    load_scanned(files, Vec::new())
+}
+
+/// Load scanned files, reporting the ones the scan could not take (`bad`) as located errors.
+fn load_scanned(files: Vec<(String, Vec<u8>)>, bad: Vec<BadFile>) -> (Library, Vec<Diagnostic>) {
     let mut lib = Library::default();
     let mut diags = Vec::new();
-    let Files { files, bad } = root.scan()?;
     lib.version = version(&files);
     for b in bad {
         // Named, but with no text to quote: the file was never read (and may not be readable).
@@ -404,7 +415,7 @@ pub fn load(root: &ContentRoot) -> io::Result<(Library, Vec<Diagnostic>)> {
     }
     chapters(&mut lib, &markdown, &mut diags);
     lib.reindex();
-    Ok((lib, diags))
+    (lib, diags)
 }
 
 /// The most rows a table (or entries a lookup) may have. The largest built-in table has 100; the limit

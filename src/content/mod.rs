@@ -9,7 +9,8 @@ pub mod text;
 use std::collections::BTreeMap;
 
 pub use load::{
-    BadFile, ContentRoot, EMBEDDED, Files, MAX_FILE_BYTES, MAX_TOTAL_BYTES, forbidden_control, load,
+    BadFile, ContentRoot, EMBEDDED, Files, MAX_FILE_BYTES, MAX_TOTAL_BYTES, forbidden_control,
+    load, load_files,
 };
 pub use model::{
     Book, Chapter, Deck, Entry, EntryValue, Located, Lookup, Npc, RANKS, Row, Ruling, SUITS,

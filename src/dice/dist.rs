@@ -1,7 +1,7 @@
 //! A parsed dice syntax tree in; its exact probability distribution ([`Dist`]) or a [`DistError`] out.
 //!
 //! Everything is exact: every distribution is a list of values with integer weights over one common
-//! integer total (`BigUint`), and values are `BigRational`s. Nothing is sampled.
+//! integer total, and values are `BigRational`s. Nothing is sampled.
 //!
 //! * One die: its faces with weights. An exploding die `dS!` is unrolled up to [`EXPLODE_CAP`] extra
 //!   rolls, so a die that keeps showing its maximum has `EXPLODE_CAP + 1` links at most; the last link
@@ -16,31 +16,69 @@
 //!   kept die contributing 1 or 0 instead of its value.
 //! * Binary operators: every pair of outcomes of two independent distributions, weights multiplied.
 //!
-//! Work is bounded: a distribution may have at most [`MAX_SUPPORT`] distinct values and the total
-//! arithmetic work is capped by a budget, beyond which a [`DistError`] is returned.
+//! # The work bound
+//! Every step estimates its cost *before* doing it, in work units (one unit is roughly one nanosecond
+//! of arithmetic on one 64-bit word), and charges it to one budget of [`WORK_LIMIT`] units per
+//! expression; a step that would overrun it is refused with a [`DistError`] naming the
+//! sub-expression. The estimate counts what the step really does: every pair of values a `*` or `/`
+//! combines (with the cost of the big-integer products and of rational arithmetic), every cell of a
+//! convolution, every state of the keep/drop programme, and, at the end, the work of presenting the
+//! result (putting every probability in lowest terms, printing it, the exact mean). Alongside it, a
+//! distribution may hold at most [`MAX_SUPPORT`] distinct values and an estimated [`MEMORY_LIMIT`]
+//! bytes. Reducing probabilities never calls a general gcd: the common total is a product of die
+//! sizes whose prime factors are tracked, so lowest terms cost a few small divisions per value.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::Hash;
 
-use num_bigint::{BigInt, BigUint};
+use num_bigint::{BigInt, BigUint, Sign};
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
 use super::EXPLODE_CAP;
-use super::parse::{BinOp, DiceTerm, Node, NodeKind, Sides};
+use super::parse::{BinOp, DiceTerm, Node, NodeKind, Sides, Span};
 
 /// Most distinct values a distribution (or one intermediate step) may have.
-pub const MAX_SUPPORT: usize = 1_000_000;
-/// Work budget for one distribution, in big-integer limb operations (roughly a few seconds at worst).
-const WORK_LIMIT: u64 = 300_000_000;
+pub const MAX_SUPPORT: usize = 200_000;
+/// Work budget for one expression, in work units (about a nanosecond each on a current machine);
+/// with the estimates' safety margins an expression at the limit takes well under a second.
+pub const WORK_LIMIT: u64 = 400_000_000;
+/// Estimated memory one distribution (and the printing of it) may take, in bytes.
+pub const MEMORY_LIMIT: u64 = 256 << 20;
 /// Most intermediate states the keep/drop programme may hold at once.
-const MAX_STATES: usize = 4_000_000;
+const MAX_STATES: usize = 1_000_000;
+
+/// Cost of allocating and freeing one big integer, in work units.
+const ALLOC: u64 = 40;
+/// Cost of one hash-map update (hashing, probing, and on insertion growing the map).
+const HASH: u64 = 60;
+/// Base cost of one operation on two small rationals (two gcds, allocation).
+const RATIONAL: u64 = 500;
+/// Bytes one value with its weight takes in a distribution, besides the weight's digits.
+const ENTRY_BYTES: u64 = 200;
+
+/// What went wrong computing a distribution or a roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DistErrorKind {
+    /// A divisor can be (or, when rolling, was) 0.
+    DivisionByZero,
+    /// Working the distribution out exactly would take more than [`WORK_LIMIT`] or [`MEMORY_LIMIT`],
+    /// or give more than [`MAX_SUPPORT`] values.
+    TooBig,
+}
 
 /// Why a distribution (or a roll) could not be produced.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DistError {
+    pub kind: DistErrorKind,
+    /// What went wrong, naming the sub-expression.
     pub message: String,
+    /// The sub-expression at fault (byte offsets into the parsed text), when known.
+    pub span: Option<Span>,
+    /// What to do about it.
+    pub hint: Option<String>,
 }
 
 impl fmt::Display for DistError {
@@ -51,8 +89,182 @@ impl fmt::Display for DistError {
 
 impl std::error::Error for DistError {}
 
-fn dist_err(message: String) -> DistError {
-    DistError { message }
+/// A sub-expression being worked on: its text and where it is.
+#[derive(Clone, Copy)]
+struct At<'a> {
+    text: &'a str,
+    span: Span,
+}
+
+const TOO_BIG_HINT: &str = "use fewer dice or dice with fewer sides, or split the expression into parts \
+     and work each out on its own (a `*` or `/` between two wide rolls pairs every value of one with every value of the other)";
+
+fn too_big(at: &At, message: String) -> DistError {
+    DistError {
+        kind: DistErrorKind::TooBig,
+        message,
+        span: Some(at.span),
+        hint: Some(TOO_BIG_HINT.to_owned()),
+    }
+}
+
+/// "about 1.2 billion", "about 35 million", for messages.
+fn about(n: u64) -> String {
+    if n >= 1_000_000_000 {
+        format!("about {:.1} billion", n as f64 / 1e9)
+    } else if n >= 1_000_000 {
+        format!("about {} million", n / 1_000_000)
+    } else {
+        format!("about {n}")
+    }
+}
+
+fn too_wide(at: &At) -> DistError {
+    too_big(
+        at,
+        format!(
+            "`{}` has more than {MAX_SUPPORT} distinct values, more than an exact distribution may list",
+            at.text
+        ),
+    )
+}
+
+/// Prime factorisation, ascending by prime: `(prime, exponent)`.
+type Factors = Vec<(u32, u64)>;
+
+/// Factorise a die size (at most a few thousand; trial division is instant).
+fn factorize(mut n: u32) -> Factors {
+    let mut out = Vec::new();
+    let mut p = 2;
+    while p * p <= n {
+        let mut e = 0;
+        while n % p == 0 {
+            n /= p;
+            e += 1;
+        }
+        if e > 0 {
+            out.push((p, e));
+        }
+        p += 1;
+    }
+    if n > 1 {
+        out.push((n, 1));
+    }
+    out
+}
+
+fn merge(a: &Factors, b: &Factors) -> Factors {
+    let mut out: Factors = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let take_a = j >= b.len() || (i < a.len() && a[i].0 < b[j].0);
+        let take_b = i >= a.len() || (j < b.len() && b[j].0 < a[i].0);
+        if take_a {
+            out.push(a[i]);
+            i += 1;
+        } else if take_b {
+            out.push(b[j]);
+            j += 1;
+        } else {
+            out.push((a[i].0, a[i].1 + b[j].1));
+            i += 1;
+            j += 1;
+        }
+    }
+    out
+}
+
+fn times(f: &Factors, k: u64) -> Factors {
+    f.iter().map(|&(p, e)| (p, e.saturating_mul(k))).collect()
+}
+
+/// Largest power of `p` that fits a `u64`, and its exponent.
+fn chunk_power(p: u32) -> (u64, u64) {
+    let (mut c, mut j) = (u64::from(p), 1);
+    while let Some(x) = c.checked_mul(u64::from(p)) {
+        c = x;
+        j += 1;
+    }
+    (c, j)
+}
+
+/// `num / den` in lowest terms, when every prime factor of `den` is listed in `factors` with its
+/// exponent. No gcd: only small divisions, about `(factors + divisions) * limbs` word operations.
+fn lowest_terms(num: &BigUint, den: &BigUint, factors: &[(u32, u64)]) -> (BigUint, BigUint) {
+    if num.is_zero() {
+        return (BigUint::zero(), BigUint::one());
+    }
+    let mut n = num.clone();
+    let mut g = BigUint::one();
+    for &(p, e) in factors {
+        if p == 2 {
+            let tz = n.trailing_zeros().unwrap_or(0).min(e);
+            n >>= tz;
+            g <<= tz;
+            continue;
+        }
+        let mut left = e;
+        let (chunk, j) = chunk_power(p);
+        while left >= j && (&n % chunk).is_zero() {
+            n /= chunk;
+            g *= chunk;
+            left -= j;
+        }
+        while left > 0 && (&n % p).is_zero() {
+            n /= p;
+            g *= p;
+            left -= 1;
+        }
+    }
+    let d = if g.is_one() { den.clone() } else { den / &g };
+    (n, d)
+}
+
+/// Estimated cost of [`lowest_terms`] for a denominator of `l` limbs with `np` prime factors.
+fn reduce_cost(l: u64, np: u64) -> u64 {
+    4 * ALLOC + (np * 3 + 8) * (l + 2) * 2
+}
+
+/// Estimated cost of printing a number of `l` limbs in decimal.
+fn print_cost(l: u64) -> u64 {
+    ALLOC + 4 * l * l + 40 * l
+}
+
+/// Estimated cost of a gcd of two numbers with `bits` bits together. num-bigint's binary gcd takes
+/// one step per bit, each a big-integer shift or subtraction: measured at 30-80 ns per bit.
+fn gcd_cost(bits: u64) -> u64 {
+    let l = bits / 64 + 1;
+    ALLOC + bits.saturating_mul(32 + 2 * l)
+}
+
+/// A probability as an unreduced fraction whose denominator's prime factors are known.
+#[derive(Debug, Clone)]
+struct Frac {
+    num: BigUint,
+    den: BigUint,
+    den_factors: Factors,
+}
+
+impl Frac {
+    fn one() -> Frac {
+        Frac {
+            num: BigUint::one(),
+            den: BigUint::one(),
+            den_factors: Vec::new(),
+        }
+    }
+
+    fn times(&self, other: &Frac) -> Frac {
+        Frac {
+            num: &self.num * &other.num,
+            den: &self.den * &other.den,
+            den_factors: merge(&self.den_factors, &other.den_factors),
+        }
+    }
+
+    fn limbs(&self) -> u64 {
+        limbs(&self.den)
+    }
 }
 
 /// An exact, finite probability distribution over rational values.
@@ -62,24 +274,36 @@ pub struct Dist {
     entries: Vec<(BigRational, BigUint)>,
     /// Sum of all weights.
     total: BigUint,
-    /// Probability that some exploding die was cut off by the cap.
-    capped: BigRational,
+    /// Prime factorisation of `total`.
+    factors: Factors,
+    /// Probability that no exploding die was cut off by the cap.
+    uncut: Frac,
+    /// The exact mean, worked out (within the budget) once the whole expression is done.
+    mean: Option<BigRational>,
 }
 
 /// Two distributions are equal when they give every value the same probability and agree on the
 /// capped probability (the weights themselves may be scaled differently).
 impl PartialEq for Dist {
     fn eq(&self, other: &Self) -> bool {
-        self.capped == other.capped && self.outcomes() == other.outcomes()
+        self.capped() == other.capped() && self.outcomes() == other.outcomes()
     }
-}
-
-fn ratio(num: &BigUint, den: &BigUint) -> BigRational {
-    BigRational::new(BigInt::from(num.clone()), BigInt::from(den.clone()))
 }
 
 fn int(v: i64) -> BigRational {
     BigRational::from_integer(BigInt::from(v))
+}
+
+fn limbs(x: &BigUint) -> u64 {
+    x.bits() / 64 + 1
+}
+
+fn value_bits(v: &BigRational) -> u64 {
+    v.numer().bits() + v.denom().bits()
+}
+
+fn value_limbs(v: &BigRational) -> u64 {
+    v.numer().bits() / 64 + v.denom().bits() / 64 + 2
 }
 
 impl Dist {
@@ -87,33 +311,40 @@ impl Dist {
         Dist {
             entries: vec![(value, BigUint::one())],
             total: BigUint::one(),
-            capped: BigRational::zero(),
+            factors: Vec::new(),
+            uncut: Frac::one(),
+            mean: None,
         }
+    }
+
+    /// Weight `w` as a probability in lowest terms.
+    fn share(&self, w: &BigUint) -> BigRational {
+        let (n, d) = lowest_terms(w, &self.total, &self.factors);
+        BigRational::new_raw(BigInt::from(n), BigInt::from(d))
     }
 
     /// Every possible value with its probability, ascending by value; probabilities are reduced and nonzero.
     pub fn outcomes(&self) -> Vec<(BigRational, BigRational)> {
         self.entries
             .iter()
-            .map(|(v, w)| (v.clone(), ratio(w, &self.total)))
+            .map(|(v, w)| (v.clone(), self.share(w)))
             .collect()
     }
 
     /// Probability of exactly `value` (0 when it cannot occur).
     pub fn probability(&self, value: &BigRational) -> BigRational {
         match self.entries.binary_search_by(|(v, _)| v.cmp(value)) {
-            Ok(i) => ratio(&self.entries[i].1, &self.total),
+            Ok(i) => self.share(&self.entries[i].1),
             Err(_) => BigRational::zero(),
         }
     }
 
     /// Expected value.
     pub fn mean(&self) -> BigRational {
-        let mut sum = BigRational::zero();
-        for (v, w) in &self.entries {
-            sum += v * BigRational::from_integer(BigInt::from(w.clone()));
+        match &self.mean {
+            Some(m) => m.clone(),
+            None => mean_of(self, None).unwrap_or_else(|_| BigRational::zero()),
         }
-        sum / BigRational::from_integer(BigInt::from(self.total.clone()))
     }
 
     /// Smallest possible value.
@@ -135,7 +366,12 @@ impl Dist {
     /// Total probability of the roll sequences in which some exploding die reached the
     /// [`EXPLODE_CAP`] and stopped rolling (0 when nothing explodes).
     pub fn capped(&self) -> BigRational {
-        self.capped.clone()
+        let (n, d) = lowest_terms(&self.uncut.num, &self.uncut.den, &self.uncut.den_factors);
+        if n == d {
+            return BigRational::zero();
+        }
+        // 1 - n/d = (d - n)/d, already in lowest terms because n/d is.
+        BigRational::new_raw(BigInt::from(&d - &n), BigInt::from(d))
     }
 
     /// The outcomes as `i64` values, when every value is an integer that fits.
@@ -146,7 +382,7 @@ impl Dist {
                 if !v.is_integer() {
                     return None;
                 }
-                Some((v.to_integer().to_i64()?, ratio(w, &self.total)))
+                Some((v.to_integer().to_i64()?, self.share(w)))
             })
             .collect()
     }
@@ -170,185 +406,506 @@ impl Dist {
             .collect();
         Dist {
             entries,
-            total: self.total,
-            capped: self.capped,
+            mean: self.mean.map(|m| -m),
+            ..self
         }
     }
 }
 
 /// Arithmetic budget shared by every step of one distribution.
 struct Budget {
-    left: u64,
+    used: u64,
 }
 
 impl Budget {
-    fn spend(&mut self, units: u64, what: &str) -> Result<(), DistError> {
-        if units > self.left {
-            self.left = 0;
-            return Err(dist_err(format!(
-                "distribution of `{what}` is too expensive to compute exactly"
-            )));
+    /// Charge `units` for a step about to be done on `at`, or refuse it.
+    fn spend(&mut self, units: u64, at: &At) -> Result<(), DistError> {
+        let after = self.used.saturating_add(units);
+        if after > WORK_LIMIT {
+            return Err(too_big(
+                at,
+                format!(
+                    "`{}` is too much work to compute exactly: {} work units, over the limit of {} per expression",
+                    at.text,
+                    about(after),
+                    about(WORK_LIMIT).trim_start_matches("about "),
+                ),
+            ));
         }
-        self.left -= units;
+        self.used = after;
+        Ok(())
+    }
+
+    /// Refuse a step whose result would take more than [`MEMORY_LIMIT`] bytes.
+    fn memory(&self, bytes: u64, at: &At) -> Result<(), DistError> {
+        if bytes > MEMORY_LIMIT {
+            return Err(too_big(
+                at,
+                format!(
+                    "`{}` needs too much memory to compute exactly: {} MB, over the limit of {} MB",
+                    at.text,
+                    bytes >> 20,
+                    MEMORY_LIMIT >> 20
+                ),
+            ));
+        }
         Ok(())
     }
 }
 
-/// Rough cost of one operation on a number of this size, in 64-bit limbs.
-fn limbs(x: &BigUint) -> u64 {
-    x.bits() / 64 + 1
-}
-
-fn too_wide(what: &str) -> DistError {
-    dist_err(format!(
-        "distribution of `{what}` would have more than {MAX_SUPPORT} distinct values"
-    ))
-}
-
 /// Exact distribution of a whole syntax tree; `src` is the text the spans point into.
 pub(crate) fn distribution_of(root: &Node, src: &str) -> Result<Dist, DistError> {
-    let mut budget = Budget { left: WORK_LIMIT };
-    eval(root, src, &mut budget)
+    distribution_and_work(root, src).map(|(d, _)| d)
+}
+
+/// The distribution and the work units it was charged.
+pub(crate) fn distribution_and_work(root: &Node, src: &str) -> Result<(Dist, u64), DistError> {
+    let mut budget = Budget { used: 0 };
+    let mut d = eval(root, src, &mut budget)?;
+    let at = at_node(root, src);
+    finish(&mut d, &at, &mut budget)?;
+    Ok((d, budget.used))
+}
+
+fn at_node<'a>(node: &Node, src: &'a str) -> At<'a> {
+    At {
+        text: src.get(node.span.start..node.span.end).unwrap_or(""),
+        span: node.span,
+    }
+}
+
+/// Charge what presenting the result costs (every probability reduced and printed, the exact mean,
+/// the capped probability), check its memory, and work out the mean.
+fn finish(d: &mut Dist, at: &At, budget: &mut Budget) -> Result<(), DistError> {
+    let n = d.entries.len() as u64;
+    let l = limbs(&d.total);
+    let np = d.factors.len() as u64;
+    let vl = d
+        .entries
+        .iter()
+        .map(|(v, _)| value_limbs(v))
+        .max()
+        .unwrap_or(1);
+    budget.memory(n.saturating_mul(ENTRY_BYTES * 3 + 60 * l + 40 * vl), at)?;
+    let per_entry = reduce_cost(l, np) + print_cost(l) + 2 * print_cost(vl) + 6 * l + ALLOC;
+    let ul = d.uncut.limbs();
+    let uncut = reduce_cost(ul, d.uncut.den_factors.len() as u64) + 2 * print_cost(ul);
+    budget.spend(n.saturating_mul(per_entry).saturating_add(uncut), at)?;
+    d.mean = Some(mean_of(d, Some((at, budget)))?);
+    Ok(())
+}
+
+/// Exact mean, charged to `budget` when one is given.
+fn mean_of(d: &Dist, mut budget: Option<(&At, &mut Budget)>) -> Result<BigRational, DistError> {
+    let mut spend = |units: u64| -> Result<(), DistError> {
+        match budget.as_mut() {
+            Some((at, b)) => b.spend(units, at),
+            None => Ok(()),
+        }
+    };
+    let n = d.entries.len() as u64;
+    let l = limbs(&d.total);
+    let vl = d
+        .entries
+        .iter()
+        .map(|(v, _)| value_limbs(v))
+        .max()
+        .unwrap_or(1);
+    if d.entries.iter().all(|(v, _)| v.is_integer()) {
+        spend(n * (2 * ALLOC + 3 * (l + 1) * vl) + reduce_cost(l + vl, d.factors.len() as u64))?;
+        let mut sum = BigInt::zero();
+        for (v, w) in &d.entries {
+            sum += v.numer() * BigInt::from_biguint(Sign::Plus, w.clone());
+        }
+        let (sign, mag) = sum.into_parts();
+        let (num, den) = lowest_terms(&mag, &d.total, &d.factors);
+        return Ok(BigRational::new_raw(
+            BigInt::from_biguint(sign, num),
+            BigInt::from(den),
+        ));
+    }
+    // Common denominator of the values: lcm, with small gcds where the denominators are small.
+    let mut lcm = BigUint::one();
+    for (v, _) in &d.entries {
+        let q = v.denom().magnitude();
+        let ll = limbs(&lcm);
+        match q.to_u64() {
+            Some(q64) => {
+                spend(ALLOC * 2 + 4 * ll)?;
+                let r = (&lcm % q64).to_u64().unwrap_or(0);
+                let g = q64.gcd(&r);
+                if g != q64 {
+                    lcm *= q64 / g;
+                }
+            }
+            None => {
+                spend(gcd_cost(lcm.bits() + q.bits()) + 3 * ll * limbs(q))?;
+                let g = lcm.gcd(q);
+                lcm = lcm / &g * q;
+            }
+        }
+    }
+    let ll = limbs(&lcm);
+    spend(n * (4 * ALLOC + 3 * ll * (l + vl + 2)))?;
+    let mut sum = BigInt::zero();
+    for (v, w) in &d.entries {
+        let f = &lcm / v.denom().magnitude();
+        sum += v.numer() * BigInt::from_biguint(Sign::Plus, f * w);
+    }
+    let den = &lcm * &d.total;
+    spend(gcd_cost(sum.bits() + den.bits()))?;
+    Ok(BigRational::new(sum, BigInt::from(den)))
 }
 
 fn eval(node: &Node, src: &str, budget: &mut Budget) -> Result<Dist, DistError> {
-    let text = src.get(node.span.start..node.span.end).unwrap_or("");
+    let at = at_node(node, src);
     match &node.kind {
         NodeKind::Int(n) => Ok(Dist::point(int(*n))),
-        NodeKind::Dice(term) => term_dist(term, text, budget),
+        NodeKind::Dice(term) => term_dist(term, &at, budget),
         NodeKind::Group(inner) => eval(inner, src, budget),
-        NodeKind::Neg(inner) => Ok(eval(inner, src, budget)?.negate()),
+        NodeKind::Neg(inner) => {
+            let d = eval(inner, src, budget)?;
+            budget.spend(d.entries.len() as u64 * 4, &at)?;
+            Ok(d.negate())
+        }
         NodeKind::Binary { op, lhs, rhs } => {
             let a = eval(lhs, src, budget)?;
             let b = eval(rhs, src, budget)?;
-            if *op == BinOp::Div && !b.probability(&BigRational::zero()).is_zero() {
-                let divisor = src.get(rhs.span.start..rhs.span.end).unwrap_or("");
-                return Err(dist_err(format!(
-                    "division by zero: the divisor `{divisor}` can be 0"
-                )));
+            if *op == BinOp::Div
+                && b.entries
+                    .binary_search_by(|(v, _)| v.cmp(&BigRational::zero()))
+                    .is_ok()
+            {
+                let divisor = at_node(rhs, src);
+                return Err(zero_divisor(&divisor, "can be 0"));
             }
-            combine(&a, &b, *op, text, budget)
+            combine(&a, &b, *op, &at, budget)
         }
     }
 }
 
-/// Probability that at least one of two independent parts hit the explode cap.
-fn either_capped(a: &BigRational, b: &BigRational) -> BigRational {
-    let one = BigRational::one();
-    &one - (&one - a) * (&one - b)
+/// The error for a divisor that can be (or was) 0.
+pub(crate) fn zero_divisor_error(src: &str, span: Span, how: &str) -> DistError {
+    let at = At {
+        text: src.get(span.start..span.end).unwrap_or(""),
+        span,
+    };
+    zero_divisor(&at, how)
+}
+
+fn zero_divisor(at: &At, how: &str) -> DistError {
+    DistError {
+        kind: DistErrorKind::DivisionByZero,
+        message: format!("division by zero: the divisor `{}` {how}", at.text),
+        span: Some(at.span),
+        hint: Some(
+            "a divisor must never be 0: shift it so its lowest value is at least 1 (e.g. `1d2` rather than `1d2-1`), or leave the division out"
+                .to_owned(),
+        ),
+    }
+}
+
+/// Weights small enough for `u128` arithmetic, or big integers.
+trait Weight: Clone + Default {
+    fn add_product(&mut self, x: &Self, y: &Self);
+    fn add(&mut self, x: &Self);
+    fn sub(&mut self, x: &Self);
+    fn is_nil(&self) -> bool;
+    fn big(self) -> BigUint;
+}
+
+impl Weight for u128 {
+    fn add_product(&mut self, x: &Self, y: &Self) {
+        *self += x * y;
+    }
+    fn add(&mut self, x: &Self) {
+        *self += x;
+    }
+    fn sub(&mut self, x: &Self) {
+        *self -= x;
+    }
+    fn is_nil(&self) -> bool {
+        *self == 0
+    }
+    fn big(self) -> BigUint {
+        BigUint::from(self)
+    }
+}
+
+impl Weight for BigUint {
+    fn add_product(&mut self, x: &Self, y: &Self) {
+        *self += x * y;
+    }
+    fn add(&mut self, x: &Self) {
+        *self += x;
+    }
+    fn sub(&mut self, x: &Self) {
+        *self -= x;
+    }
+    fn is_nil(&self) -> bool {
+        self.is_zero()
+    }
+    fn big(self) -> BigUint {
+        self
+    }
+}
+
+fn small_weights(ws: &[&BigUint]) -> Vec<u128> {
+    ws.iter().map(|w| w.to_u128().unwrap_or_default()).collect()
+}
+
+/// The values as `i64`, when all are integers that fit.
+fn small_ints(d: &Dist) -> Option<Vec<i64>> {
+    d.entries
+        .iter()
+        .map(|(v, _)| {
+            if v.is_integer() {
+                v.to_integer().to_i64()
+            } else {
+                None
+            }
+        })
+        .collect()
 }
 
 /// Distribution of `a op b` for independent `a` and `b`.
-fn combine(
-    a: &Dist,
-    b: &Dist,
-    op: BinOp,
-    what: &str,
-    budget: &mut Budget,
-) -> Result<Dist, DistError> {
+fn combine(a: &Dist, b: &Dist, op: BinOp, at: &At, budget: &mut Budget) -> Result<Dist, DistError> {
     let pairs = (a.entries.len() as u64).saturating_mul(b.entries.len() as u64);
-    budget.spend(
-        pairs.saturating_mul(limbs(&a.total) + limbs(&b.total)),
-        what,
+    let (la, lb) = (limbs(&a.total), limbs(&b.total));
+    // Every product of two weights and every sum of them is at most a.total * b.total.
+    let small = a.total.bits() + b.total.bits() <= 127;
+    let weight_cost = if small {
+        3
+    } else {
+        ALLOC + la * lb + 3 * (la + lb)
+    };
+    budget.spend(la * lb + a.uncut.limbs() * b.uncut.limbs() + 4 * ALLOC, at)?;
+    let entries_bound = pairs.min(MAX_SUPPORT as u64);
+    budget.memory(
+        entries_bound.saturating_mul(ENTRY_BYTES + 16 * (la + lb)),
+        at,
     )?;
-    let total = &a.total * &b.total;
-    let capped = either_capped(&a.capped, &b.capped);
 
-    // Integer values that fit `i64` go through a cheaper keyed map; anything else (or overflow) uses rationals.
-    if op != BinOp::Div {
-        let small = |d: &Dist| -> Option<Vec<i64>> {
-            d.entries
-                .iter()
-                .map(|(v, _)| {
-                    if v.is_integer() {
-                        v.to_integer().to_i64()
-                    } else {
-                        None
-                    }
-                })
-                .collect()
+    let ints = match op {
+        BinOp::Div => None,
+        _ => small_ints(a).zip(small_ints(b)),
+    };
+    let wa: Vec<&BigUint> = a.entries.iter().map(|(_, w)| w).collect();
+    let wb: Vec<&BigUint> = b.entries.iter().map(|(_, w)| w).collect();
+    let mut entries: Option<Vec<(BigRational, BigUint)>> = None;
+    if let Some((xa, xb)) = ints {
+        // Extremes of the result, exactly: if they fit `i64`, nothing in between overflows.
+        let (amin, amax) = (i128::from(xa[0]), i128::from(xa[xa.len() - 1]));
+        let (bmin, bmax) = (i128::from(xb[0]), i128::from(xb[xb.len() - 1]));
+        let corners = match op {
+            BinOp::Add => [amin + bmin, amax + bmax, amin + bmin, amax + bmax],
+            BinOp::Sub => [amin - bmax, amax - bmin, amin - bmax, amax - bmin],
+            _ => [amin * bmin, amin * bmax, amax * bmin, amax * bmax],
         };
-        if let (Some(xa), Some(xb)) = (small(a), small(b)) {
+        let lo = corners.iter().copied().min().unwrap_or(0);
+        let hi = corners.iter().copied().max().unwrap_or(0);
+        if lo >= i128::from(i64::MIN) && hi <= i128::from(i64::MAX) {
             let apply = |x: i64, y: i64| match op {
-                BinOp::Add => x.checked_add(y),
-                BinOp::Sub => x.checked_sub(y),
-                _ => x.checked_mul(y),
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                _ => x * y,
             };
-            let keyed = pair_up(&xa, &xb, a, b, apply, what)?;
-            if let Some(map) = keyed {
-                let entries = sorted(map).into_iter().map(|(k, w)| (int(k), w)).collect();
-                return Ok(Dist {
-                    entries,
-                    total,
-                    capped,
-                });
+            // Cells a dense array would need (compared before narrowing: the full i64 span is 2^64).
+            let span = hi - lo + 1;
+            let dense = op != BinOp::Mul && span <= MAX_SUPPORT as i128;
+            let range = if dense { span as u64 } else { 0 };
+            let key_cost = if dense { 2 } else { HASH };
+            let fill = if dense {
+                range * (if small { 4 } else { 2 * ALLOC })
+            } else {
+                0
+            };
+            budget.spend(
+                pairs
+                    .saturating_mul(key_cost + weight_cost)
+                    .saturating_add(fill)
+                    + entries_bound * (3 * ALLOC + la + lb),
+                at,
+            )?;
+            let lo = lo as i64;
+            let found = match (small, dense) {
+                (true, true) => finish_ints(dense_pairs(
+                    &xa,
+                    &small_weights(&wa),
+                    &xb,
+                    &small_weights(&wb),
+                    apply,
+                    lo,
+                    range as usize,
+                )),
+                (false, true) => finish_ints(dense_pairs(
+                    &xa,
+                    &own(&wa),
+                    &xb,
+                    &own(&wb),
+                    apply,
+                    lo,
+                    range as usize,
+                )),
+                (true, false) => finish_ints(hashed_pairs(
+                    &xa,
+                    &small_weights(&wa),
+                    &xb,
+                    &small_weights(&wb),
+                    |x, y| apply(*x, *y),
+                    at,
+                )?),
+                (false, false) => finish_ints(hashed_pairs(
+                    &xa,
+                    &own(&wa),
+                    &xb,
+                    &own(&wb),
+                    |x, y| apply(*x, *y),
+                    at,
+                )?),
+            };
+            if found.len() > MAX_SUPPORT {
+                return Err(too_wide(at));
             }
+            entries = Some(found);
         }
     }
-    let xa: Vec<BigRational> = a.entries.iter().map(|(v, _)| v.clone()).collect();
-    let xb: Vec<BigRational> = b.entries.iter().map(|(v, _)| v.clone()).collect();
-    let apply = |x: BigRational, y: BigRational| {
-        Some(match op {
-            BinOp::Add => x + y,
-            BinOp::Sub => x - y,
-            BinOp::Mul => x * y,
-            BinOp::Div => x / y,
-        })
+    let entries = match entries {
+        Some(e) => e,
+        None => {
+            // Each pair is one rational operation: num-rational reduces with gcds (about two of the
+            // operands' size, measured), and hashing a rational walks its continued fraction. Sorting
+            // the results compares rationals by division.
+            let bits = |d: &Dist| {
+                d.entries
+                    .iter()
+                    .map(|(v, _)| value_bits(v))
+                    .max()
+                    .unwrap_or(1)
+            };
+            let vbits = bits(a) + bits(b);
+            let per_pair = HASH + RATIONAL + 2 * gcd_cost(vbits) + weight_cost;
+            let sort = 20 * (100 + 4 * vbits);
+            budget.spend(
+                pairs.saturating_mul(per_pair)
+                    + entries_bound.saturating_mul(2 * ALLOC + la + lb + sort),
+                at,
+            )?;
+            let xa: Vec<&BigRational> = a.entries.iter().map(|(v, _)| v).collect();
+            let xb: Vec<&BigRational> = b.entries.iter().map(|(v, _)| v).collect();
+            let apply = |x: &&BigRational, y: &&BigRational| match op {
+                BinOp::Add => *x + *y,
+                BinOp::Sub => *x - *y,
+                BinOp::Mul => *x * *y,
+                BinOp::Div => *x / *y,
+            };
+            if small {
+                big_weights(hashed_pairs(
+                    &xa,
+                    &small_weights(&wa),
+                    &xb,
+                    &small_weights(&wb),
+                    apply,
+                    at,
+                )?)
+            } else {
+                hashed_pairs(&xa, &own(&wa), &xb, &own(&wb), apply, at)?
+            }
+        }
     };
-    let map = pair_up(&xa, &xb, a, b, apply, what)?.unwrap_or_default();
     Ok(Dist {
-        entries: sorted(map),
-        total,
-        capped,
+        entries,
+        total: &a.total * &b.total,
+        factors: merge(&a.factors, &b.factors),
+        uncut: a.uncut.times(&b.uncut),
+        mean: None,
     })
 }
 
-/// Accumulate weights of `f(x, y)` over all pairs; `Ok(None)` when `f` reports overflow.
-fn pair_up<K: Clone + Eq + Hash>(
-    xa: &[K],
-    xb: &[K],
-    a: &Dist,
-    b: &Dist,
-    f: impl Fn(K, K) -> Option<K>,
-    what: &str,
-) -> Result<Option<HashMap<K, BigUint>>, DistError> {
-    let mut map: HashMap<K, BigUint> = HashMap::new();
-    for (x, (_, wx)) in xa.iter().zip(&a.entries) {
-        for (y, (_, wy)) in xb.iter().zip(&b.entries) {
-            let Some(v) = f(x.clone(), y.clone()) else {
-                return Ok(None);
-            };
-            *map.entry(v).or_default() += wx * wy;
-            if map.len() > MAX_SUPPORT {
-                return Err(too_wide(what));
+fn own(ws: &[&BigUint]) -> Vec<BigUint> {
+    ws.iter().map(|w| (*w).clone()).collect()
+}
+
+fn finish_ints<W: Weight>(found: Vec<(i64, W)>) -> Vec<(BigRational, BigUint)> {
+    found.into_iter().map(|(v, w)| (int(v), w.big())).collect()
+}
+
+fn big_weights<K, W: Weight>(found: Vec<(K, W)>) -> Vec<(K, BigUint)> {
+    found.into_iter().map(|(v, w)| (v, w.big())).collect()
+}
+
+/// All pairs into a dense array of `size` cells from `lo`; nonzero cells ascending.
+fn dense_pairs<W: Weight>(
+    xa: &[i64],
+    wa: &[W],
+    xb: &[i64],
+    wb: &[W],
+    f: impl Fn(i64, i64) -> i64,
+    lo: i64,
+    size: usize,
+) -> Vec<(i64, W)> {
+    let mut cells = vec![W::default(); size];
+    for (x, wx) in xa.iter().zip(wa) {
+        for (y, wy) in xb.iter().zip(wb) {
+            let i = (f(*x, *y) - lo) as usize;
+            if let Some(c) = cells.get_mut(i) {
+                c.add_product(wx, wy);
             }
         }
     }
-    Ok(Some(map))
+    cells
+        .into_iter()
+        .enumerate()
+        .filter(|(_, w)| !w.is_nil())
+        .map(|(i, w)| (lo + i as i64, w))
+        .collect()
 }
 
-fn sorted<K: Ord>(map: HashMap<K, BigUint>) -> Vec<(K, BigUint)> {
-    let mut v: Vec<(K, BigUint)> = map.into_iter().filter(|(_, w)| !w.is_zero()).collect();
+/// All pairs through a hash map, refusing more than [`MAX_SUPPORT`] distinct results; ascending.
+fn hashed_pairs<X, K: Eq + Hash + Ord, W: Weight>(
+    xa: &[X],
+    wa: &[W],
+    xb: &[X],
+    wb: &[W],
+    f: impl Fn(&X, &X) -> K,
+    at: &At,
+) -> Result<Vec<(K, W)>, DistError> {
+    let mut map: HashMap<K, W> = HashMap::new();
+    for (x, wx) in xa.iter().zip(wa) {
+        for (y, wy) in xb.iter().zip(wb) {
+            map.entry(f(x, y)).or_default().add_product(wx, wy);
+            if map.len() > MAX_SUPPORT {
+                return Err(too_wide(at));
+            }
+        }
+    }
+    Ok(sorted(map))
+}
+
+fn sorted<K: Ord, W: Weight>(map: HashMap<K, W>) -> Vec<(K, W)> {
+    let mut v: Vec<(K, W)> = map.into_iter().filter(|(_, w)| !w.is_nil()).collect();
     v.sort_by(|x, y| x.0.cmp(&y.0));
     v
 }
 
-/// Faces of one die (ascending, with weights) and the weights' total.
+/// Faces of one die (ascending, with weights), the weights' total and its prime factors.
 fn die_faces(
     term: &DiceTerm,
-    what: &str,
+    at: &At,
     budget: &mut Budget,
-) -> Result<(Vec<(i64, BigUint)>, BigUint), DistError> {
+) -> Result<(Vec<(i64, BigUint)>, BigUint, Factors), DistError> {
     match term.sides {
         Sides::Fudge => Ok((
             (-1..=1).map(|v| (v, BigUint::one())).collect(),
             BigUint::from(3u32),
+            vec![(3, 1)],
         )),
         Sides::Num(s) if !term.explode || s < 2 => {
-            budget.spend(u64::from(s), what)?;
+            budget.spend(u64::from(s) * (ALLOC + 2), at)?;
             Ok((
                 (1..=i64::from(s)).map(|v| (v, BigUint::one())).collect(),
                 BigUint::from(s),
+                factorize(s),
             ))
         }
         Sides::Num(s) => {
@@ -357,7 +914,10 @@ fn die_faces(
             let cap = EXPLODE_CAP;
             let base = BigUint::from(s);
             let total = base.pow(cap + 1);
-            budget.spend(u64::from(s) * u64::from(cap + 1) * limbs(&total), what)?;
+            budget.spend(
+                u64::from(s) * u64::from(cap + 1) * (ALLOC + 2 * limbs(&total)),
+                at,
+            )?;
             let s64 = i64::from(s);
             let mut faces = Vec::with_capacity((s as usize - 1) * (cap as usize + 1) + 1);
             for k in 0..=cap {
@@ -367,15 +927,20 @@ fn die_faces(
                 }
             }
             faces.push((i64::from(cap + 1) * s64, BigUint::one()));
-            Ok((faces, total))
+            Ok((faces, total, times(&factorize(s), u64::from(cap + 1))))
         }
     }
 }
 
 /// Exact distribution of one dice term with its modifiers.
-fn term_dist(term: &DiceTerm, what: &str, budget: &mut Budget) -> Result<Dist, DistError> {
+fn term_dist(term: &DiceTerm, at: &At, budget: &mut Budget) -> Result<Dist, DistError> {
     let n = term.count as usize;
-    let (faces, die_total) = die_faces(term, what, budget)?;
+    let (faces, die_total, die_factors) = die_faces(term, at, budget)?;
+    // The total over all n dice, and what building it costs.
+    let total_bits = die_total.bits().saturating_mul(u64::from(term.count));
+    let tl = total_bits / 64 + 1;
+    budget.spend(tl * tl + ALLOC, at)?;
+    let total = die_total.pow(term.count);
     // What each die adds to the term: its value, or 1/0 when counting successes.
     let contrib: Vec<(i64, BigUint)> = match term.success {
         None => faces.clone(),
@@ -395,9 +960,9 @@ fn term_dist(term: &DiceTerm, what: &str, budget: &mut Budget) -> Result<Dist, D
     let (k, highest) = term.kept();
     let k = k as usize;
     let sums = if k == 0 {
-        vec![(0, die_total.pow(term.count))]
+        vec![(0, total.clone())]
     } else if k == n {
-        sum_iid(&contrib, n, what, budget)?
+        sum_iid(&contrib, n, &total, at, budget)?
     } else {
         let with_contrib: Vec<(i64, i64, BigUint)> = match term.success {
             None => faces.iter().map(|(v, w)| (*v, *v, w.clone())).collect(),
@@ -406,19 +971,26 @@ fn term_dist(term: &DiceTerm, what: &str, budget: &mut Budget) -> Result<Dist, D
                 .map(|(v, w)| (*v, i64::from(cmp.test(*v)), w.clone()))
                 .collect(),
         };
-        keep_dp(with_contrib, n, k, highest, what, budget)?
+        keep_dp(with_contrib, n, k, highest, at, budget)?
     };
-    let total = die_total.pow(term.count);
-    let capped = match term.sides {
+    let uncut = match term.sides {
         Sides::Num(s) if term.explode => {
-            // 1 - (1 - s^-(CAP+1))^n
-            let den = BigInt::from(s).pow(EXPLODE_CAP + 1);
-            let keep_all =
-                BigRational::new((&den - BigInt::one()).pow(term.count), den.pow(term.count));
-            BigRational::one() - keep_all
+            // No die of n cut off: (1 - s^-(CAP+1))^n = (s^(CAP+1) - 1)^n / s^((CAP+1) n).
+            let den = BigUint::from(s).pow(EXPLODE_CAP + 1);
+            let l = limbs(&den) * u64::from(term.count);
+            budget.spend(2 * l * l + ALLOC, at)?;
+            Frac {
+                num: (&den - BigUint::one()).pow(term.count),
+                den: den.pow(term.count),
+                den_factors: times(
+                    &factorize(s),
+                    u64::from(EXPLODE_CAP + 1) * u64::from(term.count),
+                ),
+            }
         }
-        _ => BigRational::zero(),
+        _ => Frac::one(),
     };
+    budget.spend(sums.len() as u64 * 3 * ALLOC, at)?;
     let entries = sums
         .into_iter()
         .filter(|(_, w)| !w.is_zero())
@@ -427,72 +999,119 @@ fn term_dist(term: &DiceTerm, what: &str, budget: &mut Budget) -> Result<Dist, D
     Ok(Dist {
         entries,
         total,
-        capped,
+        factors: times(&die_factors, u64::from(term.count)),
+        uncut,
+        mean: None,
     })
 }
 
-/// Distribution of the sum of `n` independent copies of `die` (ascending values with weights).
+/// Distribution of the sum of `n` independent copies of `die` (ascending values with weights),
+/// whose weights add up to `total`.
 fn sum_iid(
     die: &[(i64, BigUint)],
     n: usize,
-    what: &str,
+    total: &BigUint,
+    at: &At,
     budget: &mut Budget,
 ) -> Result<Vec<(i64, BigUint)>, DistError> {
     let lo = die.iter().map(|(v, _)| *v).min().unwrap_or(0);
     let hi = die.iter().map(|(v, _)| *v).max().unwrap_or(0);
     let width = (hi - lo) as usize;
-    if width.saturating_mul(n).saturating_add(1) > MAX_SUPPORT {
-        return Err(too_wide(what));
+    let cells = width.saturating_mul(n).saturating_add(1);
+    if cells > MAX_SUPPORT {
+        return Err(too_wide(at));
     }
+    let tl = limbs(total);
+    budget.memory(cells as u64 * 2 * (ENTRY_BYTES + 8 * tl), at)?;
     let mut one_die = vec![BigUint::zero(); width + 1];
     for (v, w) in die {
         one_die[(v - lo) as usize] += w;
     }
     let uniform = one_die.iter().all(|w| w.is_one());
-    let spread: Vec<(usize, &BigUint)> = one_die
+    let base = lo * n as i64;
+    let out = |acc: Vec<BigUint>| -> Vec<(i64, BigUint)> {
+        acc.into_iter()
+            .enumerate()
+            .map(|(i, w)| (base + i as i64, w))
+            .collect()
+    };
+    if total.bits() <= 127 {
+        let one: Vec<u128> = one_die
+            .iter()
+            .map(|w| w.to_u128().unwrap_or_default())
+            .collect();
+        let acc = convolve(&one, n, uniform, 1, 1, at, budget)?;
+        return Ok(out(acc.into_iter().map(BigUint::from).collect()));
+    }
+    let wl = one_die.iter().map(limbs).max().unwrap_or(1);
+    let acc = convolve(&one_die, n, uniform, tl, wl, at, budget)?;
+    Ok(out(acc))
+}
+
+/// `n`-fold convolution of `one_die` with itself; `tl` bounds the limbs of any weight (1 for `u128`),
+/// `wl` those of one die's weights.
+#[allow(clippy::too_many_arguments)]
+fn convolve<W: Weight>(
+    one_die: &[W],
+    n: usize,
+    uniform: bool,
+    tl: u64,
+    wl: u64,
+    at: &At,
+    budget: &mut Budget,
+) -> Result<Vec<W>, DistError> {
+    let big = tl > 1;
+    let width = one_die.len() - 1;
+    let spread: Vec<(usize, &W)> = one_die
         .iter()
         .enumerate()
-        .filter(|(_, w)| !w.is_zero())
+        .filter(|(_, w)| !w.is_nil())
         .collect();
-    let mut acc = one_die.clone();
-    for _ in 1..n {
-        let size = limbs(acc.iter().max().unwrap_or(&BigUint::zero())) + 1;
+    let mut acc = one_die.to_vec();
+    for step in 1..n {
+        // Weights so far fit in about step/n of the total's limbs.
+        let size = if big {
+            tl * (step as u64 + 1) / n as u64 + 1
+        } else {
+            1
+        };
+        let per_cell = if big { ALLOC + 3 * size } else { 2 };
         if uniform {
             // Every face has weight 1: each new value is a window sum over the previous row.
-            budget.spend((acc.len() + width + 1) as u64 * size * 2, what)?;
+            budget.spend((acc.len() + width + 1) as u64 * (per_cell + 2 * size), at)?;
             let w = width + 1;
             let mut next = Vec::with_capacity(acc.len() + width);
-            let mut window = BigUint::zero();
+            let mut window = W::default();
             for t in 0..acc.len() + width {
                 if t < acc.len() {
-                    window += &acc[t];
+                    window.add(&acc[t]);
                 }
                 if t >= w {
-                    window -= &acc[t - w];
+                    window.sub(&acc[t - w]);
                 }
                 next.push(window.clone());
             }
             acc = next;
         } else {
-            budget.spend((acc.len() as u64) * (spread.len() as u64) * size * 2, what)?;
-            let mut next = vec![BigUint::zero(); acc.len() + width];
+            let per_op = if big { ALLOC + size * wl + 3 * size } else { 3 };
+            budget.spend(
+                (acc.len() as u64) * (spread.len() as u64) * per_op
+                    + (acc.len() + width) as u64 * per_cell,
+                at,
+            )?;
+            let mut next = vec![W::default(); acc.len() + width];
             for (i, a) in acc.iter().enumerate() {
-                if a.is_zero() {
+                if a.is_nil() {
                     continue;
                 }
                 for (j, w) in &spread {
-                    next[i + j] += a * *w;
+                    next[i + j].add_product(a, w);
                 }
             }
             acc = next;
         }
     }
-    let base = lo * n as i64;
-    Ok(acc
-        .into_iter()
-        .enumerate()
-        .map(|(i, w)| (base + i as i64, w))
-        .collect())
+    Ok(acc)
 }
 
 /// Keep the `k` highest (or lowest) of `n` dice and add up what the kept dice contribute.
@@ -502,7 +1121,7 @@ fn keep_dp(
     n: usize,
     k: usize,
     highest: bool,
-    what: &str,
+    at: &At,
     budget: &mut Budget,
 ) -> Result<Vec<(i64, BigUint)>, DistError> {
     faces.sort_by(|a, b| {
@@ -516,13 +1135,22 @@ fn keep_dp(
     let gmax = faces.iter().map(|f| f.1).max().unwrap_or(0).max(0);
     let g_range = (gmax - gmin) as usize;
     if g_range.saturating_mul(k).saturating_add(1) > MAX_SUPPORT {
-        return Err(too_wide(what));
+        return Err(too_wide(at));
     }
-    if k.saturating_mul(g_range.saturating_mul(k).saturating_add(1)) > MAX_STATES {
-        return Err(dist_err(format!(
-            "distribution of `{what}` is too expensive to compute exactly"
-        )));
+    // Upper bound on the size of any weight in the programme: the total weight of all n dice.
+    let die_total: BigUint = faces.iter().map(|f| &f.2).sum();
+    let size = (die_total.bits() * n as u64) / 64 + 2;
+    let states = k.saturating_mul(g_range.saturating_mul(k).saturating_add(1));
+    if states > MAX_STATES {
+        return Err(too_big(
+            at,
+            format!(
+                "`{}` is too much work to compute exactly: keeping {k} of {n} dice needs up to {states} intermediate states, over the limit of {MAX_STATES}",
+                at.text
+            ),
+        ));
     }
+    budget.memory((states as u64).saturating_mul(ENTRY_BYTES + 8 * size), at)?;
     // rest[i]: summed weight of the faces after i (the less preferred ones).
     let mut rest = vec![BigUint::zero(); faces.len()];
     for i in (0..faces.len().saturating_sub(1)).rev() {
@@ -533,11 +1161,8 @@ fn keep_dp(
     states[0].insert(0, BigUint::one());
     let mut done: HashMap<i64, BigUint> = HashMap::new();
 
-    // Upper bound on the size of any weight in the programme: the total weight of all n dice.
-    let die_total: BigUint = faces.iter().map(|f| &f.2).sum();
-    let size = (die_total.bits() * n as u64) / 64 + 2;
     // Hashing and allocation cost of touching one state, in the same units.
-    const TOUCH: u64 = 40;
+    const TOUCH: u64 = HASH + 2 * ALLOC;
 
     for (i, (_, g, w)) in faces.iter().enumerate() {
         let lowest_j = match states.iter().position(|m| !m.is_empty()) {
@@ -545,7 +1170,10 @@ fn keep_dp(
             None => break,
         };
         let max_c = n - lowest_j;
-        budget.spend((max_c + n - k + 2) as u64 * size + TOUCH, what)?;
+        budget.spend(
+            (max_c + n - k + 2) as u64 * (size * limbs(w).max(limbs(&rest[i])) + ALLOC) + TOUCH,
+            at,
+        )?;
         let w_pow = powers(w, max_c);
         let rest_pow = powers(&rest[i], n - k);
         // Placing no die on this face leaves a state where it is, so states are updated in place.
@@ -559,11 +1187,14 @@ fn keep_dp(
                 continue;
             }
             if rows[free].is_none() {
-                budget.spend(free as u64 * (free as u64 / 64 + 1), what)?;
+                budget.spend(free as u64 * (free as u64 / 64 + 1 + ALLOC), at)?;
                 rows[free] = Some(binomial_row(free));
             }
             let row = rows[free].as_deref().unwrap_or(&[]);
-            budget.spend(level.len() as u64 * free as u64 * (3 * size + TOUCH), what)?;
+            budget.spend(
+                level.len() as u64 * free as u64 * (6 * size + size * size / 4 + TOUCH),
+                at,
+            )?;
             for (s, weight) in level {
                 for c in 1..=free {
                     let placed = j + c;
@@ -588,7 +1219,9 @@ fn keep_dp(
             }
         }
     }
-    Ok(sorted(done))
+    let mut v: Vec<(i64, BigUint)> = done.into_iter().filter(|(_, w)| !w.is_zero()).collect();
+    v.sort_by_key(|x| x.0);
+    Ok(v)
 }
 
 /// `base^0 ..= base^top` (all ones when the base is 1).
@@ -614,6 +1247,96 @@ fn binomial_row(n: usize) -> Vec<BigUint> {
         row.push(x.clone());
     }
     row
+}
+
+/// The first divisor in `root` (in evaluation order) that can be 0, as an error pointing at it.
+///
+/// A divisor whose range of values excludes 0 is accepted at once. Otherwise its exact distribution
+/// decides; all divisors share one [`WORK_LIMIT`] budget, and a divisor too big to work out exactly
+/// whose range includes 0 is reported as possibly 0, since nothing proves it never is.
+pub(crate) fn find_zero_divisor(root: &Node, src: &str) -> Option<DistError> {
+    let mut budget = Budget { used: 0 };
+    find_in(root, src, &mut budget)
+}
+
+fn find_in(node: &Node, src: &str, budget: &mut Budget) -> Option<DistError> {
+    match &node.kind {
+        NodeKind::Int(_) | NodeKind::Dice(_) => None,
+        NodeKind::Group(inner) | NodeKind::Neg(inner) => find_in(inner, src, budget),
+        NodeKind::Binary { op, lhs, rhs } => {
+            if let Some(e) = find_in(lhs, src, budget).or_else(|| find_in(rhs, src, budget)) {
+                return Some(e);
+            }
+            if *op != BinOp::Div {
+                return None;
+            }
+            let divisor = at_node(rhs, src);
+            if let Some((lo, hi)) = range(rhs) {
+                if lo > BigRational::zero() || hi < BigRational::zero() {
+                    return None;
+                }
+            }
+            match eval(rhs, src, budget) {
+                Ok(d) => d
+                    .entries
+                    .binary_search_by(|(v, _)| v.cmp(&BigRational::zero()))
+                    .is_ok()
+                    .then(|| zero_divisor(&divisor, "can be 0")),
+                Err(e) if e.kind == DistErrorKind::DivisionByZero => Some(e),
+                Err(_) => Some(DistError {
+                    hint: Some(
+                        "write the divisor so it plainly cannot be 0, e.g. dice plus a positive number, or leave the division out"
+                            .to_owned(),
+                    ),
+                    ..zero_divisor(
+                        &divisor,
+                        "may be 0: its values run through 0 and it is too big to check each one",
+                    )
+                }),
+            }
+        }
+    }
+}
+
+/// Smallest and largest value a sub-expression can take, by interval arithmetic (`None` when a
+/// division by a range holding 0 makes it unbounded).
+pub(crate) fn range(node: &Node) -> Option<(BigRational, BigRational)> {
+    match &node.kind {
+        NodeKind::Int(n) => Some((int(*n), int(*n))),
+        NodeKind::Dice(t) => {
+            let (k, _) = t.kept();
+            let k = i64::from(k);
+            let (lo, hi) = match (t.success, t.sides) {
+                (Some(_), _) => (0, 1),
+                (None, Sides::Fudge) => (-1, 1),
+                (None, Sides::Num(s)) if t.explode => {
+                    (1, i64::from(s) * i64::from(EXPLODE_CAP + 1))
+                }
+                (None, Sides::Num(s)) => (1, i64::from(s)),
+            };
+            Some((int(lo * k), int(hi * k)))
+        }
+        NodeKind::Group(inner) => range(inner),
+        NodeKind::Neg(inner) => range(inner).map(|(lo, hi)| (-hi, -lo)),
+        NodeKind::Binary { op, lhs, rhs } => {
+            let (a0, a1) = range(lhs)?;
+            let (b0, b1) = range(rhs)?;
+            let corners = match op {
+                BinOp::Add => return Some((a0 + b0, a1 + b1)),
+                BinOp::Sub => return Some((a0 - b1, a1 - b0)),
+                BinOp::Mul => [&a0 * &b0, &a0 * &b1, &a1 * &b0, &a1 * &b1],
+                BinOp::Div => {
+                    if b0 <= BigRational::zero() && b1 >= BigRational::zero() {
+                        return None;
+                    }
+                    [&a0 / &b0, &a0 / &b1, &a1 / &b0, &a1 / &b1]
+                }
+            };
+            let lo = corners.iter().min()?.clone();
+            let hi = corners.iter().max()?.clone();
+            Some((lo, hi))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -934,10 +1657,125 @@ mod tests {
         ] {
             let started = std::time::Instant::now();
             let r = parse(src).unwrap().distribution();
-            assert!(r.is_err(), "{src} should be refused");
+            let e = r.expect_err(src);
+            assert_eq!(e.kind, DistErrorKind::TooBig, "{src}");
+            assert!(e.hint.is_some(), "{src}");
             assert!(started.elapsed().as_secs() < 20, "{src} took too long");
         }
-        assert!(parse("1000d6").unwrap().distribution().is_ok());
+        assert!(parse("300d6").unwrap().distribution().is_ok());
+    }
+
+    #[test]
+    fn refusals_name_the_part_and_the_limit() {
+        let src = "2+(1d10000*1d1000)";
+        let e = parse(src).unwrap().distribution().unwrap_err();
+        let span = e.span.unwrap();
+        assert_eq!(&src[span.start..span.end], "1d10000*1d1000");
+        assert!(e.message.starts_with("`1d10000*1d1000` "), "{}", e.message);
+        // 10 million pairs are more than the budget, so it is refused before any pair is formed
+        assert!(
+            e.message
+                .contains("over the limit of 400 million per expression"),
+            "{}",
+            e.message
+        );
+        let e = parse("1000d6").unwrap().distribution().unwrap_err();
+        assert!(e.message.contains("work units"), "{}", e.message);
+    }
+
+    #[test]
+    fn ordinary_dice_use_a_sliver_of_the_budget() {
+        for src in [
+            "1d100",
+            "3d6",
+            "5d6cs>=6",
+            "3d6kh2cs>=6",
+            "2d10",
+            "1d6/2",
+            "4d6kh3",
+            "1d6!",
+            "4dF",
+            "2d6+3",
+        ] {
+            let (_, units) = parse(src).unwrap().distribution_with_work().unwrap();
+            assert!(units < WORK_LIMIT / 1000, "{src}: {units} units");
+        }
+    }
+
+    #[test]
+    fn probabilities_are_in_lowest_terms() {
+        use num_integer::Integer;
+        for src in [
+            "1000d2kh500",
+            "300d6",
+            "20d6!",
+            "1d6/1d7*1d10",
+            "4d6kh3*1d9",
+            "3d%!cs>=50",
+            "1d6!-1d4!",
+            "12dF",
+        ] {
+            let d = dist(src);
+            for (v, p) in d.outcomes() {
+                assert!(p.numer().gcd(p.denom()).is_one(), "{src}: {v} has {p}");
+                assert_eq!(p, BigRational::new(p.numer().clone(), p.denom().clone()));
+            }
+            let c = d.capped();
+            assert!(c.numer().gcd(c.denom()).is_one(), "{src}: capped {c}");
+            assert_eq!(total_probability(&d), int(1), "{src}");
+            // the mean, recomputed the slow way
+            let mean: BigRational = d.outcomes().iter().map(|(v, p)| v * p).sum();
+            assert_eq!(d.mean(), mean, "{src}");
+            assert!(d.mean().numer().gcd(d.mean().denom()).is_one(), "{src}");
+        }
+    }
+
+    #[test]
+    fn sums_spanning_all_of_i64_stay_exact() {
+        // The result runs from i64::MIN to i64::MAX: 2^64 cells, which must not wrap to a tiny array.
+        let d = dist("(-9223372036854775807-1)*(1d2-1) + 9223372036854775807*(1d2-1)");
+        let want: Vec<_> = [i64::MIN, -1, 0, i64::MAX]
+            .into_iter()
+            .map(|v| (int(v), q(1, 4)))
+            .collect();
+        assert_eq!(d.outcomes(), want);
+        // and one step past i64 goes through exact rationals
+        let d = dist("9223372036854775807*(1d2) + 9223372036854775807");
+        assert_eq!(d.max(), int(i64::MAX) * int(3));
+        assert_eq!(d.len(), 2);
+    }
+
+    #[test]
+    fn factorisation_helpers() {
+        assert_eq!(factorize(1), vec![]);
+        assert_eq!(factorize(100), vec![(2, 2), (5, 2)]);
+        assert_eq!(factorize(9973), vec![(9973, 1)]);
+        assert_eq!(factorize(10000), vec![(2, 4), (5, 4)]);
+        assert_eq!(
+            merge(&vec![(2, 1), (7, 2)], &vec![(3, 1), (7, 1)]),
+            vec![(2, 1), (3, 1), (7, 3)]
+        );
+        assert_eq!(chunk_power(3), (3u64.pow(40), 40));
+        // 3^100 * 7 / (3^120 * 2^5)  ->  7 / (3^20 * 32)
+        let num = BigUint::from(3u32).pow(100) * 7u32;
+        let den = BigUint::from(3u32).pow(120) * 32u32;
+        let (n, d) = lowest_terms(&num, &den, &[(2, 5), (3, 120)]);
+        assert_eq!(
+            (n, d),
+            (BigUint::from(7u32), BigUint::from(3u32).pow(20) * 32u32)
+        );
+    }
+
+    #[test]
+    fn ranges_by_interval_arithmetic() {
+        let r = |src: &str| range(parse(src).unwrap().root()).map(|(a, b)| (a, b));
+        assert_eq!(r("3d6"), Some((int(3), int(18))));
+        assert_eq!(r("4d6kh3-2"), Some((int(1), int(16))));
+        assert_eq!(r("1d6!"), Some((int(1), int(126))));
+        assert_eq!(r("5d6cs>=6"), Some((int(0), int(5))));
+        assert_eq!(r("-(4dF)*2"), Some((int(-8), int(8))));
+        assert_eq!(r("1d6/(1d2-1)"), None);
+        assert_eq!(r("12/(1d3)"), Some((int(4), int(12))));
     }
 
     #[test]

@@ -1,13 +1,21 @@
 //! Exact rationals in; display strings (`"-1/2"`) and rounded decimals (`0.16667`) out.
 
-use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{Signed, ToPrimitive};
+use num_traits::{One, Signed, ToPrimitive};
 
 /// Reduced fraction text: `"7"`, `"-1/2"`, `"3125/7776"`; the denominator is left out when it is 1.
+///
+/// Reduces first, which costs a gcd (quadratic in the digits); for values known to be in lowest terms
+/// (everything [`Dist`](super::Dist) returns, and every result of num-rational's arithmetic) use
+/// [`fraction_reduced`], which only prints.
 pub fn fraction(q: &BigRational) -> String {
-    let q = q.reduced();
-    if q.denom() == &BigInt::from(1) {
+    fraction_reduced(&q.reduced())
+}
+
+/// Fraction text of a value already in lowest terms with a positive denominator, as every
+/// `BigRational` made by `BigRational::new`, arithmetic, or a [`Dist`](super::Dist) is.
+pub fn fraction_reduced(q: &BigRational) -> String {
+    if q.denom().is_one() {
         q.numer().to_string()
     } else {
         format!("{}/{}", q.numer(), q.denom())
@@ -19,8 +27,20 @@ pub fn fraction(q: &BigRational) -> String {
 /// The rounding is done exactly on the rational first, so huge numerators and denominators
 /// (such as `6^30`) never overflow; only the final, already rounded number is converted.
 pub fn approx(q: &BigRational) -> f64 {
-    let scale = BigInt::from(100_000);
-    let scaled = (q * BigRational::from_integer(scale)).round().to_integer();
+    // round(n * 10^5 / d), halves away from zero, in integers: floor((2 |n| 10^5 + d) / 2d) with n's sign.
+    let (n, d) = (q.numer(), q.denom());
+    let (n, d) = if d.is_negative() {
+        (-n, -d)
+    } else {
+        (n.clone(), d.clone())
+    };
+    let twice = &d * 2u32;
+    let magnitude = (n.abs() * 200_000u32 + &d) / &twice;
+    let scaled = if n.is_negative() {
+        -magnitude
+    } else {
+        magnitude
+    };
     // Below 2^53 the integer is exact in f64, and one division gives the nearest double to the decimal.
     match scaled.to_i64() {
         Some(v) if v.unsigned_abs() < (1u64 << 53) => v as f64 / 100_000.0,
@@ -35,6 +55,7 @@ pub fn approx(q: &BigRational) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_bigint::BigInt;
 
     fn q(n: i64, d: i64) -> BigRational {
         BigRational::new(BigInt::from(n), BigInt::from(d))

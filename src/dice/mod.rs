@@ -14,8 +14,10 @@
 //! order they are written in. See [`parse`](mod@parse) for the grammar.
 //!
 //! Limits: at most [`MAX_DICE`] dice per term, [`MAX_SIDES`] sides, [`MAX_NODES`] parts per
-//! expression, constants up to `i64::MAX`; distributions with more than [`MAX_SUPPORT`] distinct
-//! values, or needing too much arithmetic, give a [`DistError`].
+//! expression, constants up to `i64::MAX`. Working out a distribution is bounded by one work budget
+//! ([`WORK_LIMIT`] units, estimated before each step; see [`dist`](mod@dist)), [`MEMORY_LIMIT`] bytes
+//! and [`MAX_SUPPORT`] distinct values; an expression beyond them gives a [`DistError`] naming the
+//! sub-expression, in well under a second.
 //!
 //! # The explode cap
 //! A die showing its maximum is rolled again and the new face added, repeatedly, but at most
@@ -29,8 +31,8 @@ pub mod format;
 pub mod parse;
 pub mod roll;
 
-pub use dist::{Dist, DistError, MAX_SUPPORT};
-pub use format::{approx, fraction};
+pub use dist::{Dist, DistError, DistErrorKind, MAX_SUPPORT, MEMORY_LIMIT, WORK_LIMIT};
+pub use format::{approx, fraction, fraction_reduced};
 pub use num_rational::BigRational;
 pub use parse::{
     BinOp, CmpOp, Compare, DiceTerm, Keep, KeepKind, MAX_DICE, MAX_NODES, MAX_SIDES, Node,
@@ -73,7 +75,21 @@ impl Expr {
         dist::distribution_of(&self.root, &self.source)
     }
 
-    /// Roll once with `rng`. Fails only when a divisor rolls 0.
+    /// Exact distribution and the work units it was charged (at most [`WORK_LIMIT`]).
+    pub fn distribution_with_work(&self) -> Result<(Dist, u64), DistError> {
+        dist::distribution_and_work(&self.root, &self.source)
+    }
+
+    /// The first divisor that can be 0, as an error whose `span` points at it; `None` when every
+    /// divisor is certainly nonzero, so that [`roll`](Self::roll) succeeds for every seed.
+    ///
+    /// Cheap for ordinary notation (a divisor such as `2` or `1d4` is accepted by its range alone);
+    /// bounded by [`WORK_LIMIT`] in all cases.
+    pub fn zero_divisor(&self) -> Option<DistError> {
+        dist::find_zero_divisor(&self.root, &self.source)
+    }
+
+    /// Roll once with `rng`. Fails only when a divisor rolls 0 (never when [`zero_divisor`](Self::zero_divisor) is `None`).
     pub fn roll<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Result<Rolled, DistError> {
         roll::roll_tree(&self.root, &self.source, rng)
     }

@@ -15,7 +15,7 @@ use rand::{Rng, RngExt};
 use serde::Serializer;
 
 use super::EXPLODE_CAP;
-use super::dist::DistError;
+use super::dist::{DistError, zero_divisor_error};
 use super::format::fraction;
 use super::parse::{BinOp, DiceTerm, Node, NodeKind, Sides};
 
@@ -82,10 +82,7 @@ fn roll_node<R: Rng + ?Sized>(
                 BinOp::Mul => a * b,
                 BinOp::Div => {
                     if b.is_zero() {
-                        let divisor = src.get(rhs.span.start..rhs.span.end).unwrap_or("");
-                        return Err(DistError {
-                            message: format!("division by zero: the divisor `{divisor}` rolled 0"),
-                        });
+                        return Err(zero_divisor_error(src, rhs.span, "rolled 0"));
                     }
                     a / b
                 }
