@@ -127,3 +127,47 @@ fn broken_content_builds_nothing() {
     );
     assert!(!out.exists(), "nothing may be written for broken content");
 }
+
+#[test]
+fn a_zine_build_makes_what_prints_on_the_paper_and_names_the_rest() {
+    // `build --paper a5`: the SRD (and every kind that lays out on A5) is made; case packets, which come
+    // in A4 and Letter only, are skipped by name. `case --paper a5` alone stays a usage error.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+        .args([
+            "build",
+            "--seed",
+            "42",
+            "--paper",
+            "a5",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("skipped case: it prints on a4 or letter, not a5"),
+        "{err}"
+    );
+    assert!(!out.join("cases").exists());
+    let pdf = std::fs::read(out.join("srd/block-by-block-srd.pdf")).unwrap();
+    let doc = lopdf::Document::load_mem(&pdf).unwrap();
+    let (_, first) = doc.get_pages().into_iter().next().unwrap();
+    let media = doc
+        .get_dictionary(first)
+        .unwrap()
+        .get(b"MediaBox")
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone();
+    let width = media[2].as_float().unwrap() - media[0].as_float().unwrap();
+    assert!(
+        (width - 148.0 / 25.4 * 72.0).abs() < 0.5,
+        "A5 width, got {width}"
+    );
+    assert!(out.join("tables/tables.md").is_file());
+}

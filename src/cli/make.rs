@@ -65,6 +65,18 @@ pub(super) fn build(
     let cx = super::checked(&root, &registry, &[])?;
     let engine = engine(templates, &cx)?;
     for kind in registry.kinds() {
+        // `build --paper a5` makes every kind that prints on A5 (the SRD, the tables) and says which it
+        // left out; `case --paper a5` alone is refused by `request`.
+        if !kind.papers().contains(&output.paper) {
+            let sizes: Vec<&str> = kind.papers().iter().map(|p| p.name()).collect();
+            eprintln!(
+                "skipped {}: it prints on {}, not {}",
+                kind.name(),
+                sizes.join(" or "),
+                output.paper.name()
+            );
+            continue;
+        }
         let offered = kind.requires_always() || kind.requires().touched_by(&cx.lib);
         let req = request(kind, batch, output, count)?;
         if !offered || kind.count(&cx, &req)? == 0 {
