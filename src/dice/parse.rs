@@ -92,6 +92,18 @@ pub enum KeepKind {
     DropLowest,
 }
 
+impl KeepKind {
+    /// The modifier as written: `kh`, `kl`, `dh`, `dl` (Foundry and Roll20 read the same).
+    pub fn suffix(self) -> &'static str {
+        match self {
+            KeepKind::KeepHighest => "kh",
+            KeepKind::KeepLowest => "kl",
+            KeepKind::DropHighest => "dh",
+            KeepKind::DropLowest => "dl",
+        }
+    }
+}
+
 /// A keep/drop modifier as written (`kh3`, `dl1`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Keep {
@@ -756,13 +768,7 @@ mod tests {
                     s.push('!');
                 }
                 if let Some(k) = t.keep {
-                    let name = match k.kind {
-                        KeepKind::KeepHighest => "kh",
-                        KeepKind::KeepLowest => "kl",
-                        KeepKind::DropHighest => "dh",
-                        KeepKind::DropLowest => "dl",
-                    };
-                    s += &format!("{name}{}", k.n);
+                    s += &format!("{}{}", k.kind.suffix(), k.n);
                 }
                 if let Some(c) = t.success {
                     let op = match c.op {

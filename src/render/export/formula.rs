@@ -9,7 +9,7 @@
 //! | `5d6cs>=6` | `5d6cs>=6` | `5d6>6` (Roll20's `>` means "at least") |
 //! | `4dF` | `4df` | `4dF` |
 
-use crate::dice::{CmpOp, DiceTerm, KeepKind, Node, NodeKind, Sides};
+use crate::dice::{CmpOp, DiceTerm, Node, NodeKind, Sides};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Dialect {
@@ -57,13 +57,7 @@ fn term(t: &DiceTerm, d: Dialect) -> String {
         s.push(if d == Dialect::Foundry { 'x' } else { '!' });
     }
     if let Some(k) = t.keep {
-        let m = match k.kind {
-            KeepKind::KeepHighest => "kh",
-            KeepKind::KeepLowest => "kl",
-            KeepKind::DropHighest => "dh",
-            KeepKind::DropLowest => "dl",
-        };
-        s.push_str(&format!("{m}{}", k.n));
+        s.push_str(&format!("{}{}", k.kind.suffix(), k.n));
     }
     if let Some(c) = t.success {
         let v = c.value;

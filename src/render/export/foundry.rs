@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use super::{Deck, Table, check_ranges, formula, foundry_id};
 use crate::content::Library;
-use crate::content::text::{Piece, pieces, smart_quotes};
+use crate::content::text::smart_quotes;
 use crate::error::{Error, Result};
 
 /// Which Foundry VTT schema to write.
@@ -239,43 +239,22 @@ pub fn is_foundry_id(s: &str) -> bool {
 /// A result's text for Foundry: inline rolls as `[[…]]`, references as the table's title — or, with
 /// `links`, as a content link to its RollTable. HTML-escaped.
 pub(super) fn render_text(lib: &Library, text: &str, links: bool) -> Result<String> {
-    let parts = pieces(text).map_err(|e| {
-        Error::Bug(format!(
-            "checked text `{text}` does not split: {}",
-            e.message
-        ))
-    })?;
-    let mut out = String::new();
-    for p in parts {
-        match p {
-            Piece::Text(s) => out.push_str(&escape(s)),
-            Piece::Roll { expr, .. } => {
-                let e = crate::dice::parse(expr).map_err(|e| {
-                    Error::Bug(format!(
-                        "checked roll `{expr}` does not parse: {}",
-                        e.message
-                    ))
-                })?;
-                out.push_str(&format!("[[{}]]", formula::foundry(e.root())));
-            }
-            Piece::Table { id, .. } => {
-                let title = lib
-                    .table(id)
-                    .map(|t| smart_quotes(&t.title))
-                    .unwrap_or_else(|| id.to_owned());
-                if links {
-                    out.push_str(&format!(
-                        "@UUID[RollTable.{}]{{{}}}",
-                        table_id(id),
-                        escape(&title)
-                    ));
-                } else {
-                    out.push_str(&escape(&title));
-                }
+    use super::Rendered;
+    super::render_pieces(text, |p| match p {
+        Rendered::Text(s) => escape(s),
+        Rendered::Roll(e) => format!("[[{}]]", formula::foundry(e.root())),
+        Rendered::Table(id) => {
+            let title = lib
+                .table(id)
+                .map(|t| smart_quotes(&t.title))
+                .unwrap_or_else(|| id.to_owned());
+            if links {
+                format!("@UUID[RollTable.{}]{{{}}}", table_id(id), escape(&title))
+            } else {
+                escape(&title)
             }
         }
-    }
-    Ok(out)
+    })
 }
 
 fn paragraph(html: &str) -> String {

@@ -22,6 +22,7 @@ use sha2::{Digest, Sha256};
 
 use crate::content::text::{Piece, parse_on, pieces};
 use crate::dice;
+use crate::dice::Expr;
 use crate::error::{Error, Result};
 use crate::generators::Checked;
 
@@ -395,4 +396,42 @@ mod range_tests {
         assert_eq!(super::weights(&t, 1 << 31), Some((6, vec![2, 4])));
         assert_eq!(super::weights(&t, 5), None);
     }
+}
+
+/// A checked result's text with each piece rendered by `piece`: plain text, an inline roll (already
+/// parsed) or a table reference. The one loop every export's text goes through.
+pub(super) fn render_pieces(
+    text: &str,
+    mut piece: impl FnMut(Rendered<'_>) -> String,
+) -> Result<String> {
+    let parts = pieces(text).map_err(|e| {
+        Error::Bug(format!(
+            "checked text `{text}` does not split: {}",
+            e.message
+        ))
+    })?;
+    let mut out = String::new();
+    for p in parts {
+        out.push_str(&match p {
+            Piece::Text(s) => piece(Rendered::Text(s)),
+            Piece::Roll { expr, .. } => {
+                let e = crate::dice::parse(expr).map_err(|e| {
+                    Error::Bug(format!(
+                        "checked roll `{expr}` does not parse: {}",
+                        e.message
+                    ))
+                })?;
+                piece(Rendered::Roll(&e))
+            }
+            Piece::Table { id, .. } => piece(Rendered::Table(id)),
+        });
+    }
+    Ok(out)
+}
+
+/// One piece of a result for [`render_pieces`].
+pub(super) enum Rendered<'a> {
+    Text(&'a str),
+    Roll(&'a Expr),
+    Table(&'a str),
 }

@@ -19,7 +19,7 @@
 //! shows them as written unless a script such as Recursive Tables expands them.
 
 use super::{Table, formula, slug, weights};
-use crate::content::text::{Piece, pieces, smart_quotes};
+use crate::content::text::smart_quotes;
 use crate::error::{Error, Result};
 
 /// The largest sum of weights written: beyond it the odds need numbers too large to type into Roll20.
@@ -100,30 +100,12 @@ pub fn commands(tables: &[Table]) -> Result<String> {
 
 /// A result's text as a Roll20 item: inline rolls and references as Roll20 rolls, curly quotes.
 pub fn item_text(result: &str) -> Result<String> {
-    let text = smart_quotes(result);
-    let parts = pieces(&text).map_err(|e| {
-        Error::Bug(format!(
-            "checked text `{result}` does not split: {}",
-            e.message
-        ))
-    })?;
-    let mut out = String::new();
-    for p in parts {
-        match p {
-            Piece::Text(s) => out.push_str(s),
-            Piece::Roll { expr, .. } => {
-                let e = crate::dice::parse(expr).map_err(|e| {
-                    Error::Bug(format!(
-                        "checked roll `{expr}` does not parse: {}",
-                        e.message
-                    ))
-                })?;
-                out.push_str(&format!("[[{}]]", formula::roll20(e.root())));
-            }
-            Piece::Table { id, .. } => out.push_str(&format!("[[1t[{}]]]", slug(id))),
-        }
-    }
-    Ok(out)
+    use super::Rendered;
+    super::render_pieces(&smart_quotes(result), |p| match p {
+        Rendered::Text(s) => s.to_owned(),
+        Rendered::Roll(e) => format!("[[{}]]", formula::roll20(e.root())),
+        Rendered::Table(id) => format!("[[1t[{}]]]", slug(id)),
+    })
 }
 
 /// One `!import-table-item` line as TableExport reads it: (table name, item text, weight).
