@@ -10,10 +10,9 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, RwLock};
 use std::time::Instant;
 
-use serde::Deserialize;
 use typst::World;
 use typst::diag::SourceDiagnostic;
-use typst::foundations::{Bytes, Dict, Label, Smart, Value};
+use typst::foundations::{Bytes, Label, Smart, Value};
 use typst::introspection::{Introspector, MetadataElem};
 use typst::layout::PageRanges;
 use typst::utils::PicoStr;
@@ -269,17 +268,13 @@ impl Engine {
         then: impl FnOnce(&dyn World, PagedDocument, &[SourceDiagnostic]) -> Result<R>,
     ) -> Result<R> {
         // Long unbroken strings get invisible break opportunities so they wrap inside their boxes, for
-        // templates that ask (one that matches strings as keys must not); data without any long run
-        // (nearly all) is passed as it is, without a copy.
-        let broken;
-        let data = if self.breaking.contains(template) && super::wrap::needs_breaks(data) {
-            broken = super::wrap::with_breaks(data);
-            &broken
-        } else {
-            data
+        // templates that ask (one that matches strings as keys must not); the data is converted to typst
+        // values in one pass either way.
+        let typst::foundations::Value::Dict(inputs) =
+            super::wrap::to_typst(data, self.breaking.contains(template))
+        else {
+            return Err(Error::Bug(format!("cannot pass data to {template}: not an object")));
         };
-        let inputs = Dict::deserialize(data)
-            .map_err(|e| Error::Bug(format!("cannot pass data to {template}: {e}")))?;
         let world = self
             .typst
             .world_builder(template)

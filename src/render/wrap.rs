@@ -45,6 +45,35 @@ pub fn with_breaks(v: &Value) -> Value {
     }
 }
 
+/// `v` as the typst value a template sees in `sys.inputs`, in one pass: strings get break
+/// opportunities when `breaking` (as [`with_breaks`] would give them; keys untouched). The result is what
+/// typst's own `Deserialize` makes of `v` (integers beyond `i64` become floats, as there), without the
+/// intermediate copy that breaking and then deserializing would cost on every document of a batch.
+pub fn to_typst(v: &Value, breaking: bool) -> typst::foundations::Value {
+    use typst::foundations::{Array, Dict, IntoValue, Str, Value as T};
+    match v {
+        Value::Null => T::None,
+        Value::Bool(b) => T::Bool(*b),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                T::Int(i)
+            } else if let Some(u) = n.as_u64() {
+                u.into_value()
+            } else {
+                T::Float(n.as_f64().unwrap_or(f64::NAN))
+            }
+        }
+        Value::String(s) if breaking => T::Str(Str::from(breakable(s).as_ref())),
+        Value::String(s) => T::Str(Str::from(s.as_str())),
+        Value::Array(a) => T::Array(a.iter().map(|x| to_typst(x, breaking)).collect::<Array>()),
+        Value::Object(o) => T::Dict(
+            o.iter()
+                .map(|(k, x)| (Str::from(k.as_str()), to_typst(x, breaking)))
+                .collect::<Dict>(),
+        ),
+    }
+}
+
 fn has_long_run(s: &str) -> bool {
     // Chars bound clusters from above: a string with no LONG_RUN chars in a row has no such cluster run.
     let mut run = 0;
@@ -139,5 +168,23 @@ mod tests {
         assert_eq!(w["a"][2].as_str().unwrap().matches(BREAK).count(), 3);
         assert_eq!(w["a"][1], "short");
         assert!(!needs_breaks(&serde_json::json!({"a": "short words only"})));
+    }
+
+    #[test]
+    fn direct_conversion_equals_breaking_then_deserializing() {
+        use serde::Deserialize;
+        let long = "y".repeat(45);
+        let v = serde_json::json!({
+            "s": long, "n": -3, "u": u64::MAX, "f": 0.25, "b": true, "z": null,
+            "a": [1, "short", { "k": long }], long.clone(): "key kept",
+        });
+        for breaking in [false, true] {
+            let expected = if breaking { with_breaks(&v) } else { v.clone() };
+            let expected = typst::foundations::Dict::deserialize(&expected).unwrap();
+            let typst::foundations::Value::Dict(got) = to_typst(&v, breaking) else {
+                panic!("an object converts to a dict")
+            };
+            assert_eq!(got, expected);
+        }
     }
 }
