@@ -91,6 +91,54 @@ fn roll_node<R: Rng + ?Sized>(
     }
 }
 
+/// Roll a percentile die with bonus or penalty dice: the units die (0-9) first, then `extra + 1` tens
+/// dice (00-90). Each tens die with the units die reads as one result (00 with 0 is 100); a bonus keeps
+/// the lowest result, a penalty the highest (ties keep the earlier die). Shown as
+/// `d%b1 [tens 30, (70); units 4]`, the tens not used in parentheses.
+fn roll_percentile<R: Rng + ?Sized>(
+    term: &DiceTerm,
+    p: super::parse::Percentile,
+    label: &str,
+    rng: &mut R,
+    out: &mut String,
+) -> i64 {
+    let units = i64::from(rng.random_range(1..=10u32)) - 1;
+    let tens: Vec<i64> = (0..=p.extra)
+        .map(|_| i64::from(rng.random_range(1..=10u32)) - 1)
+        .collect();
+    let read = |t: i64| if t == 0 && units == 0 { 100 } else { 10 * t + units };
+    let mut chosen = 0;
+    for (i, t) in tens.iter().enumerate() {
+        let better = if p.penalty {
+            read(*t) > read(tens[chosen])
+        } else {
+            read(*t) < read(tens[chosen])
+        };
+        if better {
+            chosen = i;
+        }
+    }
+    let result = read(tens[chosen]);
+    let (value, star) = match term.success {
+        Some(cmp) if cmp.test(result) => (1, "*"),
+        Some(_) => (0, ""),
+        None => (result, ""),
+    };
+    let shown: Vec<String> = tens
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            if i == chosen {
+                format!("{t}0{star}")
+            } else {
+                format!("({t}0)")
+            }
+        })
+        .collect();
+    let _ = write!(out, "{label} [tens {}; units {units}]", shown.join(", "));
+    value
+}
+
 /// Roll one die including its explosion chain; returns the faces shown, in order.
 fn roll_one<R: Rng + ?Sized>(term: &DiceTerm, rng: &mut R) -> Vec<i64> {
     match term.sides {
@@ -111,6 +159,9 @@ fn roll_one<R: Rng + ?Sized>(term: &DiceTerm, rng: &mut R) -> Vec<i64> {
 
 /// Roll a dice term, append its breakdown to `out` and return its value.
 fn roll_dice<R: Rng + ?Sized>(term: &DiceTerm, label: &str, rng: &mut R, out: &mut String) -> i64 {
+    if let Some(p) = term.percentile {
+        return roll_percentile(term, p, label, rng, out);
+    }
     let chains: Vec<Vec<i64>> = (0..term.count).map(|_| roll_one(term, rng)).collect();
     let totals: Vec<i64> = chains.iter().map(|c| c.iter().sum()).collect();
     let (k, highest) = term.kept();
