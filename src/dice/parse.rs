@@ -896,6 +896,9 @@ mod tests {
                 if let Some(k) = t.keep {
                     s += &format!("{}{}", k.kind.suffix(), k.n);
                 }
+                if let Some(p) = t.percentile {
+                    s += &p.suffix();
+                }
                 if let Some(c) = t.success {
                     let op = match c.op {
                         CmpOp::Ge => ">=",
@@ -970,6 +973,24 @@ mod tests {
             ("4d6dl4", "4d6dl4"),
             ("1d6kh", "1d6kh1"),
             ("9223372036854775807", "9223372036854775807"),
+            // typeset minus sign, en dash, multiplication and division signs, ≥ and ≤
+            ("2d6\u{2212}1", "(2d6 - 1)"),
+            ("2d6 \u{2013} 1", "(2d6 - 1)"),
+            ("\u{2212}1d4", "-1d4"),
+            ("2\u{d7}1d4", "(2 * 1d4)"),
+            ("1d6\u{f7}2", "(1d6 / 2)"),
+            ("5d6cs\u{2265}6", "5d6cs>=6"),
+            ("5d6cs\u{2264}2", "5d6cs<=2"),
+            ("4dFcs>=\u{2212}1", "4dFcs>=-1"),
+            ("1d6 \u{2212} \u{2212}2", "(1d6 - -2)"),
+            // percentile bonus and penalty dice
+            ("d%b1", "1d100b1"),
+            ("1d100b2", "1d100b2"),
+            ("d%p1", "1d100p1"),
+            ("D%P2", "1d100p2"),
+            ("d%b", "1d100b1"),
+            ("d%b1cs<=50", "1d100b1cs<=50"),
+            ("d%p1+5", "(1d100p1 + 5)"),
         ];
         for (src, want) in table {
             match parse_tree(src) {
@@ -1026,6 +1047,19 @@ mod tests {
             ("2(1d6)", 1, "unexpected `(`"),
             ("1d6 é", 4, "unexpected `é`"),
             ("1d6#", 3, "unexpected `#`"),
+            // byte offsets after a multi-byte sign still land on the right character
+            ("2d6\u{2212}x", 6, "unexpected `x`"),
+            ("2\u{d7}\u{d7}3", 3, "unexpected `\u{d7}`"),
+            ("1d6\u{2212}", 6, "unexpected end of input"),
+            ("4d6kh\u{2212}1", 5, "cannot be negative"),
+            ("d%b0", 3, "between 1 and 100"),
+            ("d%p101", 3, "between 1 and 100"),
+            ("1d6b1", 3, "percentile roll only"),
+            ("2d%b1", 3, "one percentile roll at a time"),
+            ("d%!b1", 3, "cannot explode"),
+            ("d%b1kh1", 2, "cannot also keep"),
+            ("d%b1p1", 4, "more than one bonus/penalty"),
+            ("4dFb1", 3, "percentile roll only"),
         ];
         for (src, offset, fragment) in table {
             match parse_tree(src) {

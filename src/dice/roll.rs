@@ -267,6 +267,10 @@ mod tests {
             "-1d8+1d4",
             "2d2!cs>=3",
             "12/(1d3)",
+            "d%b1",
+            "d%p2",
+            "d%b2cs<=40",
+            "2d6\u{2212}1",
         ] {
             let expr = parse(src).unwrap();
             let dist = expr.distribution().unwrap();
@@ -383,5 +387,29 @@ mod tests {
             serde_json::to_string(&r).unwrap(),
             r#"{"value":"-1/2","detail":"x"}"#
         );
+    }
+
+    #[test]
+    fn percentile_breakdown_reads_its_dice() {
+        for src in ["d%b1", "d%b2", "d%p1", "d%p3"] {
+            let penalty = src.contains('p');
+            for r in rolls(src, 11, 300) {
+                // `d%b2 [tens (60), 10, (30); units 3] = 13`
+                let inner = &r.detail[r.detail.find('[').unwrap() + 1..r.detail.find(']').unwrap()];
+                let (tens, units) = inner.strip_prefix("tens ").unwrap().split_once("; units ").unwrap();
+                let units: i64 = units.parse().unwrap();
+                let read = |t: &str| {
+                    let t: i64 = t.trim_matches(|c| c == '(' || c == ')').parse().unwrap();
+                    if t == 0 && units == 0 { 100 } else { t + units }
+                };
+                let all: Vec<i64> = tens.split(", ").map(read).collect();
+                let kept: Vec<i64> = tens.split(", ").filter(|t| !t.starts_with('(')).map(read).collect();
+                assert_eq!(kept.len(), 1, "{}", r.detail);
+                let want = if penalty { all.iter().max() } else { all.iter().min() };
+                assert_eq!(Some(&kept[0]), want, "{}", r.detail);
+                assert_eq!(r.value, BigRational::from_integer(BigInt::from(kept[0])), "{}", r.detail);
+                assert_eq!(all.len(), src[3..].parse::<usize>().unwrap() + 1);
+            }
+        }
     }
 }
