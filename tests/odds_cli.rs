@@ -261,7 +261,7 @@ title = "Pool"
 dice = "1d2"
 rows = [
   { on = "1", result = "Roll {3d6cs>7} hits" },
-  { on = "2", result = "Roll {5d6cs>=6} hits" },
+  { on = "2", result = "Roll {5d6cs>=6} hits, {2−3d6cs>7} more" },
 ]
 
 [[table]]
@@ -298,9 +298,11 @@ entries = [ { key = "Short", value = "2+1d4cs<1" } ]
     assert_eq!(
         got,
         vec![
-            (6, 35, "inline roll `{3d6cs>7}`: `3d6cs>7` can never count a success: no face of a d6 (1 to 6) is > 7, so it always counts 0".to_owned()),
+            (6, 31, "inline roll `{3d6cs>7}`: `3d6cs>7` can never count a success: no face of a d6 (1 to 6) is > 7, so it always counts 0".to_owned()),
+            // the column counts characters: the typeset minus sign before it is one
+            (7, 50, "inline roll `{2\u{2212}3d6cs>7}`: `3d6cs>7` can never count a success: no face of a d6 (1 to 6) is > 7, so it always counts 0".to_owned()),
             (13, 9, "`dice = \"4d6cs>=1\"`: `4d6cs>=1` always counts every die: each face of a d6 (1 to 6) is >= 1, so it always counts 4".to_owned()),
-            (22, 44, "`2+1d4cs<1` for `Short`: `1d4cs<1` can never count a success: no face of a d4 (1 to 4) is < 1, so it always counts 0".to_owned()),
+            (22, 41, "`2+1d4cs<1` for `Short`: `1d4cs<1` can never count a success: no face of a d4 (1 to 4) is < 1, so it always counts 0".to_owned()),
         ],
         "{v}"
     );

@@ -69,7 +69,8 @@ pub enum Command {
     ///
     /// Each value is shown with its chance of exactly, at least and at most that value, after the mean
     /// and the standard deviation. `--at-least`, `--at-most` and `--compare` answer one question
-    /// instead of listing the table; `--vs` rolls the expression against a second one.
+    /// instead of listing the table (answers in that order: every `--at-least`, every `--at-most`, every
+    /// `--compare`); `--vs` rolls the expression against a second one.
     Odds {
         /// A dice expression: 3d6, 4d6kh3, 2d10kl1, 1d6!, 5d6cs>=6, 4dF, d%, d%b1, 1d6/2, (1d4+1)*2 …
         expr: String,

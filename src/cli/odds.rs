@@ -424,8 +424,8 @@ fn table(out: &OddsOut) -> String {
         } else {
             0
         };
-        s.push_str(&format!(
-            "{:>v_w$}  {:>e_w$} {:>8.3}%  {:>l_w$} {:>8.3}%  {:>m_w$} {:>8.3}%  {}\n",
+        let line = format!(
+            "{:>v_w$}  {:>e_w$} {:>8.3}%  {:>l_w$} {:>8.3}%  {:>m_w$} {:>8.3}%  {}",
             o.value,
             o.probability,
             o.approx * 100.0,
@@ -434,7 +434,10 @@ fn table(out: &OddsOut) -> String {
             o.at_most,
             o.at_most_approx * 100.0,
             "█".repeat(bar)
-        ));
+        );
+        // no trailing spaces when the bar is empty
+        s.push_str(line.trim_end());
+        s.push('\n');
     }
     s
 }
