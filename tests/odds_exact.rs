@@ -349,6 +349,14 @@ fn keep_highest_on_big_pools_matches_order_statistics() {
 }
 
 #[test]
+fn table_dice_use_a_sliver_of_the_budget() {
+    // content/README.md quotes this figure for `3d6`
+    let (_, work) = dice::parse("3d6").unwrap().distribution_with_work().unwrap();
+    eprintln!("3d6: {work} work units");
+    assert!((20_000..40_000).contains(&work), "3d6: {work} work units");
+}
+
+#[test]
 fn big_pools_are_quick() {
     for src in ["100d6", "20d20kh3", "50d10cs>=8", "100d6kh10"] {
         let started = std::time::Instant::now();
