@@ -49,10 +49,28 @@ fn golden_text_outputs() {
     for (name, args) in [
         ("3d6.txt", vec!["odds", "3d6"]),
         ("4d6kh3.txt", vec!["odds", "4d6kh3"]),
-        ("1d20+6-at-least-15.txt", vec!["odds", "1d20+6", "--at-least", "15", "--compare", "< 10", "--at-most", "7/2"]),
+        (
+            "1d20+6-at-least-15.txt",
+            vec![
+                "odds",
+                "1d20+6",
+                "--at-least",
+                "15",
+                "--compare",
+                "< 10",
+                "--at-most",
+                "7/2",
+            ],
+        ),
         ("2dF-vs-2dF.txt", vec!["odds", "2dF", "--vs", "2dF"]),
-        ("2dF-vs-2dF-defender.txt", vec!["odds", "2dF", "--vs", "2dF", "--ties", "defender"]),
-        ("d%b1.txt", vec!["odds", "d%b1", "--at-most", "59", "--at-most", "40"]),
+        (
+            "2dF-vs-2dF-defender.txt",
+            vec!["odds", "2dF", "--vs", "2dF", "--ties", "defender"],
+        ),
+        (
+            "d%b1.txt",
+            vec!["odds", "d%b1", "--at-most", "59", "--at-most", "40"],
+        ),
     ] {
         let o = run(&args);
         assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
@@ -65,14 +83,25 @@ fn golden_text_outputs() {
 fn table_columns_line_up() {
     let text = stdout(&run(&["odds", "2d10kl1"]));
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].starts_with("2d10kl1   mean 77/20 ≈ 3.85"), "{text}");
+    assert!(
+        lines[0].starts_with("2d10kl1   mean 77/20 ≈ 3.85"),
+        "{text}"
+    );
     assert!(lines[1].starts_with("          sd ≈ "), "{text}");
     // every `%` of a row sits under the `%` of its column title, whatever the fraction widths
     let title = lines[2];
-    let marks: Vec<usize> = title.char_indices().filter(|(_, c)| *c == '%').map(|(i, _)| i).collect();
+    let marks: Vec<usize> = title
+        .char_indices()
+        .filter(|(_, c)| *c == '%')
+        .map(|(i, _)| i)
+        .collect();
     assert_eq!(marks.len(), 3, "{title}");
     for row in &lines[3..] {
-        let cols: Vec<usize> = row.char_indices().filter(|(_, c)| *c == '%').map(|(i, _)| i).collect();
+        let cols: Vec<usize> = row
+            .char_indices()
+            .filter(|(_, c)| *c == '%')
+            .map(|(i, _)| i)
+            .collect();
         assert_eq!(cols, marks, "{row}");
     }
     assert_eq!(lines.len(), 3 + 10);
@@ -119,8 +148,16 @@ fn json_carries_the_enumerated_numbers_exactly() {
     let cases: Vec<(&str, Vec<Vec<i64>>, Box<dyn Fn(&[i64]) -> i64>)> = vec![
         ("3d6", vec![d6.clone(); 3], Box::new(|r| r.iter().sum())),
         ("2dF", vec![f.clone(); 2], Box::new(|r| r.iter().sum())),
-        ("5d6cs>=6", vec![d6.clone(); 5], Box::new(|r| r.iter().filter(|&&x| x == 6).count() as i64)),
-        ("2d6\u{2212}1", vec![d6.clone(); 2], Box::new(|r| r[0] + r[1] - 1)),
+        (
+            "5d6cs>=6",
+            vec![d6.clone(); 5],
+            Box::new(|r| r.iter().filter(|&&x| x == 6).count() as i64),
+        ),
+        (
+            "2d6\u{2212}1",
+            vec![d6.clone(); 2],
+            Box::new(|r| r[0] + r[1] - 1),
+        ),
     ];
     for (src, dice, fun) in cases {
         let brute = enumerate(&dice, fun);
@@ -136,7 +173,10 @@ fn json_carries_the_enumerated_numbers_exactly() {
             assert_eq!(o["at_least"], frac(&at_least), "{src} {value}");
             assert_eq!(o["at_most"], frac(&at_most), "{src} {value}");
         }
-        let mean: BigRational = brute.iter().map(|(v, p)| BigRational::from_integer((*v).into()) * p).sum();
+        let mean: BigRational = brute
+            .iter()
+            .map(|(v, p)| BigRational::from_integer((*v).into()) * p)
+            .sum();
         let var: BigRational = brute
             .iter()
             .map(|(v, p)| {
@@ -157,13 +197,31 @@ fn json_carries_the_enumerated_numbers_exactly() {
 #[test]
 fn questions_are_exact() {
     let v = json(&run(&[
-        "odds", "--json", "1d20+6", "--at-least", "15", "--at-most", "-1", "--compare", ">= 15",
-        "--compare", "!=7", "--compare", "\u{2264} 10", "--compare", "> 51/2",
+        "odds",
+        "--json",
+        "1d20+6",
+        "--at-least",
+        "15",
+        "--at-most",
+        "-1",
+        "--compare",
+        ">= 15",
+        "--compare",
+        "!=7",
+        "--compare",
+        "\u{2264} 10",
+        "--compare",
+        "> 51/2",
     ]));
     let qs = v["questions"].as_array().unwrap();
     let got: Vec<(&str, &str)> = qs
         .iter()
-        .map(|q| (q["question"].as_str().unwrap(), q["probability"].as_str().unwrap()))
+        .map(|q| {
+            (
+                q["question"].as_str().unwrap(),
+                q["probability"].as_str().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(
         got,
@@ -181,40 +239,91 @@ fn questions_are_exact() {
     assert_eq!(v["outcomes"].as_array().unwrap().len(), 20);
 
     let text = stdout(&run(&["odds", "1d20+6", "--at-least", "15"]));
-    assert!(text.ends_with("P(1d20+6 >= 15) = 3/5 ≈ 0.6 (60.000%)\n"), "{text}");
+    assert!(
+        text.ends_with("P(1d20+6 >= 15) = 3/5 ≈ 0.6 (60.000%)\n"),
+        "{text}"
+    );
 
-    for (flag, bad) in [("--at-least", "x"), ("--compare", "15"), ("--compare", ">= 1/0"), ("--at-most", "1.5")] {
+    for (flag, bad) in [
+        ("--at-least", "x"),
+        ("--compare", "15"),
+        ("--compare", ">= 1/0"),
+        ("--at-most", "1.5"),
+    ] {
         let o = run(&["odds", "1d20", flag, bad]);
         assert_eq!(o.status.code(), Some(2), "{flag} {bad}");
-        assert!(stderr(&o).starts_with(&format!("error: {flag}: `")), "{}", stderr(&o));
+        assert!(
+            stderr(&o).starts_with(&format!("error: {flag}: `")),
+            "{}",
+            stderr(&o)
+        );
         assert!(o.stdout.is_empty());
     }
     // questions and contests do not mix
-    assert_eq!(run(&["odds", "2dF", "--vs", "2dF", "--at-least", "1"]).status.code(), Some(2));
-    assert_eq!(run(&["odds", "2dF", "--ties", "defender"]).status.code(), Some(2));
+    assert_eq!(
+        run(&["odds", "2dF", "--vs", "2dF", "--at-least", "1"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        run(&["odds", "2dF", "--ties", "defender"]).status.code(),
+        Some(2)
+    );
 }
 
 #[test]
 fn contests_in_json() {
     let v = json(&run(&["odds", "--json", "2dF", "--vs", "2dF"]));
-    assert_eq!((v["win"]["probability"].as_str(), v["draw"]["probability"].as_str(), v["loss"]["probability"].as_str()),
-        (Some("31/81"), Some("19/81"), Some("31/81")));
+    assert_eq!(
+        (
+            v["win"]["probability"].as_str(),
+            v["draw"]["probability"].as_str(),
+            v["loss"]["probability"].as_str()
+        ),
+        (Some("31/81"), Some("19/81"), Some("31/81"))
+    );
     assert_eq!(v["ties"], "show");
     assert_eq!(v["margin"]["outcomes"].as_array().unwrap().len(), 9);
     assert_eq!(v["margin"]["variance"], "8/3");
-    let v = json(&run(&["odds", "--json", "2dF", "--vs", "2dF", "--ties", "defender"]));
+    let v = json(&run(&[
+        "odds", "--json", "2dF", "--vs", "2dF", "--ties", "defender",
+    ]));
     assert!(v.get("draw").is_none());
-    assert_eq!((v["win"]["probability"].as_str(), v["loss"]["probability"].as_str()), (Some("31/81"), Some("50/81")));
-    let v = json(&run(&["odds", "--json", "2dF", "--vs", "2dF", "--ties", "attacker"]));
-    assert_eq!((v["win"]["probability"].as_str(), v["loss"]["probability"].as_str()), (Some("50/81"), Some("31/81")));
+    assert_eq!(
+        (
+            v["win"]["probability"].as_str(),
+            v["loss"]["probability"].as_str()
+        ),
+        (Some("31/81"), Some("50/81"))
+    );
+    let v = json(&run(&[
+        "odds", "--json", "2dF", "--vs", "2dF", "--ties", "attacker",
+    ]));
+    assert_eq!(
+        (
+            v["win"]["probability"].as_str(),
+            v["loss"]["probability"].as_str()
+        ),
+        (Some("50/81"), Some("31/81"))
+    );
     // d20+6 against a d20+8 defender: attacker wins when a - b >= 3, 153/400 (sum over the margin)
     let v = json(&run(&["odds", "--json", "1d20+6", "--vs", "1d20+8"]));
-    let win: i64 = (1..=20).map(|a: i64| (1..=20).filter(|b| a + 6 > b + 8).count() as i64).sum();
-    assert_eq!(v["win"]["probability"], frac(&BigRational::new(win.into(), 400.into())));
+    let win: i64 = (1..=20)
+        .map(|a: i64| (1..=20).filter(|b| a + 6 > b + 8).count() as i64)
+        .sum();
+    assert_eq!(
+        v["win"]["probability"],
+        frac(&BigRational::new(win.into(), 400.into()))
+    );
     // a defender too big to work out is refused naming its own text
     let o = run(&["odds", "1d6", "--vs", "1000d10000"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("  | 1000d10000\n  | ^^^^^^^^^^\n"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("  | 1000d10000\n  | ^^^^^^^^^^\n"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -229,8 +338,14 @@ fn impossible_or_certain_targets_warn_on_stderr() {
     let o = run(&["roll", "--seed", "1", "2\u{2212}3d6cs>=1"]);
     assert_eq!(o.status.code(), Some(0));
     let err = stderr(&o);
-    assert!(err.starts_with("warning[success_target]: `3d6cs>=1` always counts every die"), "{err}");
-    assert!(err.contains("  | 2\u{2212}3d6cs>=1\n  |   ^^^^^^^^\n"), "{err}");
+    assert!(
+        err.starts_with("warning[success_target]: `3d6cs>=1` always counts every die"),
+        "{err}"
+    );
+    assert!(
+        err.contains("  | 2\u{2212}3d6cs>=1\n  |   ^^^^^^^^\n"),
+        "{err}"
+    );
     assert!(stdout(&o).ends_with(" = -1\n"), "{}", stdout(&o));
     // an ordinary target is quiet
     assert!(run(&["odds", "5d6cs>=6"]).stderr.is_empty());
@@ -245,7 +360,11 @@ fn unicode_notation_errors_point_at_the_right_column() {
     assert!(err.contains("  | 2d6\u{2212}\u{d7}1\n  |     ^\n"), "{err}");
     let o = run(&["odds", "2d6\u{2212}1"]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(stdout(&o).starts_with("2d6\u{2212}1   mean 6\n"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with("2d6\u{2212}1   mean 6\n"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
@@ -280,8 +399,15 @@ entries = [ { key = "Short", value = "2+1d4cs<1" } ]
 "#,
     )
     .unwrap();
-    let o = run(&["check", "--content", content.to_str().unwrap(), "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", stdout(&o)));
+    let o = run(&[
+        "check",
+        "--content",
+        content.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", stdout(&o)));
     let warnings = v["warnings"].as_array().unwrap_or_else(|| panic!("{v}"));
     let mut got: Vec<(u64, u64, String)> = warnings
         .iter()

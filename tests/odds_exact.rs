@@ -106,7 +106,11 @@ fn engine_columns(src: &str) -> Vec<(BigRational, BigRational, BigRational, BigR
 
 /// The expressions of the brief, each with its brute-force definition.
 #[allow(clippy::type_complexity)]
-fn cases() -> Vec<(&'static str, Vec<Vec<i64>>, Box<dyn Fn(&[i64]) -> BigRational>)> {
+fn cases() -> Vec<(
+    &'static str,
+    Vec<Vec<i64>>,
+    Box<dyn Fn(&[i64]) -> BigRational>,
+)> {
     vec![
         ("3d6", vec![d(6); 3], Box::new(sum)),
         (
@@ -126,9 +130,17 @@ fn cases() -> Vec<(&'static str, Vec<Vec<i64>>, Box<dyn Fn(&[i64]) -> BigRationa
             vec![d(6); 5],
             Box::new(|r| int(r.iter().filter(|&&x| x >= 6).count() as i64)),
         ),
-        ("2d6\u{2212}1", vec![d(6); 2], Box::new(|r| int(r[0] + r[1] - 1))),
+        (
+            "2d6\u{2212}1",
+            vec![d(6); 2],
+            Box::new(|r| int(r[0] + r[1] - 1)),
+        ),
         ("2\u{d7}1d4", vec![d(4)], Box::new(|r| int(2 * r[0]))),
-        ("2d6 \u{2013} 1d4", vec![d(6), d(6), d(4)], Box::new(|r| int(r[0] + r[1] - r[2]))),
+        (
+            "2d6 \u{2013} 1d4",
+            vec![d(6), d(6), d(4)],
+            Box::new(|r| int(r[0] + r[1] - r[2])),
+        ),
         ("1d6/2", vec![d(6)], Box::new(|r| q(r[0], 2))),
         ("d%", vec![d(100)], Box::new(sum)),
     ]
@@ -150,8 +162,14 @@ fn columns_mean_and_variance_match_enumeration() {
     let rows = d.rows();
     assert_eq!(rows[0].at_least, int(1)); // at least 3 on 3d6: certain
     assert_eq!(rows[7].value, int(10));
-    assert_eq!((rows[7].at_least.clone(), rows[7].at_most.clone()), (q(5, 8), q(1, 2)));
-    assert_eq!(engine("1d20+6").probability_where(|v| *v >= int(15)), q(3, 5));
+    assert_eq!(
+        (rows[7].at_least.clone(), rows[7].at_most.clone()),
+        (q(5, 8), q(1, 2))
+    );
+    assert_eq!(
+        engine("1d20+6").probability_where(|v| *v >= int(15)),
+        q(3, 5)
+    );
 }
 
 #[test]
@@ -159,8 +177,18 @@ fn contests_match_enumeration_of_both_sides() {
     // (attacker, defender, the dice of both, attacker's value, defender's value)
     #[allow(clippy::type_complexity)]
     let contests: Vec<(&str, &str, Vec<Vec<i64>>, Box<dyn Fn(&[i64]) -> (i64, i64)>)> = vec![
-        ("2dF", "2dF", vec![fudge(); 4], Box::new(|r| (r[0] + r[1], r[2] + r[3]))),
-        ("1d20+6", "1d20+8", vec![d(20); 2], Box::new(|r| (r[0] + 6, r[1] + 8))),
+        (
+            "2dF",
+            "2dF",
+            vec![fudge(); 4],
+            Box::new(|r| (r[0] + r[1], r[2] + r[3])),
+        ),
+        (
+            "1d20+6",
+            "1d20+8",
+            vec![d(20); 2],
+            Box::new(|r| (r[0] + 6, r[1] + 8)),
+        ),
         (
             "4d6kh3",
             "3d6",
@@ -177,7 +205,12 @@ fn contests_match_enumeration_of_both_sides() {
             "2d10kl1",
             "5d6cs>=6",
             vec![d(10), d(10), d(6), d(6), d(6), d(6), d(6)],
-            Box::new(|r| (r[0].min(r[1]), r[2..].iter().filter(|&&x| x >= 6).count() as i64)),
+            Box::new(|r| {
+                (
+                    r[0].min(r[1]),
+                    r[2..].iter().filter(|&&x| x >= 6).count() as i64,
+                )
+            }),
         ),
     ];
     for (a, b, dice, f) in contests {
@@ -196,8 +229,16 @@ fn contests_match_enumeration_of_both_sides() {
             }
         }
         let c = dice::contest(&dice::parse(a).unwrap(), &dice::parse(b).unwrap()).unwrap();
-        assert_eq!((c.win.clone(), c.draw.clone(), c.loss.clone()), (win, draw, loss), "{a} vs {b}");
-        assert_eq!(c.margin.outcomes(), margin.into_iter().collect::<Vec<_>>(), "{a} vs {b}");
+        assert_eq!(
+            (c.win.clone(), c.draw.clone(), c.loss.clone()),
+            (win, draw, loss),
+            "{a} vs {b}"
+        );
+        assert_eq!(
+            c.margin.outcomes(),
+            margin.into_iter().collect::<Vec<_>>(),
+            "{a} vs {b}"
+        );
     }
     // 2dF against 2dF by hand: the margin is 4dF, P(4dF = 0) = 19/81, the rest splits evenly.
     let c = dice::contest(&dice::parse("2dF").unwrap(), &dice::parse("2dF").unwrap()).unwrap();
@@ -318,13 +359,21 @@ fn keep_highest_on_big_pools_matches_order_statistics() {
     let brute = enumerate(&vec![d(6); 6], |r| int(sorted_desc(r)[..2].iter().sum()));
     let os = keep_highest_by_order_statistics(6, 6, 2);
     assert_eq!(
-        os.iter().map(|(v, p)| (int(*v), p.clone())).collect::<Vec<_>>(),
+        os.iter()
+            .map(|(v, p)| (int(*v), p.clone()))
+            .collect::<Vec<_>>(),
         brute.clone().into_iter().collect::<Vec<_>>()
     );
     // the engine's programme equals brute force at small n
-    assert_eq!(engine("6d6kh2").outcomes(), brute.into_iter().collect::<Vec<_>>());
+    assert_eq!(
+        engine("6d6kh2").outcomes(),
+        brute.into_iter().collect::<Vec<_>>()
+    );
     let brute = enumerate(&vec![d(5); 7], |r| int(sorted_desc(r)[..3].iter().sum()));
-    assert_eq!(engine("7d5kh3").outcomes(), brute.into_iter().collect::<Vec<_>>());
+    assert_eq!(
+        engine("7d5kh3").outcomes(),
+        brute.into_iter().collect::<Vec<_>>()
+    );
     // and the big pools of the brief against the order statistics
     for (src, n, s, k) in [("20d20kh3", 20, 20, 3), ("100d6kh10", 100, 6, 10)] {
         let want: Vec<_> = keep_highest_by_order_statistics(n, s, k)
@@ -340,18 +389,28 @@ fn keep_highest_on_big_pools_matches_order_statistics() {
         d.probability(&int(60)),
         BigRational::new(pow(6, 100) - below_ten, pow(6, 100))
     );
-    assert_eq!(d.probability(&int(10)), BigRational::new(BigInt::one(), pow(6, 100)));
+    assert_eq!(
+        d.probability(&int(10)),
+        BigRational::new(BigInt::one(), pow(6, 100))
+    );
     // 20d20kl3 mirrors 20d20kh3: value v of one is 63 - v of the other
     let hi = engine("20d20kh3").outcomes();
     let lo = engine("20d20kl3").outcomes();
-    let mirrored: Vec<_> = hi.iter().rev().map(|(v, p)| (int(63) - v, p.clone())).collect();
+    let mirrored: Vec<_> = hi
+        .iter()
+        .rev()
+        .map(|(v, p)| (int(63) - v, p.clone()))
+        .collect();
     assert_eq!(lo, mirrored);
 }
 
 #[test]
 fn table_dice_use_a_sliver_of_the_budget() {
     // content/README.md quotes this figure for `3d6`
-    let (_, work) = dice::parse("3d6").unwrap().distribution_with_work().unwrap();
+    let (_, work) = dice::parse("3d6")
+        .unwrap()
+        .distribution_with_work()
+        .unwrap();
     eprintln!("3d6: {work} work units");
     assert!((20_000..40_000).contains(&work), "3d6: {work} work units");
 }
@@ -373,8 +432,18 @@ fn percentile_brute(extra: usize, penalty: bool) -> BTreeMap<BigRational, BigRat
     let dice = vec![digits; 2 + extra];
     enumerate(&dice, |r| {
         let units = r[0];
-        let reads = r[1..].iter().map(|&t| if t == 0 && units == 0 { 100 } else { 10 * t + units });
-        int(if penalty { reads.max().unwrap() } else { reads.min().unwrap() })
+        let reads = r[1..].iter().map(|&t| {
+            if t == 0 && units == 0 {
+                100
+            } else {
+                10 * t + units
+            }
+        });
+        int(if penalty {
+            reads.max().unwrap()
+        } else {
+            reads.min().unwrap()
+        })
     })
 }
 
@@ -389,7 +458,11 @@ fn percentile_bonus_and_penalty_dice_match_enumeration() {
         let brute = percentile_brute(extra, penalty);
         assert_eq!(engine_columns(src), columns(&brute), "{src}");
         let (mean, var) = mean_var(&brute);
-        assert_eq!((engine(src).mean(), engine(src).variance()), (mean, var), "{src}");
+        assert_eq!(
+            (engine(src).mean(), engine(src).variance()),
+            (mean, var),
+            "{src}"
+        );
         // P(result <= 59): the chance of passing a skill of 59
         let le59: BigRational = brute.range(..=int(59)).map(|(_, p)| p).sum();
         assert_eq!(
@@ -399,12 +472,12 @@ fn percentile_bonus_and_penalty_dice_match_enumeration() {
         );
     }
     // without bonus or penalty dice the same reading is a plain d100
-    assert_eq!(
-        columns(&percentile_brute(0, false)),
-        engine_columns("d%")
-    );
+    assert_eq!(columns(&percentile_brute(0, false)), engine_columns("d%"));
     // a skill of 59 with one bonus die passes 831 times in 1000
-    assert_eq!(engine("d%b1").probability_where(|v| *v <= int(59)), q(831, 1000));
+    assert_eq!(
+        engine("d%b1").probability_where(|v| *v <= int(59)),
+        q(831, 1000)
+    );
     // a success check on the percentile roll itself counts 1 or 0
     let brute = percentile_brute(1, false);
     let pass: BigRational = brute.range(..=int(40)).map(|(_, p)| p).sum();
@@ -423,17 +496,32 @@ fn success_targets_that_cannot_fail_or_succeed_are_flagged() {
     };
     assert_eq!(
         warn("3d6cs>7"),
-        ["0..7 `3d6cs>7` can never count a success: no face of a d6 (1 to 6) is > 7, so it always counts 0"]
+        [
+            "0..7 `3d6cs>7` can never count a success: no face of a d6 (1 to 6) is > 7, so it always counts 0"
+        ]
     );
     assert_eq!(
         warn("1+3d6cs>=1"),
-        ["2..10 `3d6cs>=1` always counts every die: each face of a d6 (1 to 6) is >= 1, so it always counts 3"]
+        [
+            "2..10 `3d6cs>=1` always counts every die: each face of a d6 (1 to 6) is >= 1, so it always counts 3"
+        ]
     );
     assert_eq!(warn("4dFcs<-1").len(), 1);
     assert_eq!(warn("4dFcs<=1").len(), 1);
-    assert_eq!(warn("4d6kh2cs<=6")[0].split(" always counts ").last(), Some("2"));
+    assert_eq!(
+        warn("4d6kh2cs<=6")[0].split(" always counts ").last(),
+        Some("2")
+    );
     // possible but uncertain targets are fine, including exploding dice above the face count
-    for ok in ["3d6cs>=6", "3d6cs>5", "3d6!cs>7", "3d6!cs=13", "4dFcs>=0", "d%b1cs<=50", "3d6"] {
+    for ok in [
+        "3d6cs>=6",
+        "3d6cs>5",
+        "3d6!cs>7",
+        "3d6!cs=13",
+        "4dFcs>=0",
+        "d%b1cs<=50",
+        "3d6",
+    ] {
         assert!(warn(ok).is_empty(), "{ok}");
     }
     // an exploding d6 never totals 12 (a 6 always rolls on), but it can total 126 (the cap)

@@ -157,8 +157,13 @@ pub(super) fn success_target_warnings(
                 at + w.span.start,
                 w.span.end - w.span.start,
             );
-            Diagnostic::warning(Kind::BadDice, &lib.sources, &loc, format!("{what}: {}", w.message))
-                .with_hint(w.hint)
+            Diagnostic::warning(
+                Kind::BadDice,
+                &lib.sources,
+                &loc,
+                format!("{what}: {}", w.message),
+            )
+            .with_hint(w.hint)
         })
         .collect()
 }

@@ -78,13 +78,28 @@ pub enum Command {
         #[arg(long)]
         json: bool,
         /// The chance of rolling at least N (repeatable); N is a whole number or a fraction `p/q`.
-        #[arg(long, value_name = "N", allow_hyphen_values = true, conflicts_with = "vs")]
+        #[arg(
+            long,
+            value_name = "N",
+            allow_hyphen_values = true,
+            conflicts_with = "vs"
+        )]
         at_least: Vec<String>,
         /// The chance of rolling at most N (repeatable).
-        #[arg(long, value_name = "N", allow_hyphen_values = true, conflicts_with = "vs")]
+        #[arg(
+            long,
+            value_name = "N",
+            allow_hyphen_values = true,
+            conflicts_with = "vs"
+        )]
         at_most: Vec<String>,
         /// The chance of a comparison such as ">= 15", "> 14", "< 5", "<= 4", "= 7" or "!= 7" (repeatable).
-        #[arg(long, value_name = "OP N", allow_hyphen_values = true, conflicts_with = "vs")]
+        #[arg(
+            long,
+            value_name = "OP N",
+            allow_hyphen_values = true,
+            conflicts_with = "vs"
+        )]
         compare: Vec<String>,
         /// Roll EXPR (the attacker) against this expression (the defender): exact chances of a win
         /// (higher), a draw and a loss (lower).

@@ -140,7 +140,9 @@ fn parse_number(text: &str) -> Result<BigRational, String> {
         _ => (false, t),
     };
     let bad = || {
-        format!("`{text}` is not a number: write a whole number such as `15` or `-2`, or a fraction such as `7/2`")
+        format!(
+            "`{text}` is not a number: write a whole number such as `15` or `-2`, or a fraction such as `7/2`"
+        )
     };
     let digits = |s: &str| -> Result<BigInt, String> {
         let s = s.trim();

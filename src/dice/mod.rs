@@ -36,8 +36,7 @@ pub use format::{approx, fraction, fraction_reduced, sqrt_approx};
 pub use num_rational::BigRational;
 pub use parse::{
     BinOp, CmpOp, Compare, DiceTerm, Keep, KeepKind, MAX_DICE, MAX_NODES, MAX_PERCENTILE_EXTRA,
-    MAX_SIDES, Node, Percentile,
-    NodeKind, ParseError, Sides, Span,
+    MAX_SIDES, Node, NodeKind, ParseError, Percentile, Sides, Span,
 };
 pub use roll::Rolled;
 
@@ -143,10 +142,8 @@ pub struct Contest {
 /// the chances that the first is higher, equal or lower. All three distributions share one work budget;
 /// an error says which side it belongs to ([`Side::Difference`] for the combination itself).
 pub fn contest(first: &Expr, second: &Expr) -> Result<Contest, (Side, DistError)> {
-    let (a, b, margin) = dist::contest(
-        (&first.root, &first.source),
-        (&second.root, &second.source),
-    )?;
+    let (a, b, margin) =
+        dist::contest((&first.root, &first.source), (&second.root, &second.source))?;
     let zero = BigRational::from_integer(0.into());
     let win = margin.probability_where(|v| *v > zero);
     let draw = margin.probability(&zero);
@@ -164,8 +161,18 @@ pub fn contest(first: &Expr, second: &Expr) -> Result<Contest, (Side, DistError)
 /// The faces one die of `term` can show, as (lowest, highest, membership test).
 fn face_range(term: &DiceTerm) -> (i64, i64, Box<dyn Fn(i64) -> bool>, String) {
     match (term.sides, term.percentile) {
-        (_, Some(_)) => (1, 100, Box::new(|v| (1..=100).contains(&v)), "a d100 (1 to 100)".into()),
-        (Sides::Fudge, _) => (-1, 1, Box::new(|v| (-1..=1).contains(&v)), "a fudge die (-1, 0 or +1)".into()),
+        (_, Some(_)) => (
+            1,
+            100,
+            Box::new(|v| (1..=100).contains(&v)),
+            "a d100 (1 to 100)".into(),
+        ),
+        (Sides::Fudge, _) => (
+            -1,
+            1,
+            Box::new(|v| (-1..=1).contains(&v)),
+            "a fudge die (-1, 0 or +1)".into(),
+        ),
         (Sides::Num(s), _) if term.explode && s >= 2 => {
             let s = i64::from(s);
             let top = s * i64::from(EXPLODE_CAP + 1);
@@ -179,7 +186,12 @@ fn face_range(term: &DiceTerm) -> (i64, i64, Box<dyn Fn(i64) -> bool>, String) {
         }
         (Sides::Num(s), _) => {
             let s = i64::from(s);
-            (1, s, Box::new(move |v| (1..=s).contains(&v)), format!("a d{s} (1 to {s})"))
+            (
+                1,
+                s,
+                Box::new(move |v| (1..=s).contains(&v)),
+                format!("a d{s} (1 to {s})"),
+            )
         }
     }
 }

@@ -646,7 +646,9 @@ impl<'a> Parser<'a> {
                                 mod_start,
                                 1,
                                 "more than one bonus/penalty modifier on one dice term",
-                                Some("write one `bN` (bonus dice) or `pN` (penalty dice); a bonus and a penalty die cancel out"),
+                                Some(
+                                    "write one `bN` (bonus dice) or `pN` (penalty dice); a bonus and a penalty die cancel out",
+                                ),
                             ));
                         }
                         let extra = if matches!(self.peek(), Some(b'0'..=b'9')) {
@@ -655,8 +657,12 @@ impl<'a> Parser<'a> {
                                 return Err(err(
                                     span.start,
                                     span.end - span.start,
-                                    format!("between 1 and {MAX_PERCENTILE_EXTRA} bonus or penalty dice, not {n}"),
-                                    Some("write e.g. `d%b1` (one bonus die) or `d%p2` (two penalty dice); leave the modifier out for none"),
+                                    format!(
+                                        "between 1 and {MAX_PERCENTILE_EXTRA} bonus or penalty dice, not {n}"
+                                    ),
+                                    Some(
+                                        "write e.g. `d%b1` (one bonus die) or `d%p2` (two penalty dice); leave the modifier out for none",
+                                    ),
                                 ));
                             }
                             n as u32
@@ -776,7 +782,9 @@ impl<'a> Parser<'a> {
             Some('k') => "use `kh` (keep highest) or `kl` (keep lowest)",
             Some('d') => "use `dl` (drop lowest) or `dh` (drop highest)",
             Some('c') => "use `cs` followed by a comparison, e.g. `cs>=6`",
-            _ => "known modifiers are `!`, `kh`, `kl`, `k`, `dh`, `dl`, `cs`, and `b`/`p` on a d100",
+            _ => {
+                "known modifiers are `!`, `kh`, `kl`, `k`, `dh`, `dl`, `cs`, and `b`/`p` on a d100"
+            }
         };
         Err(err(
             start,

@@ -106,7 +106,13 @@ fn roll_percentile<R: Rng + ?Sized>(
     let tens: Vec<i64> = (0..=p.extra)
         .map(|_| i64::from(rng.random_range(1..=10u32)) - 1)
         .collect();
-    let read = |t: i64| if t == 0 && units == 0 { 100 } else { 10 * t + units };
+    let read = |t: i64| {
+        if t == 0 && units == 0 {
+            100
+        } else {
+            10 * t + units
+        }
+    };
     let mut chosen = 0;
     for (i, t) in tens.iter().enumerate() {
         let better = if p.penalty {
@@ -396,18 +402,35 @@ mod tests {
             for r in rolls(src, 11, 300) {
                 // `d%b2 [tens (60), 10, (30); units 3] = 13`
                 let inner = &r.detail[r.detail.find('[').unwrap() + 1..r.detail.find(']').unwrap()];
-                let (tens, units) = inner.strip_prefix("tens ").unwrap().split_once("; units ").unwrap();
+                let (tens, units) = inner
+                    .strip_prefix("tens ")
+                    .unwrap()
+                    .split_once("; units ")
+                    .unwrap();
                 let units: i64 = units.parse().unwrap();
                 let read = |t: &str| {
                     let t: i64 = t.trim_matches(|c| c == '(' || c == ')').parse().unwrap();
                     if t == 0 && units == 0 { 100 } else { t + units }
                 };
                 let all: Vec<i64> = tens.split(", ").map(read).collect();
-                let kept: Vec<i64> = tens.split(", ").filter(|t| !t.starts_with('(')).map(read).collect();
+                let kept: Vec<i64> = tens
+                    .split(", ")
+                    .filter(|t| !t.starts_with('('))
+                    .map(read)
+                    .collect();
                 assert_eq!(kept.len(), 1, "{}", r.detail);
-                let want = if penalty { all.iter().max() } else { all.iter().min() };
+                let want = if penalty {
+                    all.iter().max()
+                } else {
+                    all.iter().min()
+                };
                 assert_eq!(Some(&kept[0]), want, "{}", r.detail);
-                assert_eq!(r.value, BigRational::from_integer(BigInt::from(kept[0])), "{}", r.detail);
+                assert_eq!(
+                    r.value,
+                    BigRational::from_integer(BigInt::from(kept[0])),
+                    "{}",
+                    r.detail
+                );
                 assert_eq!(all.len(), src[3..].parse::<usize>().unwrap() + 1);
             }
         }
