@@ -248,7 +248,9 @@ fn odds_json_is_exact() {
     let v = json(&run(&["odds", "5d6cs>=6", "--json"]));
     assert_eq!(
         v["outcomes"][0],
-        serde_json::json!({"value": "0", "probability": "3125/7776", "approx": 0.40188})
+        // the at-least / at-most columns of `odds` (issue 12) sit beside the exact probability
+        serde_json::json!({"value": "0", "probability": "3125/7776", "approx": 0.40188,
+            "at_least": "1", "at_least_approx": 1.0, "at_most": "3125/7776", "at_most_approx": 0.40188})
     );
     assert_eq!(v["mean"], "5/6");
 

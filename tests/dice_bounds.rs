@@ -84,8 +84,9 @@ fn legitimate_expressions_still_finish_exactly() {
             "{expr}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        // header, column titles, one line per value, and the cap note for exploding dice
-        let rows = text.lines().count() - 2 - usize::from(expr.contains('!'));
+        // header (mean), the sd/variance line (issue 12), column titles, one line per value, and the cap
+        // note for exploding dice
+        let rows = text.lines().count() - 3 - usize::from(expr.contains('!'));
         assert_eq!(rows, *values, "{expr}: {text}");
         assert!(took < Duration::from_secs(10), "{expr} took {took:?}");
     }

@@ -215,6 +215,15 @@ fn support(
             return None;
         }
     };
+    for d in super::inline::success_target_warnings(
+        lib,
+        &table.dice,
+        &expr,
+        0,
+        &format!("`dice = \"{}\"`", table.dice.value),
+    ) {
+        out.push(d.with_table(id));
+    }
     let dist = match expr.distribution() {
         Ok(d) => d,
         Err(e) => {

@@ -80,6 +80,9 @@ fn text<'a>(
                     if let Some(d) = zero_divisor_diagnostic(lib, s, &parsed, at, &what) {
                         out.push(d.with_table(owner));
                     }
+                    for d in success_target_warnings(lib, s, &parsed, at, &what) {
+                        out.push(d.with_table(owner));
+                    }
                 }
             },
             Piece::Table { id, at } => {
@@ -132,6 +135,37 @@ pub(super) fn zero_divisor_diagnostic(
         .unwrap_or_else(|| "make sure no divisor can be 0".to_owned());
     let message = format!("{what}: {}", e.message);
     Some(Diagnostic::error(Kind::BadDice, &lib.sources, &loc, message).with_hint(hint))
+}
+
+/// `bad_dice` warnings for count-successes targets of `expr` that no die can meet or every die meets
+/// (`3d6cs>7`), each pointing at its dice term inside the string value `s`; `at` and `what` as for
+/// [`zero_divisor_diagnostic`]. Legal, so only a warning, but almost surely a slip.
+pub(super) fn success_target_warnings(
+    lib: &Library,
+    s: &Located<String>,
+    expr: &dice::Expr,
+    at: usize,
+    what: &str,
+) -> Vec<Diagnostic> {
+    expr.success_warnings()
+        .into_iter()
+        .map(|w| {
+            let loc = point_into(
+                lib,
+                &s.loc,
+                &s.value,
+                at + w.span.start,
+                w.span.end - w.span.start,
+            );
+            Diagnostic::warning(
+                Kind::BadDice,
+                &lib.sources,
+                &loc,
+                format!("{what}: {}", w.message),
+            )
+            .with_hint(w.hint)
+        })
+        .collect()
 }
 
 /// Suggest the closest existing table id.

@@ -42,6 +42,11 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                             loc: e.value.loc.clone(),
                         };
                         let what = format!("`{s}` for `{}`", e.key.value);
+                        for d in
+                            super::inline::success_target_warnings(lib, &located, &parsed, 0, &what)
+                        {
+                            out.push(d.with_table(id));
+                        }
                         if let Some(d) =
                             super::inline::zero_divisor_diagnostic(lib, &located, &parsed, 0, &what)
                         {

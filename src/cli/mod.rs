@@ -66,12 +66,49 @@ pub enum Command {
     /// each); a distribution may also have at most 200 000 distinct values and take about 256 MB. An
     /// expression beyond that is refused (exit 1) in well under a second, naming the part at fault;
     /// use fewer or smaller dice, or split it and work the parts out separately.
+    ///
+    /// Each value is shown with its chance of exactly, at least and at most that value, after the mean
+    /// and the standard deviation. `--at-least`, `--at-most` and `--compare` answer one question
+    /// instead of listing the table (answers in that order: every `--at-least`, every `--at-most`, every
+    /// `--compare`); `--vs` rolls the expression against a second one.
     Odds {
-        /// A dice expression: 3d6, 4d6kh3, 2d10kl1, 1d6!, 5d6cs>=6, 4dF, d%, 1d6/2, (1d4+1)*2 …
+        /// A dice expression: 3d6, 4d6kh3, 2d10kl1, 1d6!, 5d6cs>=6, 4dF, d%, d%b1, 1d6/2, (1d4+1)*2 …
         expr: String,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// The chance of rolling at least N (repeatable); N is a whole number or a fraction `p/q`.
+        #[arg(
+            long,
+            value_name = "N",
+            allow_hyphen_values = true,
+            conflicts_with = "vs"
+        )]
+        at_least: Vec<String>,
+        /// The chance of rolling at most N (repeatable).
+        #[arg(
+            long,
+            value_name = "N",
+            allow_hyphen_values = true,
+            conflicts_with = "vs"
+        )]
+        at_most: Vec<String>,
+        /// The chance of a comparison such as ">= 15", "> 14", "< 5", "<= 4", "= 7" or "!= 7" (repeatable).
+        #[arg(
+            long,
+            value_name = "OP N",
+            allow_hyphen_values = true,
+            conflicts_with = "vs"
+        )]
+        compare: Vec<String>,
+        /// Roll EXPR (the attacker) against this expression (the defender): exact chances of a win
+        /// (higher), a draw and a loss (lower).
+        #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+        vs: Option<String>,
+        /// With --vs: where draws go. `show` lists them; `defender` counts a draw as the defender's win,
+        /// `attacker` as the attacker's.
+        #[arg(long, value_enum, default_value_t = odds::Ties::Show, requires = "vs")]
+        ties: odds::Ties,
     },
     /// Roll a dice expression or a table, seeded so any roll can be repeated.
     Roll {
@@ -280,7 +317,25 @@ pub fn run(cli: Cli) -> ExitCode {
             Err(e) => return fail(&e),
         },
         Command::Tables { content, json } => tables::run(&root(&content), json),
-        Command::Odds { expr, json } => odds::run(&expr, json),
+        Command::Odds {
+            expr,
+            json,
+            at_least,
+            at_most,
+            compare,
+            vs,
+            ties,
+        } => odds::run(
+            &expr,
+            &odds::Options {
+                json,
+                at_least,
+                at_most,
+                compare,
+                vs,
+                ties,
+            },
+        ),
         Command::Roll {
             expr,
             table,

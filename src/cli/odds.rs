@@ -1,19 +1,57 @@
 //! `blockprint odds EXPR`: the exact distribution of a dice expression, as a table with bars or as JSON.
+//!
+//! The table reads like AnyDice's "normal", "at least" and "at most" views side by side: every value with
+//! its chance of exactly, at least and at most that value, each as a fraction and a percentage, after the
+//! mean (exact and decimal) and the standard deviation (decimal, with the exact variance). Questions
+//! (`--at-least 15`, `--compare ">= 15"`) print one exact chance; `--vs` rolls two expressions against
+//! each other through the exact distribution of their difference.
 
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
 use serde::Serialize;
 
-use crate::dice;
+use crate::dice::{self, Dist, DistError, Expr};
 
 use super::Status;
+
+/// Where the draws of a contest go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ties {
+    /// List draws on their own.
+    Show,
+    /// A draw counts as a loss for the attacker (the defender wins ties).
+    Defender,
+    /// A draw counts as a win for the attacker.
+    Attacker,
+}
+
+/// What `odds` was asked besides the expression.
+pub(super) struct Options {
+    pub json: bool,
+    pub at_least: Vec<String>,
+    pub at_most: Vec<String>,
+    pub compare: Vec<String>,
+    pub vs: Option<String>,
+    pub ties: Ties,
+}
 
 #[derive(Serialize)]
 struct OddsOut {
     expr: String,
     outcomes: Vec<OutcomeOut>,
     mean: String,
+    mean_approx: f64,
+    variance: String,
+    variance_approx: f64,
+    /// The standard deviation, the square root of the variance, to 5 decimal places.
+    sd_approx: f64,
     /// Probability mass of exploding sequences cut off at the depth cap; only present for exploding dice.
     #[serde(skip_serializing_if = "Option::is_none")]
     capped: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    questions: Vec<QuestionOut>,
 }
 
 #[derive(Serialize)]
@@ -21,80 +59,366 @@ struct OutcomeOut {
     value: String,
     probability: String,
     approx: f64,
+    at_least: String,
+    at_least_approx: f64,
+    at_most: String,
+    at_most_approx: f64,
 }
 
-pub(super) fn run(src: &str, json: bool) -> Status {
-    let expr = match dice::parse(src) {
-        Ok(e) => e,
-        Err(e) => {
-            eprint!("{}", super::expr_error(src, &e));
-            return Status::Rules;
+#[derive(Serialize)]
+struct QuestionOut {
+    /// The comparison as asked, normalised: `">= 15"`.
+    question: String,
+    op: &'static str,
+    value: String,
+    probability: String,
+    approx: f64,
+}
+
+#[derive(Serialize)]
+struct ChanceOut {
+    probability: String,
+    approx: f64,
+}
+
+#[derive(Serialize)]
+struct ContestOut {
+    expr: String,
+    vs: String,
+    ties: Ties,
+    win: ChanceOut,
+    /// Present when draws are shown on their own (`--ties show`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    draw: Option<ChanceOut>,
+    loss: ChanceOut,
+    /// The distribution of `expr - vs`.
+    margin: OddsOut,
+    first: OddsOut,
+    second: OddsOut,
+}
+
+/// A comparison operator of a question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Ge,
+    Gt,
+    Le,
+    Lt,
+    Eq,
+    Ne,
+}
+
+impl Op {
+    fn symbol(self) -> &'static str {
+        match self {
+            Op::Ge => ">=",
+            Op::Gt => ">",
+            Op::Le => "<=",
+            Op::Lt => "<",
+            Op::Eq => "=",
+            Op::Ne => "!=",
         }
+    }
+
+    fn test(self, x: &BigRational, n: &BigRational) -> bool {
+        match self {
+            Op::Ge => x >= n,
+            Op::Gt => x > n,
+            Op::Le => x <= n,
+            Op::Lt => x < n,
+            Op::Eq => x == n,
+            Op::Ne => x != n,
+        }
+    }
+}
+
+/// A number in a question: a whole number or a fraction `p/q`, with `-` (or `−`) for negatives.
+fn parse_number(text: &str) -> Result<BigRational, String> {
+    let t = text.trim();
+    let (negative, rest) = match t.chars().next() {
+        Some(c @ ('-' | '\u{2212}' | '\u{2013}')) => (true, t[c.len_utf8()..].trim_start()),
+        _ => (false, t),
     };
+    let bad = || {
+        format!(
+            "`{text}` is not a number: write a whole number such as `15` or `-2`, or a fraction such as `7/2`"
+        )
+    };
+    let digits = |s: &str| -> Result<BigInt, String> {
+        let s = s.trim();
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) || s.len() > 1000 {
+            return Err(bad());
+        }
+        s.parse::<BigInt>().map_err(|_| bad())
+    };
+    let value = match rest.split_once('/') {
+        Some((p, q)) => {
+            let q = digits(q)?;
+            if q.is_zero() {
+                return Err(format!("`{text}` divides by zero"));
+            }
+            BigRational::new(digits(p)?, q)
+        }
+        None => BigRational::from_integer(digits(rest)?),
+    };
+    Ok(if negative { -value } else { value })
+}
+
+/// `">= 15"`, `">15"`, `"≥ 15"`, `"!= 7"` … into an operator and a number.
+fn parse_question(text: &str) -> Result<(Op, BigRational), String> {
+    let t = text.trim_start();
+    let table: [(&str, Op); 11] = [
+        (">=", Op::Ge),
+        ("<=", Op::Le),
+        ("!=", Op::Ne),
+        ("==", Op::Eq),
+        ("\u{2265}", Op::Ge),
+        ("\u{2264}", Op::Le),
+        ("\u{2260}", Op::Ne),
+        ("<>", Op::Ne),
+        (">", Op::Gt),
+        ("<", Op::Lt),
+        ("=", Op::Eq),
+    ];
+    for (sym, op) in table {
+        if let Some(rest) = t.strip_prefix(sym) {
+            return Ok((op, parse_number(rest)?));
+        }
+    }
+    Err(format!(
+        "`{text}` is not a comparison: write an operator (`>=`, `>`, `<=`, `<`, `=` or `!=`) and a number, e.g. `>= 15`"
+    ))
+}
+
+/// Print a message to stderr with the expression and a caret line under `span` (columns in characters).
+fn located(kind: &str, src: &str, span: dice::Span, message: &str, hint: Option<&str>) -> String {
+    let start = span.start.min(src.len());
+    let end = span.end.min(src.len()).max(start);
+    let col = src.get(..start).map_or(start, |s| s.chars().count());
+    let width = src.get(start..end).map_or(1, |s| s.chars().count().max(1));
+    let mut out = format!(
+        "{kind}: {message}\n  | {src}\n  | {}{}\n",
+        " ".repeat(col),
+        "^".repeat(width)
+    );
+    if let Some(h) = hint {
+        out.push_str(&format!("  = help: {h}\n"));
+    }
+    out
+}
+
+/// Warn on stderr about count-successes targets no die can meet or every die meets (shared with `roll`).
+pub(super) fn warn_success_targets(expr: &Expr) {
+    for w in expr.success_warnings() {
+        eprint!(
+            "{}",
+            located(
+                "warning[success_target]",
+                expr.source(),
+                w.span,
+                &w.message,
+                Some(&w.hint)
+            )
+        );
+    }
+}
+
+fn parse_or_report(src: &str) -> Result<Expr, Status> {
+    dice::parse(src).map_err(|e| {
+        eprint!("{}", super::expr_error(src, &e));
+        Status::Rules
+    })
+}
+
+fn report_dist_error(src: &str, e: &DistError) {
+    // Point at the sub-expression at fault, as for a parse error.
+    let span = e.span.unwrap_or(dice::Span {
+        start: 0,
+        end: src.len(),
+    });
+    eprint!(
+        "{}",
+        located("error[bad_dice]", src, span, &e.message, e.hint.as_deref())
+    );
+}
+
+pub(super) fn run(src: &str, opts: &Options) -> Status {
+    // Questions are checked before any work, so a typo is a usage error (exit 2) at once.
+    let mut questions: Vec<(Op, BigRational)> = Vec::new();
+    for n in &opts.at_least {
+        match parse_number(n) {
+            Ok(v) => questions.push((Op::Ge, v)),
+            Err(e) => return usage(&format!("--at-least: {e}")),
+        }
+    }
+    for n in &opts.at_most {
+        match parse_number(n) {
+            Ok(v) => questions.push((Op::Le, v)),
+            Err(e) => return usage(&format!("--at-most: {e}")),
+        }
+    }
+    for q in &opts.compare {
+        match parse_question(q) {
+            Ok(x) => questions.push(x),
+            Err(e) => return usage(&format!("--compare: {e}")),
+        }
+    }
+    let expr = match parse_or_report(src) {
+        Ok(e) => e,
+        Err(s) => return s,
+    };
+    if let Some(other) = &opts.vs {
+        let defender = match parse_or_report(other) {
+            Ok(e) => e,
+            Err(s) => return s,
+        };
+        warn_success_targets(&expr);
+        warn_success_targets(&defender);
+        return contest(&expr, &defender, opts);
+    }
+    warn_success_targets(&expr);
     let dist = match expr.distribution() {
         Ok(d) => d,
         Err(e) => {
-            // Point at the sub-expression at fault, as for a parse error.
-            let span = e.span.unwrap_or(dice::Span {
-                start: 0,
-                end: src.len(),
-            });
-            let located = dice::ParseError {
-                offset: span.start,
-                len: span.end - span.start,
-                message: e.message,
-                hint: e.hint,
-            };
-            eprint!("{}", super::expr_error(src, &located));
+            report_dist_error(src, &e);
             return Status::Rules;
         }
     };
-    let capped = dist.capped();
-    let out = OddsOut {
-        expr: src.to_owned(),
-        outcomes: dist
-            .outcomes()
-            .iter()
-            .map(|(v, p)| OutcomeOut {
-                // Both are in lowest terms already: printing them needs no gcd.
-                value: dice::fraction_reduced(v),
-                probability: dice::fraction_reduced(p),
-                approx: dice::approx(p),
-            })
-            .collect(),
-        mean: dice::fraction_reduced(&dist.mean()),
-        capped: (!num_traits::Zero::is_zero(&capped)).then(|| dice::fraction_reduced(&capped)),
-    };
-    if json {
+    let mut out = odds_out(src, &dist);
+    out.questions = questions
+        .iter()
+        .map(|(op, n)| {
+            let p = dist.probability_where(|x| op.test(x, n));
+            QuestionOut {
+                question: format!("{} {}", op.symbol(), dice::fraction_reduced(n)),
+                op: op.symbol(),
+                value: dice::fraction_reduced(n),
+                approx: dice::approx(&p),
+                probability: dice::fraction_reduced(&p),
+            }
+        })
+        .collect();
+    if opts.json {
         return super::print_json(&out);
     }
-    let mean = dist.mean();
-    drop(dist);
-    if mean.is_integer() {
-        outln!("{}   mean {}", out.expr, out.mean);
+    let mut text = header(&out);
+    if out.questions.is_empty() {
+        text.push_str(&table(&out));
     } else {
-        outln!("{}   mean {} ≈ {}", out.expr, out.mean, dice::approx(&mean));
+        for q in &out.questions {
+            text.push_str(&format!(
+                "P({} {}) = {}\n",
+                out.expr.trim(),
+                q.question,
+                chance(&q.probability, q.approx)
+            ));
+        }
     }
-    let v_w = out
-        .outcomes
-        .iter()
-        .map(|o| o.value.len())
-        .max()
-        .unwrap_or(1)
-        .max(5);
-    let p_w = out
-        .outcomes
-        .iter()
-        .map(|o| o.probability.len())
-        .max()
-        .unwrap_or(1)
-        .max(11);
+    if let Some(c) = &out.capped {
+        text.push_str(&cap_note(c));
+    }
+    outp!("{text}");
+    Status::Ok
+}
+
+fn usage(message: &str) -> Status {
+    eprintln!("error: {message}");
+    Status::Io
+}
+
+fn cap_note(c: &str) -> String {
+    format!(
+        "exploding dice are followed for at most {} extra rolls per die; the sequences cut off there (their last face counts as rolled) have probability {c}\n",
+        dice::EXPLODE_CAP
+    )
+}
+
+/// `3/5 ≈ 0.6 (60.000%)`; `1 (100.000%)` for a whole number.
+fn chance(fraction: &str, approx: f64) -> String {
+    if fraction.contains('/') {
+        format!("{fraction} ≈ {approx} ({:.3}%)", approx * 100.0)
+    } else {
+        format!("{fraction} ({:.3}%)", approx * 100.0)
+    }
+}
+
+/// Everything the text and JSON outputs print about one distribution.
+fn odds_out(src: &str, dist: &Dist) -> OddsOut {
+    let capped = dist.capped();
+    let mean = dist.mean();
+    let variance = dist.variance();
+    OddsOut {
+        expr: src.to_owned(),
+        outcomes: dist
+            .rows()
+            .iter()
+            .map(|r| OutcomeOut {
+                // All in lowest terms already: printing them needs no gcd.
+                value: dice::fraction_reduced(&r.value),
+                probability: dice::fraction_reduced(&r.exactly),
+                approx: dice::approx(&r.exactly),
+                at_least: dice::fraction_reduced(&r.at_least),
+                at_least_approx: dice::approx(&r.at_least),
+                at_most: dice::fraction_reduced(&r.at_most),
+                at_most_approx: dice::approx(&r.at_most),
+            })
+            .collect(),
+        mean: dice::fraction_reduced(&mean),
+        mean_approx: dice::approx(&mean),
+        variance: dice::fraction_reduced(&variance),
+        variance_approx: dice::approx(&variance),
+        sd_approx: dice::sqrt_approx(&variance),
+        capped: (!capped.is_zero()).then(|| dice::fraction_reduced(&capped)),
+        questions: Vec::new(),
+    }
+}
+
+/// `21/2 ≈ 10.5`, or `10` for a whole number.
+fn exact_or_approx(frac: &str, approx: f64) -> String {
+    if frac.contains('/') {
+        format!("{frac} ≈ {approx}")
+    } else {
+        frac.to_owned()
+    }
+}
+
+/// `3d6   mean 21/2 ≈ 10.5` and, aligned under `mean`, `sd ≈ 2.95804   variance 35/4 ≈ 8.75`.
+fn header(out: &OddsOut) -> String {
+    let pad = " ".repeat(out.expr.chars().count());
+    format!(
+        "{}   mean {}\n{pad}   sd ≈ {}   variance {}\n",
+        out.expr,
+        exact_or_approx(&out.mean, out.mean_approx),
+        out.sd_approx,
+        exact_or_approx(&out.variance, out.variance_approx),
+    )
+}
+
+/// One line of a contest's summary: `attacker  2dF   mean 0   sd ≈ 1.1547   variance 4/3 ≈ 1.33333`.
+fn summary(label: &str, label_w: usize, expr_w: usize, out: &OddsOut) -> String {
+    let pad = " ".repeat(expr_w.saturating_sub(out.expr.trim().chars().count()));
+    format!(
+        "{label:<label_w$}  {}{pad}   mean {}   sd ≈ {}   variance {}\n",
+        out.expr.trim(),
+        exact_or_approx(&out.mean, out.mean_approx),
+        out.sd_approx,
+        exact_or_approx(&out.variance, out.variance_approx),
+    )
+}
+
+/// The value table: exactly / at least / at most, each a fraction and a percentage, then a bar.
+fn table(out: &OddsOut) -> String {
+    let width = |f: &dyn Fn(&OutcomeOut) -> usize, min: usize| {
+        out.outcomes.iter().map(f).max().unwrap_or(1).max(min)
+    };
+    let v_w = width(&|o| o.value.chars().count(), 5);
+    let e_w = width(&|o| o.probability.len(), 7);
+    let l_w = width(&|o| o.at_least.len(), 8);
+    let m_w = width(&|o| o.at_most.len(), 7);
     let top = out.outcomes.iter().map(|o| o.approx).fold(0.0, f64::max);
-    outln!(
-        "{:>v_w$}  {:>p_w$}  {:>8}",
-        "value",
-        "probability",
-        "approx"
+    let mut s = format!(
+        "{:>v_w$}  {:>e_w$} {:>9}  {:>l_w$} {:>9}  {:>m_w$} {:>9}\n",
+        "value", "exactly", "%", "at least", "%", "at most", "%"
     );
     for o in &out.outcomes {
         let bar = if top > 0.0 {
@@ -102,19 +426,145 @@ pub(super) fn run(src: &str, json: bool) -> Status {
         } else {
             0
         };
-        outln!(
-            "{:>v_w$}  {:>p_w$}  {:>7.3}%  {}",
+        let line = format!(
+            "{:>v_w$}  {:>e_w$} {:>8.3}%  {:>l_w$} {:>8.3}%  {:>m_w$} {:>8.3}%  {}",
             o.value,
             o.probability,
             o.approx * 100.0,
+            o.at_least,
+            o.at_least_approx * 100.0,
+            o.at_most,
+            o.at_most_approx * 100.0,
             "█".repeat(bar)
         );
+        // no trailing spaces when the bar is empty
+        s.push_str(line.trim_end());
+        s.push('\n');
     }
-    if let Some(c) = &out.capped {
-        outln!(
-            "exploding dice are followed for at most {} extra rolls per die; the sequences cut off there (their last face counts as rolled) have probability {c}",
-            dice::EXPLODE_CAP
-        );
+    s
+}
+
+fn chance_out(p: &BigRational) -> ChanceOut {
+    ChanceOut {
+        probability: dice::fraction_reduced(p),
+        approx: dice::approx(p),
     }
+}
+
+fn contest(attacker: &Expr, defender: &Expr, opts: &Options) -> Status {
+    let c = match dice::contest(attacker, defender) {
+        Ok(c) => c,
+        Err((side, e)) => {
+            match side {
+                dice::Side::First => report_dist_error(attacker.source(), &e),
+                dice::Side::Second => report_dist_error(defender.source(), &e),
+                dice::Side::Difference => {
+                    eprintln!("error[bad_dice]: {}", e.message);
+                    if let Some(h) = &e.hint {
+                        eprintln!("  = help: {h}");
+                    }
+                }
+            }
+            return Status::Rules;
+        }
+    };
+    let (a, b) = (attacker.source().trim(), defender.source().trim());
+    let (win, draw, loss) = match opts.ties {
+        Ties::Show => (c.win.clone(), Some(c.draw.clone()), c.loss.clone()),
+        Ties::Defender => (c.win.clone(), None, &c.loss + &c.draw),
+        Ties::Attacker => (&c.win + &c.draw, None, c.loss.clone()),
+    };
+    let margin_src = format!("({a}) - ({b})");
+    let out = ContestOut {
+        expr: attacker.source().to_owned(),
+        vs: defender.source().to_owned(),
+        ties: opts.ties,
+        win: chance_out(&win),
+        draw: draw.as_ref().map(chance_out),
+        loss: chance_out(&loss),
+        margin: odds_out(&margin_src, &c.margin),
+        first: odds_out(attacker.source(), &c.first),
+        second: odds_out(defender.source(), &c.second),
+    };
+    if opts.json {
+        return super::print_json(&out);
+    }
+    let mut text = format!("{a} against {b}\n");
+    let (win_op, loss_op) = match opts.ties {
+        Ties::Show => (">", "<"),
+        Ties::Defender => (">", "<="),
+        Ties::Attacker => (">=", "<"),
+    };
+    let mut lines = vec![("win", format!("P({a} {win_op} {b})"), &out.win)];
+    if let Some(d) = &out.draw {
+        lines.push(("draw", format!("P({a} = {b})"), d));
+    }
+    lines.push(("loss", format!("P({a} {loss_op} {b})"), &out.loss));
+    let w = lines
+        .iter()
+        .map(|(_, q, _)| q.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (name, q, ch) in &lines {
+        let pad = " ".repeat(w - q.chars().count());
+        text.push_str(&format!(
+            "{name:<4}  {q}{pad} = {}\n",
+            chance(&ch.probability, ch.approx)
+        ));
+    }
+    match opts.ties {
+        Ties::Show => {}
+        Ties::Defender => text.push_str("draws count for the defender\n"),
+        Ties::Attacker => text.push_str("draws count for the attacker\n"),
+    }
+    let sides = [
+        ("attacker", &out.first),
+        ("defender", &out.second),
+        ("margin", &out.margin),
+    ];
+    let expr_w = sides
+        .iter()
+        .map(|(_, o)| o.expr.trim().chars().count())
+        .max()
+        .unwrap_or(0);
+    for (label, side) in sides {
+        text.push_str(&summary(label, 8, expr_w, side));
+    }
+    let capped = c.margin.capped();
+    if !capped.is_zero() && !capped.is_negative() {
+        text.push_str(&cap_note(&dice::fraction_reduced(&capped)));
+    }
+    outp!("{text}");
     Status::Ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    #[test]
+    fn numbers_and_questions() {
+        assert_eq!(parse_number("15"), Ok(q(15, 1)));
+        assert_eq!(parse_number(" -2 "), Ok(q(-2, 1)));
+        assert_eq!(parse_number("\u{2212}2"), Ok(q(-2, 1)));
+        assert_eq!(parse_number("7/2"), Ok(q(7, 2)));
+        assert!(parse_number("1/0").is_err());
+        assert!(parse_number("x").is_err());
+        assert!(parse_number("1.5").is_err());
+        assert!(parse_number("").is_err());
+        assert_eq!(parse_question(">= 15"), Ok((Op::Ge, q(15, 1))));
+        assert_eq!(parse_question(">15"), Ok((Op::Gt, q(15, 1))));
+        assert_eq!(parse_question("<=4"), Ok((Op::Le, q(4, 1))));
+        assert_eq!(parse_question("< -1"), Ok((Op::Lt, q(-1, 1))));
+        assert_eq!(parse_question("= 7"), Ok((Op::Eq, q(7, 1))));
+        assert_eq!(parse_question("== 7"), Ok((Op::Eq, q(7, 1))));
+        assert_eq!(parse_question("!= 7"), Ok((Op::Ne, q(7, 1))));
+        assert_eq!(parse_question("\u{2265} 3"), Ok((Op::Ge, q(3, 1))));
+        assert!(parse_question("15").is_err());
+        assert!(parse_question(">= x").is_err());
+    }
 }

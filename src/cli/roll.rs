@@ -31,6 +31,7 @@ pub(super) fn expr(src: &str, seed: Option<u64>, count: u32, json: bool) -> Stat
             return Status::Rules;
         }
     };
+    super::odds::warn_success_targets(&expr);
     let seed = super::seed_or_fresh(seed, "rolls");
     let mut rng = roll::rng(seed);
     let mut rolls = Vec::new();

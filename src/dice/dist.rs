@@ -282,6 +282,15 @@ pub struct Dist {
     mean: Option<BigRational>,
 }
 
+/// One value of a distribution with its probability of exactly, at least and at most that value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub value: BigRational,
+    pub exactly: BigRational,
+    pub at_least: BigRational,
+    pub at_most: BigRational,
+}
+
 /// Two distributions are equal when they give every value the same probability and agree on the
 /// capped probability (the weights themselves may be scaled differently).
 impl PartialEq for Dist {
@@ -345,6 +354,65 @@ impl Dist {
             Some(m) => m.clone(),
             None => mean_of(self, None).unwrap_or_else(|_| BigRational::zero()),
         }
+    }
+
+    /// Every value with its probability of exactly, at least and at most that value, ascending by value;
+    /// all in lowest terms (the cumulative columns are prefix sums of the integer weights, so no gcd).
+    pub fn rows(&self) -> Vec<Row> {
+        let mut below = BigUint::zero();
+        let mut out = Vec::with_capacity(self.entries.len());
+        for (v, w) in &self.entries {
+            let at_least = &self.total - &below;
+            below += w;
+            out.push(Row {
+                value: v.clone(),
+                exactly: self.share(w),
+                at_least: self.share(&at_least),
+                at_most: self.share(&below),
+            });
+        }
+        out
+    }
+
+    /// Probability that the value satisfies `keep`, in lowest terms.
+    pub fn probability_where(&self, mut keep: impl FnMut(&BigRational) -> bool) -> BigRational {
+        let mut sum = BigUint::zero();
+        for (v, w) in &self.entries {
+            if keep(v) {
+                sum += w;
+            }
+        }
+        self.share(&sum)
+    }
+
+    /// Exact variance, `E[(X - mean)^2]`.
+    ///
+    /// For integer values it is `(T * S2 - S1^2) / T^2` with `T` the total weight and `S1`, `S2` the
+    /// weighted sums of values and squares: integer arithmetic, reduced by the known prime factors of
+    /// `T`, with no gcd. Fractional values go through rationals.
+    pub fn variance(&self) -> BigRational {
+        if self.entries.iter().all(|(v, _)| v.is_integer()) {
+            let mut s1 = BigInt::zero();
+            let mut s2 = BigInt::zero();
+            for (v, w) in &self.entries {
+                let vw = v.numer() * BigInt::from_biguint(Sign::Plus, w.clone());
+                s2 += &vw * v.numer();
+                s1 += vw;
+            }
+            let t = BigInt::from_biguint(Sign::Plus, self.total.clone());
+            let num = (&t * s2 - &s1 * &s1).magnitude().clone();
+            let den = &self.total * &self.total;
+            let (n, d) = lowest_terms(&num, &den, &times(&self.factors, 2));
+            return BigRational::new_raw(BigInt::from(n), BigInt::from(d));
+        }
+        let mean = self.mean();
+        self.entries
+            .iter()
+            .map(|(v, w)| {
+                let dev = v - &mean;
+                &dev * &dev * self.share(w)
+            })
+            .sum()
     }
 
     /// Smallest possible value.
@@ -467,6 +535,42 @@ pub(crate) fn distribution_and_work(root: &Node, src: &str) -> Result<(Dist, u64
     Ok((d, budget.used))
 }
 
+/// Which part of a contest an error belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// The first expression (the attacker).
+    First,
+    /// The second expression (the defender).
+    Second,
+    /// The difference of the two (its span, if any, is meaningless).
+    Difference,
+}
+
+/// The exact distributions of two independent expressions `a` and `b` and of `a - b`, all worked out
+/// under one work budget: the difference is the convolution of `a` with `b` negated.
+pub(crate) fn contest(
+    a: (&Node, &str),
+    b: (&Node, &str),
+) -> Result<(Dist, Dist, Dist), (Side, DistError)> {
+    let mut budget = Budget { used: 0 };
+    let mut da = eval(a.0, a.1, &mut budget).map_err(|e| (Side::First, e))?;
+    let mut db = eval(b.0, b.1, &mut budget).map_err(|e| (Side::Second, e))?;
+    let text = format!("({}) - ({})", a.1.trim(), b.1.trim());
+    let at = At {
+        text: &text,
+        span: Span {
+            start: 0,
+            end: text.len(),
+        },
+    };
+    let mut diff =
+        combine(&da, &db, BinOp::Sub, &at, &mut budget).map_err(|e| (Side::Difference, e))?;
+    finish(&mut diff, &at, &mut budget).map_err(|e| (Side::Difference, e))?;
+    finish(&mut da, &at_node(a.0, a.1), &mut budget).map_err(|e| (Side::First, e))?;
+    finish(&mut db, &at_node(b.0, b.1), &mut budget).map_err(|e| (Side::Second, e))?;
+    Ok((da, db, diff))
+}
+
 fn at_node<'a>(node: &Node, src: &'a str) -> At<'a> {
     At {
         text: src.get(node.span.start..node.span.end).unwrap_or(""),
@@ -486,11 +590,36 @@ fn finish(d: &mut Dist, at: &At, budget: &mut Budget) -> Result<(), DistError> {
         .map(|(v, _)| value_limbs(v))
         .max()
         .unwrap_or(1);
-    budget.memory(n.saturating_mul(ENTRY_BYTES * 3 + 60 * l + 40 * vl), at)?;
-    let per_entry = reduce_cost(l, np) + print_cost(l) + 2 * print_cost(vl) + 6 * l + ALLOC;
+    budget.memory(n.saturating_mul(ENTRY_BYTES * 5 + 140 * l + 40 * vl), at)?;
+    // Three probability columns (exactly, at least, at most; the cumulative ones are prefix sums of
+    // the weights) reduced and printed, the value printed twice, and the variance's two weighted sums.
+    let per_entry = 3 * (reduce_cost(l, np) + print_cost(l) + 2 * l)
+        + 2 * print_cost(vl)
+        + 6 * l
+        + 4 * ALLOC
+        + 6 * (l + 1) * vl;
+    let variance = if d.entries.iter().all(|(v, _)| v.is_integer()) {
+        // T * S2 - S1^2 over T^2, reduced by the known factors of T.
+        let wide = 2 * l + 2 * vl;
+        4 * wide * wide + reduce_cost(wide, 2 * np) + 2 * print_cost(wide)
+    } else {
+        // Rational arithmetic per value: a few gcds the size of the values and weights.
+        let vbits = d
+            .entries
+            .iter()
+            .map(|(v, _)| value_bits(v))
+            .max()
+            .unwrap_or(1);
+        n.saturating_mul(RATIONAL + 6 * gcd_cost(2 * vbits + 2 * d.total.bits()))
+    };
     let ul = d.uncut.limbs();
     let uncut = reduce_cost(ul, d.uncut.den_factors.len() as u64) + 2 * print_cost(ul);
-    budget.spend(n.saturating_mul(per_entry).saturating_add(uncut), at)?;
+    budget.spend(
+        n.saturating_mul(per_entry)
+            .saturating_add(uncut)
+            .saturating_add(variance),
+        at,
+    )?;
     d.mean = Some(mean_of(d, Some((at, budget)))?);
     Ok(())
 }
@@ -894,6 +1023,12 @@ fn die_faces(
     at: &At,
     budget: &mut Budget,
 ) -> Result<(Vec<(i64, BigUint)>, BigUint, Factors), DistError> {
+    if let Some(p) = term.percentile {
+        budget.spend(100 * (u64::from(p.extra) + 2) * (ALLOC + 4), at)?;
+        let (faces, total) = percentile_faces(p);
+        let m = u64::from(p.extra) + 2;
+        return Ok((faces, total, vec![(2, m), (5, m)]));
+    }
     match term.sides {
         Sides::Fudge => Ok((
             (-1..=1).map(|v| (v, BigUint::one())).collect(),
@@ -930,6 +1065,45 @@ fn die_faces(
             Ok((faces, total, times(&factorize(s), u64::from(cap + 1))))
         }
     }
+}
+
+/// One percentile roll with bonus or penalty dice: the values 1..=100 with weights over
+/// `10^(extra + 2)` (one units die and `extra + 1` tens dice).
+///
+/// For a fixed units die the tens dice give ten distinct candidate results, equally likely. With `m`
+/// tens dice the least of them is the `j`-th smallest candidate (1-based) with weight
+/// `(11 - j)^m - (10 - j)^m`, the greatest with weight `j^m - (j - 1)^m`.
+fn percentile_faces(p: super::parse::Percentile) -> (Vec<(i64, BigUint)>, BigUint) {
+    let m = p.extra + 1;
+    let mut weights = vec![BigUint::zero(); 101];
+    for units in 0..10i64 {
+        let mut candidates: Vec<i64> = (0..10i64)
+            .map(|tens| {
+                if tens == 0 && units == 0 {
+                    100
+                } else {
+                    10 * tens + units
+                }
+            })
+            .collect();
+        candidates.sort_unstable();
+        for (i, v) in candidates.iter().enumerate() {
+            let j = i as u32 + 1;
+            let w = if p.penalty {
+                BigUint::from(j).pow(m) - BigUint::from(j - 1).pow(m)
+            } else {
+                BigUint::from(11 - j).pow(m) - BigUint::from(10 - j).pow(m)
+            };
+            weights[*v as usize] += w;
+        }
+    }
+    let faces = weights
+        .into_iter()
+        .enumerate()
+        .skip(1)
+        .map(|(v, w)| (v as i64, w))
+        .collect();
+    (faces, BigUint::from(10u32).pow(m + 1))
 }
 
 /// Exact distribution of one dice term with its modifiers.

@@ -52,6 +52,27 @@ pub fn approx(q: &BigRational) -> f64 {
     }
 }
 
+/// The square root of a non-negative value rounded to 5 decimal places (halves up), as the nearest `f64`;
+/// 0 for a negative value. Worked out exactly: `isqrt(q * 10^10)` decides the digits, then one check
+/// of the half-way point.
+pub fn sqrt_approx(q: &BigRational) -> f64 {
+    use num_bigint::BigInt;
+    if !q.is_positive() {
+        return 0.0;
+    }
+    // s = floor(sqrt(q) * 10^5); round up when sqrt(q) * 10^5 >= s + 1/2, i.e. q * 4 * 10^10 >= (2s + 1)^2.
+    let scale = BigInt::from(10u64.pow(10));
+    let (n, d) = (q.numer(), q.denom());
+    let s = (n * &scale / d).sqrt();
+    let twice = &s * 2u32 + 1u32;
+    let up = n * scale * 4u32 >= &twice * &twice * d;
+    let r = if up { s + 1u32 } else { s };
+    match r.to_i64() {
+        Some(v) if v < (1i64 << 53) => v as f64 / 100_000.0,
+        _ => r.to_f64().map_or(f64::INFINITY, |f| f / 100_000.0),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +120,17 @@ mod tests {
         assert_eq!(approx(&enormous), f64::INFINITY);
         assert_eq!(approx(&-enormous), f64::NEG_INFINITY);
         assert_eq!(approx(&q(123_456_789_012, 1)), 123_456_789_012.0);
+    }
+
+    #[test]
+    fn square_roots() {
+        assert_eq!(sqrt_approx(&q(35, 4)), 2.95804); // 3d6: sqrt(8.75) = 2.958039…
+        assert_eq!(sqrt_approx(&q(4, 1)), 2.0);
+        assert_eq!(sqrt_approx(&q(0, 1)), 0.0);
+        assert_eq!(sqrt_approx(&q(-1, 1)), 0.0);
+        assert_eq!(sqrt_approx(&q(7, 1)), 2.64575); // 2.6457513…
+        assert_eq!(sqrt_approx(&q(1, 3)), 0.57735); // 0.577350…
+        assert_eq!(sqrt_approx(&q(4, 3)), 1.1547); // 1.1547005…
+        assert_eq!(sqrt_approx(&q(33, 4)), 2.87228); // 2.872281…
     }
 }

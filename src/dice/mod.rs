@@ -31,12 +31,12 @@ pub mod format;
 pub mod parse;
 pub mod roll;
 
-pub use dist::{Dist, DistError, DistErrorKind, MAX_SUPPORT, MEMORY_LIMIT, WORK_LIMIT};
-pub use format::{approx, fraction, fraction_reduced};
+pub use dist::{Dist, DistError, DistErrorKind, MAX_SUPPORT, MEMORY_LIMIT, Row, Side, WORK_LIMIT};
+pub use format::{approx, fraction, fraction_reduced, sqrt_approx};
 pub use num_rational::BigRational;
 pub use parse::{
-    BinOp, CmpOp, Compare, DiceTerm, Keep, KeepKind, MAX_DICE, MAX_NODES, MAX_SIDES, Node,
-    NodeKind, ParseError, Sides, Span,
+    BinOp, CmpOp, Compare, DiceTerm, Keep, KeepKind, MAX_DICE, MAX_NODES, MAX_PERCENTILE_EXTRA,
+    MAX_SIDES, Node, NodeKind, ParseError, Percentile, Sides, Span,
 };
 pub use roll::Rolled;
 
@@ -94,6 +94,14 @@ impl Expr {
         roll::roll_tree(&self.root, &self.source, rng)
     }
 
+    /// Count-successes targets that no face of the die can meet, or that every face meets: `3d6cs>7`
+    /// always counts 0, `3d6cs>=1` always counts 3. Such a term is legal but almost surely a typo.
+    pub fn success_warnings(&self) -> Vec<Warning> {
+        let mut out = Vec::new();
+        success_warnings(&self.root, &self.source, &mut out);
+        out
+    }
+
     /// Whether every value is certainly an integer.
     ///
     /// A cheap syntactic check: dice-free sub-expressions are evaluated exactly, and any other `/`
@@ -101,6 +109,139 @@ impl Expr {
     /// not integer-valued even though it happens to be (use [`Dist::integer_outcomes`] for the exact answer).
     pub fn is_integer_valued(&self) -> bool {
         integer_valued(&self.root)
+    }
+}
+
+/// A doubtful but legal piece of an expression, located in its source.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Warning {
+    /// The dice term at fault (byte offsets into the parsed text).
+    pub span: Span,
+    pub message: String,
+    pub hint: String,
+}
+
+/// The exact outcome of one expression against another.
+#[derive(Debug, Clone)]
+pub struct Contest {
+    /// Distribution of the first expression (the attacker).
+    pub first: Dist,
+    /// Distribution of the second expression (the defender).
+    pub second: Dist,
+    /// Distribution of first minus second, the convolution of the two.
+    pub margin: Dist,
+    /// P(first > second).
+    pub win: BigRational,
+    /// P(first = second).
+    pub draw: BigRational,
+    /// P(first < second).
+    pub loss: BigRational,
+}
+
+/// Roll `first` against `second`, independently: the exact distribution of `first - second` and from it
+/// the chances that the first is higher, equal or lower. All three distributions share one work budget;
+/// an error says which side it belongs to ([`Side::Difference`] for the combination itself).
+pub fn contest(first: &Expr, second: &Expr) -> Result<Contest, (Side, DistError)> {
+    let (a, b, margin) =
+        dist::contest((&first.root, &first.source), (&second.root, &second.source))?;
+    let zero = BigRational::from_integer(0.into());
+    let win = margin.probability_where(|v| *v > zero);
+    let draw = margin.probability(&zero);
+    let loss = margin.probability_where(|v| *v < zero);
+    Ok(Contest {
+        first: a,
+        second: b,
+        margin,
+        win,
+        draw,
+        loss,
+    })
+}
+
+/// The faces one die of `term` can show, as (lowest, highest, membership test).
+fn face_range(term: &DiceTerm) -> (i64, i64, Box<dyn Fn(i64) -> bool>, String) {
+    match (term.sides, term.percentile) {
+        (_, Some(_)) => (
+            1,
+            100,
+            Box::new(|v| (1..=100).contains(&v)),
+            "a d100 (1 to 100)".into(),
+        ),
+        (Sides::Fudge, _) => (
+            -1,
+            1,
+            Box::new(|v| (-1..=1).contains(&v)),
+            "a fudge die (-1, 0 or +1)".into(),
+        ),
+        (Sides::Num(s), _) if term.explode && s >= 2 => {
+            let s = i64::from(s);
+            let top = s * i64::from(EXPLODE_CAP + 1);
+            // A chain of k maxima then a non-maximum r reads k*s + r; a full chain reads its sum.
+            (
+                1,
+                top,
+                Box::new(move |v| (1..=top).contains(&v) && (v % s != 0 || v == top)),
+                format!("an exploding d{s} (1 to {top})"),
+            )
+        }
+        (Sides::Num(s), _) => {
+            let s = i64::from(s);
+            (
+                1,
+                s,
+                Box::new(move |v| (1..=s).contains(&v)),
+                format!("a d{s} (1 to {s})"),
+            )
+        }
+    }
+}
+
+fn success_warnings(node: &Node, src: &str, out: &mut Vec<Warning>) {
+    match &node.kind {
+        NodeKind::Int(_) => {}
+        NodeKind::Dice(term) => {
+            let Some(cmp) = term.success else { return };
+            let (lo, hi, member, die) = face_range(term);
+            let v = cmp.value;
+            let (any, all) = match cmp.op {
+                CmpOp::Ge => (hi >= v, lo >= v),
+                CmpOp::Gt => (hi > v, lo > v),
+                CmpOp::Le => (lo <= v, hi <= v),
+                CmpOp::Lt => (lo < v, hi < v),
+                CmpOp::Eq => (member(v), lo == v && hi == v),
+            };
+            let op = match cmp.op {
+                CmpOp::Ge => ">=",
+                CmpOp::Gt => ">",
+                CmpOp::Le => "<=",
+                CmpOp::Lt => "<",
+                CmpOp::Eq => "=",
+            };
+            let text = src.get(node.span.start..node.span.end).unwrap_or("");
+            let (kept, _) = term.kept();
+            if !any {
+                out.push(Warning {
+                    span: node.span,
+                    message: format!(
+                        "`{text}` can never count a success: no face of {die} is {op} {v}, so it always counts 0"
+                    ),
+                    hint: "check the comparison and its number: `cs>=6` counts the dice showing 6 or more".into(),
+                });
+            } else if all && kept > 0 {
+                out.push(Warning {
+                    span: node.span,
+                    message: format!(
+                        "`{text}` always counts every die: each face of {die} is {op} {v}, so it always counts {kept}"
+                    ),
+                    hint: format!("check the comparison and its number; if every die should count, write {kept} instead"),
+                });
+            }
+        }
+        NodeKind::Group(inner) | NodeKind::Neg(inner) => success_warnings(inner, src, out),
+        NodeKind::Binary { lhs, rhs, .. } => {
+            success_warnings(lhs, src, out);
+            success_warnings(rhs, src, out);
+        }
     }
 }
 

@@ -9,7 +9,13 @@
 //! primary := INT | dice | "(" expr ")"
 //! dice    := INT? ("d" | "D") (INT | "%" | "F") modifier*
 //! modifier:= "!" | ("kh" | "kl" | "k" | "dh" | "dl") INT? | "cs" (">=" | ">" | "<=" | "<" | "=")? INT
+//!           | ("b" | "p") INT?            (bonus/penalty dice, on a single d100 only)
 //! ```
+//!
+//! Text copied from a typeset booklet works too: the minus sign `−` (U+2212) and the en dash `–`
+//! (U+2013) read as `-`, the multiplication sign `×` (U+00D7) as `*`, the division sign `÷` (U+00F7)
+//! as `/`, and `≥` / `≤` (U+2265, U+2264) as `>=` / `<=` after `cs`. Spans stay byte offsets into the
+//! text as given.
 //!
 //! A dice term is a single token: no whitespace inside it. Whitespace is allowed between all other tokens.
 
@@ -139,6 +145,28 @@ impl Compare {
     }
 }
 
+/// Most bonus or penalty dice on one percentile roll.
+pub const MAX_PERCENTILE_EXTRA: u32 = 100;
+
+/// Bonus or penalty dice on a percentile roll (`d%b1`, `1d100p2`), as in Call of Cthulhu 7e: the d100 is
+/// read as a units die (0-9) and `1 + extra` tens dice (00-90); a tens 00 with a units 0 reads 100.
+/// Every tens die gives one candidate result with the shared units die; a bonus keeps the lowest
+/// candidate, a penalty the highest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Percentile {
+    /// `true` for penalty dice (`p`), `false` for bonus dice (`b`).
+    pub penalty: bool,
+    /// Extra tens dice rolled (at least 1).
+    pub extra: u32,
+}
+
+impl Percentile {
+    /// The modifier as written: `b2`, `p1`.
+    pub fn suffix(self) -> String {
+        format!("{}{}", if self.penalty { 'p' } else { 'b' }, self.extra)
+    }
+}
+
 /// One dice term with its modifiers. Modifiers are applied in a fixed order whatever order they were
 /// written in: explode, then keep/drop, then count successes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,6 +176,8 @@ pub struct DiceTerm {
     pub explode: bool,
     pub keep: Option<Keep>,
     pub success: Option<Compare>,
+    /// Bonus or penalty tens dice; only on a single `d%`/`d100`, without `!` or keep/drop.
+    pub percentile: Option<Percentile>,
 }
 
 impl DiceTerm {
@@ -261,6 +291,32 @@ impl<'a> Parser<'a> {
         self.bytes.get(self.pos + ahead).copied()
     }
 
+    /// Byte length of a minus sign at the current position: `-`, or the minus sign `−` (U+2212) and the
+    /// en dash `–` (U+2013) that typeset text prints for it; 0 when there is none.
+    fn minus_len(&self) -> usize {
+        let rest = &self.src[self.pos..];
+        if rest.starts_with('-') {
+            1
+        } else if rest.starts_with('\u{2212}') || rest.starts_with('\u{2013}') {
+            3
+        } else {
+            0
+        }
+    }
+
+    /// The multiplicative operator at the current position and its byte length: `*` or `×` (U+00D7),
+    /// `/` or `÷` (U+00F7).
+    fn mul_op(&self) -> Option<(BinOp, usize)> {
+        let rest = &self.src[self.pos..];
+        match rest.chars().next()? {
+            '*' => Some((BinOp::Mul, 1)),
+            '\u{d7}' => Some((BinOp::Mul, 2)),
+            '/' => Some((BinOp::Div, 1)),
+            '\u{f7}' => Some((BinOp::Div, 2)),
+            _ => None,
+        }
+    }
+
     fn skip_ws(&mut self) {
         while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.pos += 1;
@@ -340,12 +396,14 @@ impl<'a> Parser<'a> {
         let mut lhs = self.term()?;
         loop {
             self.skip_ws();
-            let op = match self.peek() {
-                Some(b'+') => BinOp::Add,
-                Some(b'-') => BinOp::Sub,
-                _ => return Ok(lhs),
+            let (op, len) = match self.peek() {
+                Some(b'+') => (BinOp::Add, 1),
+                _ => match self.minus_len() {
+                    0 => return Ok(lhs),
+                    n => (BinOp::Sub, n),
+                },
             };
-            self.pos += 1;
+            self.pos += len;
             let rhs = self.term()?;
             let (start, end) = (lhs.span.start, rhs.span.end);
             lhs = self.node(
@@ -364,12 +422,10 @@ impl<'a> Parser<'a> {
         let mut lhs = self.unary()?;
         loop {
             self.skip_ws();
-            let op = match self.peek() {
-                Some(b'*') => BinOp::Mul,
-                Some(b'/') => BinOp::Div,
-                _ => return Ok(lhs),
+            let Some((op, len)) = self.mul_op() else {
+                return Ok(lhs);
             };
-            self.pos += 1;
+            self.pos += len;
             let rhs = self.unary()?;
             if op == BinOp::Div && const_value(&rhs).is_some_and(|v| v.is_zero()) {
                 return Err(err(
@@ -394,9 +450,10 @@ impl<'a> Parser<'a> {
 
     fn unary(&mut self) -> Result<Node, ParseError> {
         self.skip_ws();
-        if self.peek() == Some(b'-') {
+        let minus = self.minus_len();
+        if minus > 0 {
             let start = self.pos;
-            self.pos += 1;
+            self.pos += minus;
             self.enter()?;
             let inner = self.unary()?;
             self.depth -= 1;
@@ -542,8 +599,10 @@ impl<'a> Parser<'a> {
             explode: false,
             keep: None,
             success: None,
+            percentile: None,
         };
         let mut keep_text = String::new();
+        let mut percentile_at: Option<Span> = None;
         loop {
             let mod_start = self.pos;
             match self.peek() {
@@ -581,6 +640,45 @@ impl<'a> Parser<'a> {
                 Some(b) if b.is_ascii_alphabetic() => {
                     let name = self.modifier_name()?;
                     let name_end = self.pos;
+                    if name == "b" || name == "p" {
+                        if term.percentile.is_some() {
+                            return Err(err(
+                                mod_start,
+                                1,
+                                "more than one bonus/penalty modifier on one dice term",
+                                Some(
+                                    "write one `bN` (bonus dice) or `pN` (penalty dice); a bonus and a penalty die cancel out",
+                                ),
+                            ));
+                        }
+                        let extra = if matches!(self.peek(), Some(b'0'..=b'9')) {
+                            let (n, span) = self.number()?;
+                            if n == 0 || n > u64::from(MAX_PERCENTILE_EXTRA) {
+                                return Err(err(
+                                    span.start,
+                                    span.end - span.start,
+                                    format!(
+                                        "between 1 and {MAX_PERCENTILE_EXTRA} bonus or penalty dice, not {n}"
+                                    ),
+                                    Some(
+                                        "write e.g. `d%b1` (one bonus die) or `d%p2` (two penalty dice); leave the modifier out for none",
+                                    ),
+                                ));
+                            }
+                            n as u32
+                        } else {
+                            1
+                        };
+                        term.percentile = Some(Percentile {
+                            penalty: name == "p",
+                            extra,
+                        });
+                        percentile_at = Some(Span {
+                            start: mod_start,
+                            end: self.pos,
+                        });
+                        continue;
+                    }
                     if name == "cs" {
                         if term.success.is_some() {
                             return Err(err(
@@ -631,6 +729,27 @@ impl<'a> Parser<'a> {
                 _ => break,
             }
         }
+        if let Some(at) = percentile_at {
+            let problem = if term.sides != Sides::Num(100) {
+                Some("bonus and penalty dice apply to a percentile roll only")
+            } else if term.count != 1 {
+                Some("bonus and penalty dice apply to one percentile roll at a time")
+            } else if term.explode {
+                Some("a percentile roll with bonus or penalty dice cannot explode")
+            } else if term.keep.is_some() {
+                Some("a percentile roll with bonus or penalty dice cannot also keep or drop dice")
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                return Err(err(
+                    at.start,
+                    at.end - at.start,
+                    format!("`{}`: {problem}", &self.src[start..self.pos]),
+                    Some("write it on a single d100: `d%b1`, `1d100b2` or `d%p1`"),
+                ));
+            }
+        }
         self.node(start, self.pos, NodeKind::Dice(term))
     }
 
@@ -647,6 +766,10 @@ impl<'a> Parser<'a> {
             self.pos += 2;
             return Ok((*name).to_string());
         }
+        if run.starts_with('b') || run.starts_with('p') {
+            self.pos += 1;
+            return Ok(run[..1].to_string());
+        }
         if run.starts_with('k')
             && (run.len() == 1
                 || run[1..].starts_with('k')
@@ -659,7 +782,9 @@ impl<'a> Parser<'a> {
             Some('k') => "use `kh` (keep highest) or `kl` (keep lowest)",
             Some('d') => "use `dl` (drop lowest) or `dh` (drop highest)",
             Some('c') => "use `cs` followed by a comparison, e.g. `cs>=6`",
-            _ => "known modifiers are `!`, `kh`, `kl`, `k`, `dh`, `dl` and `cs`",
+            _ => {
+                "known modifiers are `!`, `kh`, `kl`, `k`, `dh`, `dl`, `cs`, and `b`/`p` on a d100"
+            }
         };
         Err(err(
             start,
@@ -671,9 +796,10 @@ impl<'a> Parser<'a> {
 
     /// Optional count after a keep/drop modifier; missing means 1.
     fn keep_count(&mut self, name: &str) -> Result<u32, ParseError> {
-        if self.peek() == Some(b'-') && matches!(self.peek_at(1), Some(b'0'..=b'9')) {
+        let minus = self.minus_len();
+        if minus > 0 && matches!(self.peek_at(minus), Some(b'0'..=b'9')) {
             let s = self.pos;
-            self.pos += 1;
+            self.pos += minus;
             self.number()?;
             return Err(err(
                 s,
@@ -700,7 +826,16 @@ impl<'a> Parser<'a> {
 
     /// The comparison after `cs`: an optional operator then an integer (negative only after an operator).
     fn comparison(&mut self, mod_start: usize) -> Result<Compare, ParseError> {
+        let rest = &self.src[self.pos..];
         let op = match (self.peek(), self.peek_at(1)) {
+            _ if rest.starts_with('\u{2265}') => {
+                self.pos += 3;
+                Some(CmpOp::Ge)
+            }
+            _ if rest.starts_with('\u{2264}') => {
+                self.pos += 3;
+                Some(CmpOp::Le)
+            }
             (Some(b'>'), Some(b'=')) => {
                 self.pos += 2;
                 Some(CmpOp::Ge)
@@ -723,10 +858,9 @@ impl<'a> Parser<'a> {
             }
             _ => None,
         };
-        let negative = op.is_some() && self.peek() == Some(b'-');
-        if negative {
-            self.pos += 1;
-        }
+        let minus = if op.is_some() { self.minus_len() } else { 0 };
+        let negative = minus > 0;
+        self.pos += minus;
         if !matches!(self.peek(), Some(b'0'..=b'9')) {
             return Err(err(
                 mod_start,
@@ -735,7 +869,7 @@ impl<'a> Parser<'a> {
                 Some("write e.g. `cs>=6` or `cs6`"),
             ));
         }
-        let num_start = if negative { self.pos - 1 } else { self.pos };
+        let num_start = self.pos - minus;
         let (n, _) = self.number()?;
         let value = i64::try_from(n).map_err(|_| self.too_large(num_start))?;
         Ok(Compare {
@@ -769,6 +903,9 @@ mod tests {
                 }
                 if let Some(k) = t.keep {
                     s += &format!("{}{}", k.kind.suffix(), k.n);
+                }
+                if let Some(p) = t.percentile {
+                    s += &p.suffix();
                 }
                 if let Some(c) = t.success {
                     let op = match c.op {
@@ -844,6 +981,24 @@ mod tests {
             ("4d6dl4", "4d6dl4"),
             ("1d6kh", "1d6kh1"),
             ("9223372036854775807", "9223372036854775807"),
+            // typeset minus sign, en dash, multiplication and division signs, ≥ and ≤
+            ("2d6\u{2212}1", "(2d6 - 1)"),
+            ("2d6 \u{2013} 1", "(2d6 - 1)"),
+            ("\u{2212}1d4", "-1d4"),
+            ("2\u{d7}1d4", "(2 * 1d4)"),
+            ("1d6\u{f7}2", "(1d6 / 2)"),
+            ("5d6cs\u{2265}6", "5d6cs>=6"),
+            ("5d6cs\u{2264}2", "5d6cs<=2"),
+            ("4dFcs>=\u{2212}1", "4dFcs>=-1"),
+            ("1d6 \u{2212} \u{2212}2", "(1d6 - -2)"),
+            // percentile bonus and penalty dice
+            ("d%b1", "1d100b1"),
+            ("1d100b2", "1d100b2"),
+            ("d%p1", "1d100p1"),
+            ("D%P2", "1d100p2"),
+            ("d%b", "1d100b1"),
+            ("d%b1cs<=50", "1d100b1cs<=50"),
+            ("d%p1+5", "(1d100p1 + 5)"),
         ];
         for (src, want) in table {
             match parse_tree(src) {
@@ -900,6 +1055,19 @@ mod tests {
             ("2(1d6)", 1, "unexpected `(`"),
             ("1d6 é", 4, "unexpected `é`"),
             ("1d6#", 3, "unexpected `#`"),
+            // byte offsets after a multi-byte sign still land on the right character
+            ("2d6\u{2212}x", 6, "unexpected `x`"),
+            ("2\u{d7}\u{d7}3", 3, "unexpected `\u{d7}`"),
+            ("1d6\u{2212}", 6, "unexpected end of input"),
+            ("4d6kh\u{2212}1", 5, "cannot be negative"),
+            ("d%b0", 3, "between 1 and 100"),
+            ("d%p101", 3, "between 1 and 100"),
+            ("1d6b1", 3, "percentile roll only"),
+            ("2d%b1", 3, "one percentile roll at a time"),
+            ("d%!b1", 3, "cannot explode"),
+            ("d%b1kh1", 2, "cannot also keep"),
+            ("d%b1p1", 4, "more than one bonus/penalty"),
+            ("4dFb1", 3, "percentile roll only"),
         ];
         for (src, offset, fragment) in table {
             match parse_tree(src) {

@@ -91,6 +91,60 @@ fn roll_node<R: Rng + ?Sized>(
     }
 }
 
+/// Roll a percentile die with bonus or penalty dice: the units die (0-9) first, then `extra + 1` tens
+/// dice (00-90). Each tens die with the units die reads as one result (00 with 0 is 100); a bonus keeps
+/// the lowest result, a penalty the highest (ties keep the earlier die). Shown as
+/// `d%b1 [tens 30, (70); units 4]`, the tens not used in parentheses.
+fn roll_percentile<R: Rng + ?Sized>(
+    term: &DiceTerm,
+    p: super::parse::Percentile,
+    label: &str,
+    rng: &mut R,
+    out: &mut String,
+) -> i64 {
+    let units = i64::from(rng.random_range(1..=10u32)) - 1;
+    let tens: Vec<i64> = (0..=p.extra)
+        .map(|_| i64::from(rng.random_range(1..=10u32)) - 1)
+        .collect();
+    let read = |t: i64| {
+        if t == 0 && units == 0 {
+            100
+        } else {
+            10 * t + units
+        }
+    };
+    let mut chosen = 0;
+    for (i, t) in tens.iter().enumerate() {
+        let better = if p.penalty {
+            read(*t) > read(tens[chosen])
+        } else {
+            read(*t) < read(tens[chosen])
+        };
+        if better {
+            chosen = i;
+        }
+    }
+    let result = read(tens[chosen]);
+    let (value, star) = match term.success {
+        Some(cmp) if cmp.test(result) => (1, "*"),
+        Some(_) => (0, ""),
+        None => (result, ""),
+    };
+    let shown: Vec<String> = tens
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            if i == chosen {
+                format!("{t}0{star}")
+            } else {
+                format!("({t}0)")
+            }
+        })
+        .collect();
+    let _ = write!(out, "{label} [tens {}; units {units}]", shown.join(", "));
+    value
+}
+
 /// Roll one die including its explosion chain; returns the faces shown, in order.
 fn roll_one<R: Rng + ?Sized>(term: &DiceTerm, rng: &mut R) -> Vec<i64> {
     match term.sides {
@@ -111,6 +165,9 @@ fn roll_one<R: Rng + ?Sized>(term: &DiceTerm, rng: &mut R) -> Vec<i64> {
 
 /// Roll a dice term, append its breakdown to `out` and return its value.
 fn roll_dice<R: Rng + ?Sized>(term: &DiceTerm, label: &str, rng: &mut R, out: &mut String) -> i64 {
+    if let Some(p) = term.percentile {
+        return roll_percentile(term, p, label, rng, out);
+    }
     let chains: Vec<Vec<i64>> = (0..term.count).map(|_| roll_one(term, rng)).collect();
     let totals: Vec<i64> = chains.iter().map(|c| c.iter().sum()).collect();
     let (k, highest) = term.kept();
@@ -216,6 +273,10 @@ mod tests {
             "-1d8+1d4",
             "2d2!cs>=3",
             "12/(1d3)",
+            "d%b1",
+            "d%p2",
+            "d%b2cs<=40",
+            "2d6\u{2212}1",
         ] {
             let expr = parse(src).unwrap();
             let dist = expr.distribution().unwrap();
@@ -332,5 +393,46 @@ mod tests {
             serde_json::to_string(&r).unwrap(),
             r#"{"value":"-1/2","detail":"x"}"#
         );
+    }
+
+    #[test]
+    fn percentile_breakdown_reads_its_dice() {
+        for src in ["d%b1", "d%b2", "d%p1", "d%p3"] {
+            let penalty = src.contains('p');
+            for r in rolls(src, 11, 300) {
+                // `d%b2 [tens (60), 10, (30); units 3] = 13`
+                let inner = &r.detail[r.detail.find('[').unwrap() + 1..r.detail.find(']').unwrap()];
+                let (tens, units) = inner
+                    .strip_prefix("tens ")
+                    .unwrap()
+                    .split_once("; units ")
+                    .unwrap();
+                let units: i64 = units.parse().unwrap();
+                let read = |t: &str| {
+                    let t: i64 = t.trim_matches(|c| c == '(' || c == ')').parse().unwrap();
+                    if t == 0 && units == 0 { 100 } else { t + units }
+                };
+                let all: Vec<i64> = tens.split(", ").map(read).collect();
+                let kept: Vec<i64> = tens
+                    .split(", ")
+                    .filter(|t| !t.starts_with('('))
+                    .map(read)
+                    .collect();
+                assert_eq!(kept.len(), 1, "{}", r.detail);
+                let want = if penalty {
+                    all.iter().max()
+                } else {
+                    all.iter().min()
+                };
+                assert_eq!(Some(&kept[0]), want, "{}", r.detail);
+                assert_eq!(
+                    r.value,
+                    BigRational::from_integer(BigInt::from(kept[0])),
+                    "{}",
+                    r.detail
+                );
+                assert_eq!(all.len(), src[3..].parse::<usize>().unwrap() + 1);
+            }
+        }
     }
 }

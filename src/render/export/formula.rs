@@ -59,6 +59,11 @@ fn term(t: &DiceTerm, d: Dialect) -> String {
     if let Some(k) = t.keep {
         s.push_str(&format!("{}{}", k.kind.suffix(), k.n));
     }
+    // Neither tool has bonus/penalty dice; keep the modifier so the formula is refused there rather
+    // than silently read as a plain d100.
+    if let Some(p) = t.percentile {
+        s.push_str(&p.suffix());
+    }
     if let Some(c) = t.success {
         let v = c.value;
         match d {
