@@ -72,7 +72,14 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
     names.sort();
     assert_eq!(
         names,
-        ["cases", "export", "pregenerated", "srd", "stock-npcs", "tables"]
+        [
+            "cases",
+            "export",
+            "pregenerated",
+            "srd",
+            "stock-npcs",
+            "tables"
+        ]
     );
     assert!(a.path().join("out/srd/block-by-block-srd.pdf").is_file());
     assert!(a.path().join("out/cases/1976-02/1976-02-gm.pdf").is_file());

@@ -25,7 +25,12 @@ fn blockprint(args: &[&str]) -> Output {
 }
 
 fn ok(o: &Output) {
-    assert_eq!(o.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 fn s(p: &Path) -> &str {
@@ -125,7 +130,10 @@ fn character_creation_follows_the_rules_over_many_detectives() {
     for d in &all {
         assert_eq!(d.attributes.len(), 6);
         assert_eq!(
-            d.attributes.iter().map(|a| a.abbr.as_str()).collect::<Vec<_>>(),
+            d.attributes
+                .iter()
+                .map(|a| a.abbr.as_str())
+                .collect::<Vec<_>>(),
             ["STR", "DEX", "CON", "INT", "WIS", "CHA"]
         );
         let rolled: Vec<i64> = d.attributes.iter().map(|a| a.dice.iter().sum()).collect();
@@ -145,11 +153,23 @@ fn character_creation_follows_the_rules_over_many_detectives() {
             }
             assert_eq!(a.modifier, modifier(a.score), "{a:?}");
         }
-        assert_eq!(d.attributes.iter().filter(|a| a.forced).count(), usize::from(none_above_10));
+        assert_eq!(
+            d.attributes.iter().filter(|a| a.forced).count(),
+            usize::from(none_above_10)
+        );
         // HP: the class's hit die plus the CON modifier, at least 1.
         let con = d.attributes.iter().find(|a| a.abbr == "CON").unwrap();
         assert_eq!(d.hp.con_modifier, con.modifier);
-        let die = lib.lookup("bbb.class.hit_die").unwrap().entries.iter().find(|e| e.key.value == d.class).unwrap().value.value.to_string();
+        let die = lib
+            .lookup("bbb.class.hit_die")
+            .unwrap()
+            .entries
+            .iter()
+            .find(|e| e.key.value == d.class)
+            .unwrap()
+            .value
+            .value
+            .to_string();
         assert_eq!(d.hp.die, die);
         let sides: i64 = die.trim_start_matches("1d").parse().unwrap();
         assert!((1..=sides).contains(&d.hp.roll));
@@ -157,8 +177,14 @@ fn character_creation_follows_the_rules_over_many_detectives() {
         assert!(d.hp.max >= 1);
         assert_eq!((d.level, d.xp), (1, 0));
         assert_eq!(d.relationships.len(), 5);
-        assert_eq!(d.relationships.iter().map(|r| r.tier).collect::<Vec<_>>(), [1, 2, 3, 4, 5]);
-        let first_two = [d.relationships[0].role.as_str(), d.relationships[1].role.as_str()];
+        assert_eq!(
+            d.relationships.iter().map(|r| r.tier).collect::<Vec<_>>(),
+            [1, 2, 3, 4, 5]
+        );
+        let first_two = [
+            d.relationships[0].role.as_str(),
+            d.relationships[1].role.as_str(),
+        ];
         if d.swapped {
             assert_eq!(first_two, ["Spouse or love interest", "Detective partner"]);
         } else {
@@ -202,7 +228,12 @@ fn a_chosen_class_changes_nothing_else_that_was_rolled() {
         let (free, _) = roller::roll_detective(&lib, &req(None)).unwrap();
         let (fighter, _) = roller::roll_detective(&lib, &req(Some("Fighter"))).unwrap();
         assert_eq!(fighter.class, "Fighter");
-        let dice = |d: &roller::Detective| d.attributes.iter().map(|a| a.dice.clone()).collect::<Vec<_>>();
+        let dice = |d: &roller::Detective| {
+            d.attributes
+                .iter()
+                .map(|a| a.dice.clone())
+                .collect::<Vec<_>>()
+        };
         assert_eq!(dice(&free), dice(&fighter));
         assert_eq!(free.name, fighter.name);
         assert_eq!(free.relationships, fighter.relationships);
@@ -241,12 +272,28 @@ fn markdown_and_json_match_golden() {
         assert!(&want == bytes, "{name} differs from {}", path.display());
         n += 1;
     }
-    assert_eq!(n, 2 * 2 + 1 + 4 * 2 + 1, "{:?}", files.keys().collect::<Vec<_>>());
+    assert_eq!(
+        n,
+        2 * 2 + 1 + 4 * 2 + 1,
+        "{:?}",
+        files.keys().collect::<Vec<_>>()
+    );
     // The JSON keeps the contract's field order.
     let json = String::from_utf8(files["detectives/detective-00001.json"].clone()).unwrap();
     let keys = [
-        "\"name\"", "\"class\"", "\"level\"", "\"xp\"", "\"attributes\"", "\"forced\"", "\"hp\"",
-        "\"backgrounds\"", "\"relationships\"", "\"swapped\"", "\"assignment\"", "\"tagline\"", "\"rolls\"",
+        "\"name\"",
+        "\"class\"",
+        "\"level\"",
+        "\"xp\"",
+        "\"attributes\"",
+        "\"forced\"",
+        "\"hp\"",
+        "\"backgrounds\"",
+        "\"relationships\"",
+        "\"swapped\"",
+        "\"assignment\"",
+        "\"tagline\"",
+        "\"rolls\"",
     ];
     let body = &json[json.find("\"detective\"").unwrap()..];
     let at: Vec<usize> = keys.iter().map(|k| body.find(k).unwrap()).collect();
@@ -254,8 +301,12 @@ fn markdown_and_json_match_golden() {
     // The pregenerated set: one per class, in the class lookup's order.
     for class in ["fighter", "rogue", "scholar", "hotshot"] {
         let v: serde_json::Value =
-            serde_json::from_slice(&files[&format!("pregenerated/detective-{class}.json")]).unwrap();
-        assert_eq!(v["detective"]["class"].as_str().unwrap().to_lowercase(), class);
+            serde_json::from_slice(&files[&format!("pregenerated/detective-{class}.json")])
+                .unwrap();
+        assert_eq!(
+            v["detective"]["class"].as_str().unwrap().to_lowercase(),
+            class
+        );
         assert_eq!(v["batch_seed"], roller::PREGENERATED_SEED);
     }
 }
@@ -264,7 +315,10 @@ fn markdown_and_json_match_golden() {
 fn reruns_and_batch_splits_are_byte_identical() {
     let dir = tempfile::tempdir().unwrap();
     let whole = detective(&dir.path().join("w"), &["--seed", "77", "--count", "6"]);
-    let again = detective(&dir.path().join("x"), &["--seed", "77", "--count", "6", "--jobs", "1"]);
+    let again = detective(
+        &dir.path().join("x"),
+        &["--seed", "77", "--count", "6", "--jobs", "1"],
+    );
     let no_manifest = |t: &BTreeMap<String, Vec<u8>>| -> Vec<(String, Vec<u8>)> {
         t.iter()
             .filter(|(k, _)| !k.ends_with("manifest.json"))
@@ -286,9 +340,13 @@ fn reruns_and_batch_splits_are_byte_identical() {
     assert_eq!(per_item(&whole).len(), 12);
     assert!(per_item(&whole) == per_item(&halves));
     // Every file's rerun line makes it again alone.
-    let v: serde_json::Value = serde_json::from_slice(&whole["detectives/detective-00005.json"]).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_slice(&whole["detectives/detective-00005.json"]).unwrap();
     assert_eq!(v["rerun"], "detective --seed 77 --first-number 5 --count 1");
-    let alone = detective(&dir.path().join("c"), &["--seed", "77", "--first-number", "5", "--count", "1"]);
+    let alone = detective(
+        &dir.path().join("c"),
+        &["--seed", "77", "--first-number", "5", "--count", "1"],
+    );
     assert!(alone["detectives/detective-00005.json"] == whole["detectives/detective-00005.json"]);
     assert!(alone["detectives/detective-00005.md"] == whole["detectives/detective-00005.md"]);
 }
@@ -297,11 +355,32 @@ fn reruns_and_batch_splits_are_byte_identical() {
 fn bad_options_and_missing_content_are_clear_errors() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let o = blockprint(&["detective", "--class", "wizard", "--seed", "1", "--out", s(&out)]);
+    let o = blockprint(&[
+        "detective",
+        "--class",
+        "wizard",
+        "--seed",
+        "1",
+        "--out",
+        s(&out),
+    ]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("there is no class `wizard`; the classes are fighter, rogue, scholar, hotshot"), "{err}");
-    let o = blockprint(&["detective", "--format", "pdf", "--seed", "1", "--out", s(&out)]);
+    assert!(
+        err.contains(
+            "there is no class `wizard`; the classes are fighter, rogue, scholar, hotshot"
+        ),
+        "{err}"
+    );
+    let o = blockprint(&[
+        "detective",
+        "--format",
+        "pdf",
+        "--seed",
+        "1",
+        "--out",
+        s(&out),
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("`detective` makes md, json, not pdf"));
     assert!(!out.exists());
@@ -311,13 +390,19 @@ fn bad_options_and_missing_content_are_clear_errors() {
     ok(&blockprint(&["init", "-q", s(&content)]));
     let file = content.join("bbb/05-characters.toml");
     let text = std::fs::read_to_string(&file).unwrap();
-    let start = text.find("[[table]]\nid = \"bbb.character.background.rogue\"").unwrap();
+    let start = text
+        .find("[[table]]\nid = \"bbb.character.background.rogue\"")
+        .unwrap();
     let end = start + text[start + 9..].find("[[table]]").unwrap() + 9;
     std::fs::write(&file, format!("{}{}", &text[..start], &text[end..])).unwrap();
     // The chapter that placed it would also complain; place nothing missing there.
     let chapter = content.join("bbb/srd/characters.md");
     let c = std::fs::read_to_string(&chapter).unwrap();
-    std::fs::write(&chapter, c.replace("{table:bbb.character.background.rogue}\n", "")).unwrap();
+    std::fs::write(
+        &chapter,
+        c.replace("{table:bbb.character.background.rogue}\n", ""),
+    )
+    .unwrap();
     let o = blockprint(&["check", "--content", s(&content)]);
     assert_eq!(o.status.code(), Some(1));
     let report = String::from_utf8_lossy(&o.stdout);
@@ -326,13 +411,28 @@ fn bad_options_and_missing_content_are_clear_errors() {
         "{report}"
     );
     assert!(report.contains("┌─ bbb/05-characters.toml:"), "{report}");
-    let o = blockprint(&["detective", "--content", s(&content), "--seed", "1", "--out", s(&out)]);
+    let o = blockprint(&[
+        "detective",
+        "--content",
+        s(&content),
+        "--seed",
+        "1",
+        "--out",
+        s(&out),
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(!out.exists());
 
     // A raised attribute that names no attribute is located at the value.
     let text = std::fs::read_to_string(&file).unwrap();
-    std::fs::write(&file, text.replace("{ key = \"Scholar\", value = \"Intelligence (INT)\" }", "{ key = \"Scholar\", value = \"Brains\" }")).unwrap();
+    std::fs::write(
+        &file,
+        text.replace(
+            "{ key = \"Scholar\", value = \"Intelligence (INT)\" }",
+            "{ key = \"Scholar\", value = \"Brains\" }",
+        ),
+    )
+    .unwrap();
     let o = blockprint(&["check", "--content", s(&content)]);
     let report = String::from_utf8_lossy(&o.stdout);
     assert!(

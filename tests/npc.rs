@@ -24,7 +24,12 @@ fn blockprint(args: &[&str]) -> Output {
 }
 
 fn ok(o: &Output) {
-    assert_eq!(o.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 fn s(p: &Path) -> &str {
@@ -38,7 +43,12 @@ fn lib() -> Library {
 }
 
 fn exact(expr: &str) -> Vec<(i64, BigRational)> {
-    blockprint::dice::parse(expr).unwrap().distribution().unwrap().integer_outcomes().unwrap()
+    blockprint::dice::parse(expr)
+        .unwrap()
+        .distribution()
+        .unwrap()
+        .integer_outcomes()
+        .unwrap()
 }
 
 #[test]
@@ -46,7 +56,11 @@ fn hp_follows_the_sum_of_level_class_dice() {
     let lib = lib();
     let n = 8000u32;
     for (class, level, die) in [("Fighter", 3u32, 8i64), ("Scholar", 2, 6), ("Rogue", 5, 4)] {
-        let opts = NpcOptions { role: Some(Role::Suspect), class: Some(class.into()), level: Some(level) };
+        let opts = NpcOptions {
+            role: Some(Role::Suspect),
+            class: Some(class.into()),
+            level: Some(level),
+        };
         let mut counts: BTreeMap<i64, u64> = BTreeMap::new();
         for k in 1..=n {
             let npc = roller::roll_random(&lib, 11, k, &opts).unwrap();
@@ -77,11 +91,21 @@ fn hp_follows_the_sum_of_level_class_dice() {
             df += 1;
         }
         // Far beyond p = 10⁻⁵ for up to 20 degrees of freedom.
-        assert!(chi < 3.0 * f64::from(df) + 25.0, "{class}: chi-square {chi:.1} with {df} cells");
-        let mean = counts.iter().map(|(v, c)| *v as f64 * *c as f64).sum::<f64>() / f64::from(n);
+        assert!(
+            chi < 3.0 * f64::from(df) + 25.0,
+            "{class}: chi-square {chi:.1} with {df} cells"
+        );
+        let mean = counts
+            .iter()
+            .map(|(v, c)| *v as f64 * *c as f64)
+            .sum::<f64>()
+            / f64::from(n);
         let want = f64::from(level) * (die as f64 + 1.0) / 2.0;
         let sd = (f64::from(level) * ((die * die - 1) as f64 / 12.0) / f64::from(n)).sqrt();
-        assert!((mean - want).abs() < 5.0 * sd, "{class}: mean {mean} vs {want}");
+        assert!(
+            (mean - want).abs() < 5.0 * sd,
+            "{class}: mean {mean} vs {want}"
+        );
     }
 }
 
@@ -98,22 +122,38 @@ fn random_npcs_are_run_of_the_mill_half_the_time() {
         assert!(!npc.name.is_empty());
         if npc.level == 0 {
             ordinary += 1;
-            assert_eq!((npc.class.as_deref(), npc.hp.max, npc.hp.out_of_class), (None, 1, 1));
+            assert_eq!(
+                (npc.class.as_deref(), npc.hp.max, npc.hp.out_of_class),
+                (None, 1, 1)
+            );
             assert!(npc.hp.dice.is_empty() && npc.mastery.is_none());
         } else {
             assert!(npc.class.is_some() && (1..=5).contains(&npc.level));
             assert_eq!(npc.hp.dice.len(), npc.level as usize);
             if let Some(m) = &npc.mastery {
-                assert_eq!(Some(m), npc.occupation.as_ref(), "a Master of their occupation");
+                assert_eq!(
+                    Some(m),
+                    npc.occupation.as_ref(),
+                    "a Master of their occupation"
+                );
             }
         }
         assert_eq!(npc.profile.is_some(), npc.role == "suspect");
     }
     let sd = (f64::from(n) / 4.0).sqrt();
-    assert!((f64::from(ordinary) - f64::from(n) / 2.0).abs() < 5.0 * sd, "{ordinary}");
-    assert!((f64::from(roles["witness"]) - f64::from(n) / 2.0).abs() < 5.0 * sd, "{roles:?}");
+    assert!(
+        (f64::from(ordinary) - f64::from(n) / 2.0).abs() < 5.0 * sd,
+        "{ordinary}"
+    );
+    assert!(
+        (f64::from(roles["witness"]) - f64::from(n) / 2.0).abs() < 5.0 * sd,
+        "{roles:?}"
+    );
     // --level 0 makes every one run-of-the-mill.
-    let zero = NpcOptions { level: Some(0), ..NpcOptions::default() };
+    let zero = NpcOptions {
+        level: Some(0),
+        ..NpcOptions::default()
+    };
     for k in 1..=50 {
         let npc = roller::roll_random(&lib, 5, k, &zero).unwrap();
         assert_eq!((npc.level, npc.hp.max, npc.class.is_none()), (0, 1, true));
@@ -145,7 +185,9 @@ fn npc(out: &Path, extra: &[&str]) -> BTreeMap<String, Vec<u8>> {
 
 /// The PDF's text without the invisible break opportunities blockprint adds to long unbroken runs.
 fn pdf_text(bytes: &[u8]) -> String {
-    pdf_extract::extract_text_from_mem(bytes).expect("a readable PDF").replace('\u{200B}', "")
+    pdf_extract::extract_text_from_mem(bytes)
+        .expect("a readable PDF")
+        .replace('\u{200B}', "")
 }
 
 const MM: f64 = 72.0 / 25.4;
@@ -154,14 +196,27 @@ const MM: f64 = 72.0 / 25.4;
 fn card_sheets_hold_eight_cards_on_a4_and_letter() {
     let dir = tempfile::tempdir().unwrap();
     for (paper, w, h) in [("a4", 595.28, 841.89), ("letter", 612.0, 792.0)] {
-        let files = npc(&dir.path().join(paper), &["--seed", "3", "--count", "20", "--paper", paper]);
+        let files = npc(
+            &dir.path().join(paper),
+            &["--seed", "3", "--count", "20", "--paper", paper],
+        );
         let merged = support::glyphs::pages(&files["npcs/cards.pdf"]);
         assert_eq!(merged.len(), 3, "20 cards on 3 sheets");
         for p in &merged {
-            assert!((p.width - w).abs() < 0.5 && (p.height - h).abs() < 0.5, "{paper}: {} × {}", p.width, p.height);
+            assert!(
+                (p.width - w).abs() < 0.5 && (p.height - h).abs() < 0.5,
+                "{paper}: {} × {}",
+                p.width,
+                p.height
+            );
         }
-        for (stem, count) in [("npcs-00001-00008", 8), ("npcs-00009-00016", 8), ("npcs-00017-00020", 4)] {
-            let json: serde_json::Value = serde_json::from_slice(&files[&format!("npcs/{stem}.json")]).unwrap();
+        for (stem, count) in [
+            ("npcs-00001-00008", 8),
+            ("npcs-00009-00016", 8),
+            ("npcs-00017-00020", 4),
+        ] {
+            let json: serde_json::Value =
+                serde_json::from_slice(&files[&format!("npcs/{stem}.json")]).unwrap();
             let npcs = json["npcs"].as_array().unwrap();
             assert_eq!(npcs.len(), count);
             let pdf = &files[&format!("npcs/{stem}-cards.pdf")];
@@ -186,8 +241,14 @@ fn card_sheets_hold_eight_cards_on_a4_and_letter() {
                 }
                 let col = ((g.x - x0) / (99.0 * MM)).floor();
                 let row = ((h - g.y - y0) / (66.0 * MM)).floor();
-                assert!((0.0..2.0).contains(&col) && (0.0..4.0).contains(&row), "{g:?}");
-                assert!(g.x + g.w <= x0 + (col + 1.0) * 99.0 * MM + 0.01, "{g:?} runs out of its card");
+                assert!(
+                    (0.0..2.0).contains(&col) && (0.0..4.0).contains(&row),
+                    "{g:?}"
+                );
+                assert!(
+                    g.x + g.w <= x0 + (col + 1.0) * 99.0 * MM + 0.01,
+                    "{g:?} runs out of its card"
+                );
                 cells.insert((row as i64, col as i64));
             }
             assert_eq!(cells.len(), count, "{stem}: cards with text");
@@ -205,7 +266,10 @@ fn a_long_unbroken_name_wraps_inside_its_card() {
     let text = std::fs::read_to_string(&file).unwrap();
     let text = text
         .replace("name = \"Street tough\"", &format!("name = \"{long}\""))
-        .replace("mastery = \"law\"", &format!("mastery = \"{}\"", "ł".repeat(200)));
+        .replace(
+            "mastery = \"law\"",
+            &format!("mastery = \"{}\"", "ł".repeat(200)),
+        );
     std::fs::write(&file, text).unwrap();
     let out = dir.path().join("out");
     let files = npc(&out, &["--content", s(&content), "--stock", "--seed", "1"]);
@@ -216,7 +280,10 @@ fn a_long_unbroken_name_wraps_inside_its_card() {
     let x0 = (page.width - 198.0 * MM) / 2.0;
     for g in &page.glyphs {
         let col = ((g.x - x0) / (99.0 * MM)).floor().clamp(0.0, 1.0);
-        assert!(g.x >= x0 - 0.01 && g.x + g.w <= x0 + (col + 1.0) * 99.0 * MM + 0.01, "{g:?}");
+        assert!(
+            g.x >= x0 - 0.01 && g.x + g.w <= x0 + (col + 1.0) * 99.0 * MM + 0.01,
+            "{g:?}"
+        );
     }
     let md = String::from_utf8(files["npcs/stock-1.md"].clone()).unwrap();
     assert!(md.contains(&long));
@@ -225,10 +292,27 @@ fn a_long_unbroken_name_wraps_inside_its_card() {
 #[test]
 fn markdown_and_json_match_golden_and_splits_equal_the_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let mut files = npc(&dir.path().join("r"), &["--seed", "42", "--count", "10", "--format", "md,json"]);
-    files.extend(npc(&dir.path().join("w"), &["--seed", "42", "--count", "3", "--role", "witness", "--class", "scholar", "--format", "md,json"]));
+    let mut files = npc(
+        &dir.path().join("r"),
+        &["--seed", "42", "--count", "10", "--format", "md,json"],
+    );
+    files.extend(npc(
+        &dir.path().join("w"),
+        &[
+            "--seed", "42", "--count", "3", "--role", "witness", "--class", "scholar", "--format",
+            "md,json",
+        ],
+    ));
     let stock = dir.path().join("s");
-    ok(&blockprint(&["make", "npc", "-q", "--out", s(&stock), "--format", "md,json"]));
+    ok(&blockprint(&[
+        "make",
+        "npc",
+        "-q",
+        "--out",
+        s(&stock),
+        "--format",
+        "md,json",
+    ]));
     files.extend(tree(&stock));
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/npc-seed-42");
     let bless = std::env::var_os("BLOCKPRINT_BLESS").is_some();
@@ -244,21 +328,55 @@ fn markdown_and_json_match_golden_and_splits_equal_the_whole() {
         assert!(&want == bytes, "{name} differs from {}", path.display());
         n += 1;
     }
-    assert_eq!(n, 4 + 1 + 2 + 2 + 1, "{:?}", files.keys().collect::<Vec<_>>());
+    assert_eq!(
+        n,
+        4 + 1 + 2 + 2 + 1,
+        "{:?}",
+        files.keys().collect::<Vec<_>>()
+    );
 
     // Sixteen cards, whole or as two halves split at a sheet boundary: the same files, PDFs included.
     let whole = npc(&dir.path().join("whole"), &["--seed", "8", "--count", "16"]);
     let mut halves = npc(&dir.path().join("a"), &["--seed", "8", "--count", "8"]);
-    halves.extend(npc(&dir.path().join("b"), &["--seed", "8", "--first-number", "9", "--count", "8", "--jobs", "1"]));
+    halves.extend(npc(
+        &dir.path().join("b"),
+        &[
+            "--seed",
+            "8",
+            "--first-number",
+            "9",
+            "--count",
+            "8",
+            "--jobs",
+            "1",
+        ],
+    ));
     let sheets = |t: &BTreeMap<String, Vec<u8>>| -> BTreeMap<String, Vec<u8>> {
-        t.iter().filter(|(k, _)| k.contains("npcs-")).map(|(k, v)| (k.clone(), v.clone())).collect()
+        t.iter()
+            .filter(|(k, _)| k.contains("npcs-"))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
     };
     assert_eq!(sheets(&whole).len(), 6);
     assert!(sheets(&whole) == sheets(&halves));
     // An unaligned split makes the same NPCs.
-    let odd = npc(&dir.path().join("c"), &["--seed", "8", "--first-number", "5", "--count", "2", "--format", "json"]);
-    let part: serde_json::Value = serde_json::from_slice(&odd["npcs/npcs-00005-00006.json"]).unwrap();
-    let all: serde_json::Value = serde_json::from_slice(&whole["npcs/npcs-00001-00008.json"]).unwrap();
+    let odd = npc(
+        &dir.path().join("c"),
+        &[
+            "--seed",
+            "8",
+            "--first-number",
+            "5",
+            "--count",
+            "2",
+            "--format",
+            "json",
+        ],
+    );
+    let part: serde_json::Value =
+        serde_json::from_slice(&odd["npcs/npcs-00005-00006.json"]).unwrap();
+    let all: serde_json::Value =
+        serde_json::from_slice(&whole["npcs/npcs-00001-00008.json"]).unwrap();
     assert_eq!(part["npcs"][0], all["npcs"][4]);
     assert_eq!(part["npcs"][1], all["npcs"][5]);
 }
@@ -267,7 +385,15 @@ fn markdown_and_json_match_golden_and_splits_equal_the_whole() {
 fn bad_options_are_usage_errors() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let o = blockprint(&["npc", "--level", "0", "--class", "fighter", "--out", s(&out)]);
+    let o = blockprint(&[
+        "npc",
+        "--level",
+        "0",
+        "--class",
+        "fighter",
+        "--out",
+        s(&out),
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--level 0 makes a run-of-the-mill NPC"));
     let o = blockprint(&["npc", "--class", "bard", "--seed", "1", "--out", s(&out)]);

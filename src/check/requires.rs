@@ -232,7 +232,11 @@ fn people(
     }
     for (l, of) in &req.class_lookups {
         let Some(lookup) = lib.lookup(l) else {
-            out.push(missing("lookup", l, &format!("a `[[lookup]]` with `id = \"{l}\"`")));
+            out.push(missing(
+                "lookup",
+                l,
+                &format!("a `[[lookup]]` with `id = \"{l}\"`"),
+            ));
             continue;
         };
         for class in &class_keys {
@@ -250,7 +254,9 @@ fn people(
             }
         }
         let Some(of) = of else { continue };
-        let Some(target) = lib.lookup(of) else { continue };
+        let Some(target) = lib.lookup(of) else {
+            continue;
+        };
         for e in &lookup.entries {
             let v = e.value.value.to_string();
             if !target.entries.iter().any(|t| t.key.value == v) {
@@ -271,7 +277,9 @@ fn people(
         }
     }
     for (l, key) in &req.keys {
-        let Some(lookup) = lib.lookup(l) else { continue };
+        let Some(lookup) = lib.lookup(l) else {
+            continue;
+        };
         if !lookup.entries.iter().any(|e| e.key.value == *key) {
             out.push(
                 Diagnostic::error(
@@ -288,7 +296,12 @@ fn people(
     for t in &req.int_results {
         let Some(table) = lib.table(t) else { continue };
         for row in &table.rows {
-            let ok = row.result.value.trim().parse::<u32>().is_ok_and(|n| n <= MAX_INT_RESULT);
+            let ok = row
+                .result
+                .value
+                .trim()
+                .parse::<u32>()
+                .is_ok_and(|n| n <= MAX_INT_RESULT);
             if !ok {
                 out.push(
                     Diagnostic::error(

@@ -376,7 +376,15 @@ pub fn run(cli: Cli) -> ExitCode {
             format,
         } => {
             return done(people::npc(
-                &content, &batch, &output, count, stock, role, class.as_deref(), level, &format,
+                &content,
+                &batch,
+                &output,
+                count,
+                stock,
+                role,
+                class.as_deref(),
+                level,
+                &format,
             ));
         }
         Command::Srd {

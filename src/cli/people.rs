@@ -42,7 +42,7 @@ pub(super) fn detective(
     class: Option<&str>,
     formats: &[Format],
 ) -> Result<()> {
-    run(content, batch, output, count, formats, |cx| {
+    run("detective", content, batch, output, count, formats, |cx| {
         let class = class
             .map(|c| crate::roll::detective::find_class(&cx.lib, c).map_err(Error::Usage))
             .transpose()?;
@@ -68,10 +68,12 @@ pub(super) fn npc(
             "--level 0 makes a run-of-the-mill NPC, who has no class; leave out --class or give a level of 1 or more".into(),
         ));
     }
-    run(content, batch, output, count, formats, |cx| {
+    run("npc", content, batch, output, count, formats, |cx| {
         if stock {
             if cx.lib.npcs.is_empty() {
-                return Err(Error::Rules("the content has no stock NPCs (`[[npc]]`)".into()));
+                return Err(Error::Rules(
+                    "the content has no stock NPCs (`[[npc]]`)".into(),
+                ));
             }
             return Ok(Box::new(NpcKind::stock()));
         }
@@ -85,6 +87,7 @@ pub(super) fn npc(
 /// Check the content (with the kind's requirements always), build the kind from the checked content,
 /// and run it.
 fn run(
+    name: &str,
     content: &ContentArg,
     batch: &PeopleBatch,
     output: &OutputArgs,
@@ -94,9 +97,9 @@ fn run(
 ) -> Result<()> {
     let (templates, registry) = super::kinds(content)?;
     let root = super::root(content);
-    // The registered kind of the same name carries the same requirements; asking for it by name checks
-    // them even on content that lacks all of them.
-    let cx = super::checked(&root, &registry, &["detective", "npc"])?;
+    // Asking for the registered kind of the same name checks its requirements even on content that lacks
+    // all of them; the configured kind's own (random NPCs need more than stock ones) are checked below.
+    let cx = super::checked(&root, &registry, &[name])?;
     let kind = make(&cx)?;
     let extra = {
         let mut v = Vec::new();
@@ -121,7 +124,12 @@ fn run(
     if !unsupported.is_empty() {
         let names = |fs: &[Format]| {
             fs.iter()
-                .map(|f| serde_json::to_value(f).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default())
+                .map(|f| {
+                    serde_json::to_value(f)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default()
+                })
                 .collect::<Vec<_>>()
                 .join(", ")
         };

@@ -77,7 +77,10 @@ pub fn requirements() -> Requirements {
 
 /// The name tables every named character needs (gender, heritage, then first names and surnames).
 pub fn names() -> Vec<String> {
-    let mut v = vec![roller::NAME_GENDER.to_owned(), roller::NAME_HERITAGE.to_owned()];
+    let mut v = vec![
+        roller::NAME_GENDER.to_owned(),
+        roller::NAME_HERITAGE.to_owned(),
+    ];
     for e in crate::roll::case::ETHNICITY_TAGS {
         for g in ["male", "female", "surname"] {
             v.push(format!("bbb.names.{e}.{g}"));
@@ -90,7 +93,10 @@ pub fn names() -> Vec<String> {
 pub fn name_tags() -> ((String, Vec<String>), (String, Vec<String>)) {
     let s = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
     (
-        (roller::NAME_GENDER.into(), s(&crate::roll::case::GENDER_TAGS)),
+        (
+            roller::NAME_GENDER.into(),
+            s(&crate::roll::case::GENDER_TAGS),
+        ),
         (
             roller::NAME_HERITAGE.into(),
             s(&crate::roll::case::ETHNICITY_TAGS),

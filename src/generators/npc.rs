@@ -177,9 +177,7 @@ impl Kind for NpcKind {
     }
     fn about(&self) -> &str {
         match self.set {
-            Set::StockFixed => {
-                "stock NPC cards (`blockprint npc` rolls witnesses and suspects)"
-            }
+            Set::StockFixed => "stock NPC cards (`blockprint npc` rolls witnesses and suspects)",
             _ => "NPC cards: stock NPCs or random witnesses and suspects",
         }
     }
@@ -251,7 +249,14 @@ impl Kind for NpcKind {
             .map(|(n, k)| {
                 let mut v = serde_json::to_value(n).unwrap_or_default();
                 if let Some(o) = v.as_object_mut() {
-                    o.insert("number".into(), if random { k.into() } else { serde_json::Value::Null });
+                    o.insert(
+                        "number".into(),
+                        if random {
+                            k.into()
+                        } else {
+                            serde_json::Value::Null
+                        },
+                    );
                 }
                 v
             })
@@ -305,10 +310,7 @@ impl Kind for NpcKind {
     fn head(&self, cx: &Checked, req: &Request) -> serde_json::Map<String, serde_json::Value> {
         let mut data = super::meta(cx, req);
         data.insert("batch_seed".into(), self.seed(req).into());
-        data.insert(
-            "random".into(),
-            matches!(self.set, Set::Random(_)).into(),
-        );
+        data.insert("random".into(), matches!(self.set, Set::Random(_)).into());
         data.insert("per_sheet".into(), PER_SHEET.into());
         let last = req.first + req.count.max(1) - 1;
         data.insert("rerun".into(), self.rerun(req, req.first, last).into());

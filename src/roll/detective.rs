@@ -139,10 +139,16 @@ pub fn signed(n: i64) -> String {
 /// letters the abbreviation.
 pub fn split_attribute(key: &str) -> (String, String) {
     match (key.find('('), key.rfind(')')) {
-        (Some(a), Some(b)) if b > a + 1 => (key[..a].trim().to_owned(), key[a + 1..b].trim().to_owned()),
+        (Some(a), Some(b)) if b > a + 1 => {
+            (key[..a].trim().to_owned(), key[a + 1..b].trim().to_owned())
+        }
         _ => (
             key.trim().to_owned(),
-            key.trim().chars().take(3).collect::<String>().to_uppercase(),
+            key.trim()
+                .chars()
+                .take(3)
+                .collect::<String>()
+                .to_uppercase(),
         ),
     }
 }
@@ -190,12 +196,20 @@ impl<'a> Dice<'a> {
     /// Roll a dice expression to a whole number.
     pub fn roll(&mut self, expr: &str) -> Result<i64, RollError> {
         let e = dice::parse(expr).map_err(|e| RollError(format!("`{expr}`: {}", e.message)))?;
-        let v = e.roll(&mut self.rng).map_err(|e| RollError(e.message))?.value;
+        let v = e
+            .roll(&mut self.rng)
+            .map_err(|e| RollError(e.message))?
+            .value;
         v.to_integer()
             .try_into()
             .ok()
             .filter(|_| v.is_integer())
-            .ok_or_else(|| RollError(format!("`{expr}` rolled {}, not a whole number", display_value(&v))))
+            .ok_or_else(|| {
+                RollError(format!(
+                    "`{expr}` rolled {}, not a whole number",
+                    display_value(&v)
+                ))
+            })
     }
 
     pub fn table(&mut self, id: &str) -> Result<TableRoll, RollError> {
@@ -288,14 +302,23 @@ pub fn modifier_of(lib: &Library, score: i64) -> Result<i64, RollError> {
         .unwrap_or(i64::MAX);
     t.rows
         .iter()
-        .find(|r| crate::content::text::parse_on(&r.on.value, max).is_ok_and(|on| on.contains(score)))
+        .find(|r| {
+            crate::content::text::parse_on(&r.on.value, max).is_ok_and(|on| on.contains(score))
+        })
         .and_then(|r| r.modifier)
-        .ok_or_else(|| RollError(format!("`{MODIFIER}` has no row with a modifier for {score}")))
+        .ok_or_else(|| {
+            RollError(format!(
+                "`{MODIFIER}` has no row with a modifier for {score}"
+            ))
+        })
 }
 
 /// Roll one detective. The library must have passed the checker with the `detective` generator's
 /// requirements (`generators::detective`).
-pub fn roll_detective(lib: &Library, req: &DetectiveRequest) -> Result<(Detective, u64), RollError> {
+pub fn roll_detective(
+    lib: &Library,
+    req: &DetectiveRequest,
+) -> Result<(Detective, u64), RollError> {
     let seed = item_seed(req.batch_seed, DETECTIVE_STREAM, req.number);
     let mut d = Dice::new(lib, seed);
     let mut rolls = Vec::new();
@@ -329,17 +352,23 @@ pub fn roll_detective(lib: &Library, req: &DetectiveRequest) -> Result<(Detectiv
         let score: i64 = dice.iter().sum();
         rolls.push(format!(
             "{abbr} 3d6: {} = {score}",
-            dice.iter().map(i64::to_string).collect::<Vec<_>>().join(" + ")
+            dice.iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(" + ")
         ));
-        attributes.push((e.key.value.clone(), Attribute {
-            key: abbr.to_lowercase(),
-            abbr,
-            name,
-            score,
-            modifier: 0,
-            dice,
-            forced: false,
-        }));
+        attributes.push((
+            e.key.value.clone(),
+            Attribute {
+                key: abbr.to_lowercase(),
+                abbr,
+                name,
+                score,
+                modifier: 0,
+                dice,
+                forced: false,
+            },
+        ));
     }
     let mut forced = None;
     if attributes.iter().all(|(_, a)| a.score <= FORCE_ABOVE) {
@@ -350,7 +379,11 @@ pub fn roll_detective(lib: &Library, req: &DetectiveRequest) -> Result<(Detectiv
         let (_, a) = attributes
             .iter_mut()
             .find(|(k, _)| *k == raised)
-            .ok_or_else(|| RollError(format!("`{FORCED}` names `{raised}`, which is not an attribute")))?;
+            .ok_or_else(|| {
+                RollError(format!(
+                    "`{FORCED}` names `{raised}`, which is not an attribute"
+                ))
+            })?;
         rolls.push(format!(
             "No score above {FORCE_ABOVE}: {} raised to {RAISED_SCORE} (the {class}'s attribute)",
             a.abbr
@@ -381,7 +414,10 @@ pub fn roll_detective(lib: &Library, req: &DetectiveRequest) -> Result<(Detectiv
             signed(con_modifier)
         )
     } else {
-        format!("HP {die}: {hp_roll}, {con_abbr} {} → {max}", signed(con_modifier))
+        format!(
+            "HP {die}: {hp_roll}, {con_abbr} {} → {max}",
+            signed(con_modifier)
+        )
     });
 
     // Background of the class.
@@ -393,7 +429,10 @@ pub fn roll_detective(lib: &Library, req: &DetectiveRequest) -> Result<(Detectiv
     // Relationships, ordered by tier, with the optional swap of tiers 1 and 2.
     let swap = d.table(TIER_SWAP)?;
     let swapped = d.pick(&swap, &["swap", "keep"])? == "swap";
-    rolls.push(format!("Tier swap {}: {} → {}", swap.dice, swap.roll, swap.text));
+    rolls.push(format!(
+        "Tier swap {}: {} → {}",
+        swap.dice, swap.roll, swap.text
+    ));
     let rel_lookup = lib
         .lookup(RELATIONSHIPS)
         .ok_or_else(|| RollError(format!("no lookup `{RELATIONSHIPS}`")))?;
@@ -433,7 +472,10 @@ pub fn roll_detective(lib: &Library, req: &DetectiveRequest) -> Result<(Detectiv
         assignment.dice, assignment.roll, assignment.text
     ));
     let tagline = d.table(TAGLINE)?;
-    rolls.push(format!("City Tagline prompt {}: {}", tagline.dice, tagline.roll));
+    rolls.push(format!(
+        "City Tagline prompt {}: {}",
+        tagline.dice, tagline.roll
+    ));
 
     Ok((
         Detective {

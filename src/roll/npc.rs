@@ -77,7 +77,12 @@ pub struct NpcHp {
 }
 
 /// HP rolled as one hit die per level (at least 1), and the halved value rounded up (at least 1).
-fn roll_hp(d: &mut Dice, class: Option<&str>, level: u32, rolls: &mut Vec<String>) -> Result<NpcHp, RollError> {
+fn roll_hp(
+    d: &mut Dice,
+    class: Option<&str>,
+    level: u32,
+    rolls: &mut Vec<String>,
+) -> Result<NpcHp, RollError> {
     let Some(class) = class.filter(|_| level > 0) else {
         rolls.push("HP: run-of-the-mill, 1".into());
         return Ok(NpcHp {
@@ -93,13 +98,18 @@ fn roll_hp(d: &mut Dice, class: Option<&str>, level: u32, rolls: &mut Vec<String
         .find(|e| e.key.value == class)
         .map(|e| e.value.value.to_string())
         .ok_or_else(|| RollError(format!("no hit die for class `{class}`")))?;
-    let dice = (0..level).map(|_| d.roll(&die)).collect::<Result<Vec<_>, _>>()?;
+    let dice = (0..level)
+        .map(|_| d.roll(&die))
+        .collect::<Result<Vec<_>, _>>()?;
     let sum: i64 = dice.iter().sum();
     let max = sum.max(1);
     let out_of_class = halved(max);
     rolls.push(format!(
         "HP {level}×{die}: {} = {sum}{}; outside their class {out_of_class}",
-        dice.iter().map(i64::to_string).collect::<Vec<_>>().join(" + "),
+        dice.iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(" + "),
         if sum < 1 { ", recorded as 1" } else { "" }
     ));
     Ok(NpcHp {
@@ -142,7 +152,12 @@ pub fn roll_stock(lib: &Library, batch_seed: u64, index: usize) -> Result<Npc, R
 
 /// Roll random NPC `number` of a batch. A chosen class or a level of 1 or more makes the NPC notable; a
 /// chosen level 0 makes it run-of-the-mill (a class with level 0 is refused by the command line).
-pub fn roll_random(lib: &Library, batch_seed: u64, number: u32, opts: &NpcOptions) -> Result<Npc, RollError> {
+pub fn roll_random(
+    lib: &Library,
+    batch_seed: u64,
+    number: u32,
+    opts: &NpcOptions,
+) -> Result<Npc, RollError> {
     let seed = item_seed(batch_seed, NPC_STREAM, number);
     let mut d = Dice::new(lib, seed);
     let mut rolls = Vec::new();
@@ -165,7 +180,10 @@ pub fn roll_random(lib: &Library, batch_seed: u64, number: u32, opts: &NpcOption
         }
         occ = d.table(VICTIMS)?;
     }
-    rolls.push(format!("Occupation {}: {} → {}", occ.dice, occ.roll, occ.text));
+    rolls.push(format!(
+        "Occupation {}: {} → {}",
+        occ.dice, occ.roll, occ.text
+    ));
     let gender = ["male", "female"].into_iter().find(|g| d.tagged(&occ, g));
     let name = d.name("Name", gender, &mut rolls)?;
 
@@ -174,11 +192,12 @@ pub fn roll_random(lib: &Library, batch_seed: u64, number: u32, opts: &NpcOption
     let class_lookup = classes(lib)?;
     let (ci, cr) = d.uniform(class_lookup.entries.len())?;
     let level_roll = d.table(LEVEL)?;
-    let rolled_level: u32 = level_roll
-        .text
-        .trim()
-        .parse()
-        .map_err(|_| RollError(format!("`{LEVEL}` rolled `{}`, not a level", level_roll.text)))?;
+    let rolled_level: u32 = level_roll.text.trim().parse().map_err(|_| {
+        RollError(format!(
+            "`{LEVEL}` rolled `{}`, not a level",
+            level_roll.text
+        ))
+    })?;
     let notable = match (opts.level, &opts.class) {
         (Some(l), _) => l > 0,
         (None, Some(_)) => true,
@@ -198,7 +217,10 @@ pub fn roll_random(lib: &Library, batch_seed: u64, number: u32, opts: &NpcOption
             }
             None => {
                 let c = class_lookup.entries[ci].key.value.clone();
-                rolls.push(format!("Class 1d{}: {cr} → {c}", class_lookup.entries.len()));
+                rolls.push(format!(
+                    "Class 1d{}: {cr} → {c}",
+                    class_lookup.entries.len()
+                ));
                 c
             }
         };
@@ -208,7 +230,10 @@ pub fn roll_random(lib: &Library, batch_seed: u64, number: u32, opts: &NpcOption
                 l
             }
             None => {
-                rolls.push(format!("Level {}: {} → {rolled_level}", level_roll.dice, level_roll.roll));
+                rolls.push(format!(
+                    "Level {}: {} → {rolled_level}",
+                    level_roll.dice, level_roll.roll
+                ));
                 rolled_level.max(1)
             }
         };
@@ -230,11 +255,17 @@ pub fn roll_random(lib: &Library, batch_seed: u64, number: u32, opts: &NpcOption
     let cooperation = d.table(SUSPECT_COOPERATION)?;
     let (disposition, profile) = match role {
         Role::Witness => {
-            rolls.push(format!("Disposition {}: {} → {}", witness.dice, witness.roll, witness.text));
+            rolls.push(format!(
+                "Disposition {}: {} → {}",
+                witness.dice, witness.roll, witness.text
+            ));
             (witness.text, None)
         }
         Role::Suspect => {
-            rolls.push(format!("Profile {}: {} → {}", profile.dice, profile.roll, profile.text));
+            rolls.push(format!(
+                "Profile {}: {} → {}",
+                profile.dice, profile.roll, profile.text
+            ));
             rolls.push(format!(
                 "Cooperation {}: {} → {}",
                 cooperation.dice, cooperation.roll, cooperation.text
