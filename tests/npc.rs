@@ -405,3 +405,45 @@ fn bad_options_are_usage_errors() {
     assert_eq!(o.status.code(), Some(2));
     assert!(!out.exists());
 }
+
+#[test]
+fn check_locates_what_random_npcs_need() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    ok(&blockprint(&["init", "-q", s(&content)]));
+    let file = content.join("bbb/07-npcs.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace(
+            "{ on = \"6\",   result = \"3\" }",
+            "{ on = \"6\",   result = \"three\" }",
+        )
+        .replace("tags = [\"notable\"]", "tags = [\"famous\"]"),
+    )
+    .unwrap();
+    let o = blockprint(&["check", "--content", s(&content)]);
+    assert_eq!(o.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        report.contains("the `npc` generator needs every result of `bbb.npc.level` to be a whole number from 0 to 20; row `6` reads `three`"),
+        "{report}"
+    );
+    assert!(
+        report.contains("the `npc` generator needs every row of `bbb.npc.notability` tagged one of `ordinary`, `notable`; row `4-6` has none"),
+        "{report}"
+    );
+    assert!(report.contains("┌─ bbb/07-npcs.toml:"), "{report}");
+    let out = dir.path().join("out");
+    let o = blockprint(&[
+        "npc",
+        "--content",
+        s(&content),
+        "--seed",
+        "1",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!out.exists());
+}

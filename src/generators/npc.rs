@@ -197,14 +197,10 @@ impl Kind for NpcKind {
     fn papers(&self) -> &[crate::render::Paper] {
         &[crate::render::Paper::A4, crate::render::Paper::Letter]
     }
+    /// Every set declares what random NPCs need, so `check` (which sees the registered stock kind)
+    /// reports it and whatever passes `check` also rolls `blockprint npc`.
     fn requires(&self) -> Requirements {
-        match self.set {
-            Set::StockFixed | Set::Stock => Requirements {
-                class_lookups: vec![("bbb.class.hit_die".into(), None)],
-                ..Requirements::default()
-            },
-            Set::Random(_) => requirements(),
-        }
+        requirements()
     }
     fn count(&self, cx: &Checked, req: &Request) -> Result<usize> {
         Ok(match self.set {
