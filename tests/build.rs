@@ -43,6 +43,12 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
         "cases/manifest.json",
         "srd/block-by-block-srd.pdf",
         "srd/manifest.json",
+        "pregenerated/detective-fighter.json",
+        "pregenerated/detective-hotshot.md",
+        "pregenerated/index.md",
+        "stock-npcs/stock-1-cards.pdf",
+        "stock-npcs/stock-1.md",
+        "stock-npcs/cards.pdf",
     ] {
         let x = std::fs::read(a.path().join("out").join(name)).unwrap();
         let y = std::fs::read(b.path().join("out").join(name)).unwrap();
@@ -64,7 +70,17 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["cases", "export", "srd", "tables"]);
+    assert_eq!(
+        names,
+        [
+            "cases",
+            "export",
+            "pregenerated",
+            "srd",
+            "stock-npcs",
+            "tables"
+        ]
+    );
     assert!(a.path().join("out/srd/block-by-block-srd.pdf").is_file());
     assert!(a.path().join("out/cases/1976-02/1976-02-gm.pdf").is_file());
     let top: Vec<_> = std::fs::read_dir(a.path()).unwrap().collect();

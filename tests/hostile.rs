@@ -127,14 +127,30 @@ struct Rewriter {
     keys: BTreeMap<(String, String), String>,
 }
 
-/// Keys the case roller reads by name (src/roll/case.rs): they stay as written.
-const KEPT_KEYS: [&str; 5] = [
+/// Keys the case roller reads by name (src/roll/case.rs), and the attributes and classes the detective
+/// roller reads by name (src/roll/detective.rs: the six attributes; a background table per class is named
+/// after the class): they stay as written.
+const KEPT_KEYS: [&str; 15] = [
     "Each Break in the case",
     "Victim is a police officer",
     "High-profile, respected suspect",
     "Suspect from an ethnic minority",
     "Suspect from a despised minority",
+    "Strength (STR)",
+    "Dexterity (DEX)",
+    "Constitution (CON)",
+    "Intelligence (INT)",
+    "Wisdom (WIS)",
+    "Charisma (CHA)",
+    "Fighter",
+    "Rogue",
+    "Scholar",
+    "Hotshot",
 ];
+
+/// Lookups whose values name keys of another lookup, and tables whose results are numbers a generator
+/// reads (NPC levels): their values stay as written.
+const KEPT_VALUES: [&str; 2] = ["bbb.character.forced_attribute", "bbb.npc.level"];
 
 impl Rewriter {
     fn next(&mut self, field: String, prose: bool) -> String {
@@ -212,6 +228,7 @@ impl Rewriter {
                     self.replace(t, k, &f);
                 }
                 let keys_of = t.get("keys_of").and_then(|k| k.as_str()).map(str::to_owned);
+                let kept = KEPT_VALUES.contains(&id.as_str());
                 for (i, r) in t["rows"].as_array_mut().unwrap().iter_mut().enumerate() {
                     let r = r.as_table_mut().unwrap();
                     let Value::String(result) = r.get_mut("result").unwrap() else {
@@ -221,6 +238,7 @@ impl Rewriter {
                         Some(l) => {
                             *result = self.keys[&(l.clone(), result.clone())].clone();
                         }
+                        None if kept => {}
                         None => self.replace_result(result, format!("{f} rows[{i}].result")),
                     }
                     self.replace(r, "editorial", &format!("{f} rows[{i}]"));
@@ -235,7 +253,8 @@ impl Rewriter {
                 for k in ["title", "key", "value", "note", "editorial"] {
                     self.replace(l, k, &f);
                 }
-                let text = l["kind"].as_str() == Some("text");
+                let text =
+                    l["kind"].as_str() == Some("text") && !KEPT_VALUES.contains(&id.as_str());
                 for (i, e) in l["entries"].as_array_mut().unwrap().iter_mut().enumerate() {
                     let e = e.as_table_mut().unwrap();
                     if text && let Some(Value::String(v)) = e.get_mut("value") {
@@ -275,19 +294,17 @@ impl Rewriter {
                     self.replace(n, k, &f);
                 }
                 let class = n["class"].as_str().unwrap().to_owned();
-                let lookup = class_lookup
-                    .clone()
-                    .or_else(|| {
-                        self.keys
-                            .keys()
-                            .find(|(_, k)| *k == class)
-                            .map(|(l, _)| l.clone())
-                    })
-                    .unwrap();
-                n.insert(
-                    "class".into(),
-                    Value::String(self.keys[&(lookup, class)].clone()),
-                );
+                // A class kept as written (KEPT_KEYS) has no new key.
+                let lookup = class_lookup.clone().or_else(|| {
+                    self.keys
+                        .keys()
+                        .find(|(_, k)| *k == class)
+                        .map(|(l, _)| l.clone())
+                });
+                let new = lookup
+                    .and_then(|l| self.keys.get(&(l, class.clone())).cloned())
+                    .unwrap_or(class);
+                n.insert("class".into(), Value::String(new));
             }
         }
         if let Some(Value::Array(rulings)) = doc.get_mut("ruling") {
@@ -931,7 +948,7 @@ fn the_markdown_shows_every_payload_as_text_and_adds_no_html_or_link() {
     };
     // The only HTML beyond the plain build's: blockprint's own anchor for each heading added to a
     // chapter, in the single file (the mdBook chapters carry mdBook's `{#id}` instead), its id made of
-    // [a-z0-9_-] only.
+    // lower-case letters, digits, `-` and `_` only.
     assert_eq!(
         diff(&plain_html, &html),
         Vec::<String>::new(),
@@ -955,9 +972,11 @@ fn the_markdown_shows_every_payload_as_text_and_adds_no_html_or_link() {
             .split_once(": <a id=\"")
             .and_then(|(_, r)| r.strip_suffix("\">"))
             .unwrap_or_else(|| panic!("{h}"));
+        // Letters of any script in lower case (content/README.md: a heading's anchor is its text in
+        // lower case, spaces as `-`, punctuation dropped), digits, `-` and `_`: nothing HTML could read.
         assert!(
             id.chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_'),
+                .all(|c| (c.is_alphanumeric() && !c.is_uppercase()) || c == '-' || c == '_'),
             "{h}"
         );
         assert!(

@@ -18,6 +18,36 @@ pub struct Requirements {
     pub row_tags: Vec<(String, Vec<String>)>,
     /// The content must have a `[[book]]`.
     pub book: bool,
+    /// Table id prefixes: a table `<prefix>.<class>` (the class key in lower case, other characters
+    /// than letters and digits as `_`) for every class of the lookup with `role = "class"`.
+    pub class_tables: Vec<String>,
+    /// `(lookup, of)`: the lookup has an entry for every class; with `of`, every value is a key of `of`.
+    pub class_lookups: Vec<(String, Option<String>)>,
+    /// `(lookup, key)`: an entry with this key (any value).
+    pub keys: Vec<(String, String)>,
+    /// Tables whose every row's result is a whole number from 0 to [`MAX_INT_RESULT`] (a level).
+    pub int_results: Vec<String>,
+    /// `(table, lo, hi)`: every row has a `modifier`, and the dice roll every whole number `lo..=hi`
+    /// (a score looked up by the rolls it came from, as the attribute modifiers are).
+    pub modifier_tables: Vec<(String, i64, i64)>,
+}
+
+/// The largest whole number an `int_results` table may give (NPC levels: HP rolls this many dice).
+pub const MAX_INT_RESULT: u32 = 20;
+
+/// The table `<prefix>.<slug>` that holds something per class (`bbb.character.background.fighter`).
+pub fn class_table(prefix: &str, class: &str) -> String {
+    let slug: String = class
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{prefix}.{slug}")
 }
 
 impl Requirements {
@@ -27,6 +57,10 @@ impl Requirements {
             || self.lookups.iter().any(|l| lib.lookup(l).is_some())
             || self.decks.iter().any(|d| lib.deck(d).is_some())
             || (self.book && !lib.books.is_empty())
+            || self
+                .class_lookups
+                .iter()
+                .any(|(l, _)| lib.lookup(l).is_some())
     }
 }
 
@@ -136,6 +170,7 @@ pub fn check(
             }
         }
     }
+    people(lib, kind, req, &missing, out);
     if req.book && lib.books.is_empty() {
         out.push(
             Diagnostic::unlocated(
@@ -146,6 +181,177 @@ pub fn check(
                 "add a book.toml with a `[[book]]` (`blockprint init DIR` writes an example)",
             ),
         );
+    }
+}
+
+/// The requirements of the detective and NPC generators: what content needs per class, keys, levels and
+/// modifier tables.
+fn people(
+    lib: &Library,
+    kind: &str,
+    req: &Requirements,
+    missing: &dyn Fn(&str, &str, &str) -> Diagnostic,
+    out: &mut Vec<Diagnostic>,
+) {
+    let needs_classes = !req.class_tables.is_empty() || !req.class_lookups.is_empty();
+    let classes = lib.lookup_with_role("class");
+    match classes {
+        None if needs_classes => out.push(
+            Diagnostic::unlocated(
+                Kind::MissingRequirement,
+                format!("the `{kind}` generator needs a lookup with `role = \"class\"` (the classes and their hit dice), which the content lacks"),
+            )
+            .with_hint("add `role = \"class\"` to the hit-die lookup, or restore it from the built-in content (`blockprint init DIR` writes it)"),
+        ),
+        Some(c) if needs_classes && c.kind != crate::content::ValueKind::Dice => out.push(
+            Diagnostic::error(
+                Kind::MissingRequirement,
+                &lib.sources,
+                &c.id.loc,
+                format!("the `{kind}` generator rolls hit dice from the class lookup `{}`, whose values are not dice", c.id.value),
+            )
+            .with_table(&c.id.value)
+            .with_hint("set `kind = \"dice\"` and give each class its hit die (`1d8`)"),
+        ),
+        _ => {}
+    }
+    let class_keys: Vec<&str> = classes
+        .map(|c| c.entries.iter().map(|e| e.key.value.as_str()).collect())
+        .unwrap_or_default();
+    for prefix in &req.class_tables {
+        for class in &class_keys {
+            let id = class_table(prefix, class);
+            if lib.table(&id).is_none() {
+                out.push(missing(
+                    &format!("for class `{class}` the table"),
+                    &id,
+                    &format!("a `[[table]]` with `id = \"{id}\"`"),
+                ));
+            }
+        }
+    }
+    for (l, of) in &req.class_lookups {
+        let Some(lookup) = lib.lookup(l) else {
+            out.push(missing(
+                "lookup",
+                l,
+                &format!("a `[[lookup]]` with `id = \"{l}\"`"),
+            ));
+            continue;
+        };
+        for class in &class_keys {
+            if !lookup.entries.iter().any(|e| e.key.value == *class) {
+                out.push(
+                    Diagnostic::error(
+                        Kind::MissingRequirement,
+                        &lib.sources,
+                        &lookup.id.loc,
+                        format!("the `{kind}` generator needs an entry for class `{class}` in lookup `{l}`"),
+                    )
+                    .with_table(l)
+                    .with_hint(format!("add `{{ key = \"{class}\", value = \"…\" }}` to its entries")),
+                );
+            }
+        }
+        let Some(of) = of else { continue };
+        let Some(target) = lib.lookup(of) else {
+            continue;
+        };
+        for e in &lookup.entries {
+            let v = e.value.value.to_string();
+            if !target.entries.iter().any(|t| t.key.value == v) {
+                out.push(
+                    Diagnostic::error(
+                        Kind::MissingRequirement,
+                        &lib.sources,
+                        &e.value.loc,
+                        format!("the `{kind}` generator needs every value of `{l}` to be a key of `{of}`; `{v}` is not"),
+                    )
+                    .with_table(l)
+                    .with_hint(format!(
+                        "use one of {}",
+                        target.entries.iter().map(|t| format!("`{}`", t.key.value)).collect::<Vec<_>>().join(", ")
+                    )),
+                );
+            }
+        }
+    }
+    for (l, key) in &req.keys {
+        let Some(lookup) = lib.lookup(l) else {
+            continue;
+        };
+        if !lookup.entries.iter().any(|e| e.key.value == *key) {
+            out.push(
+                Diagnostic::error(
+                    Kind::MissingRequirement,
+                    &lib.sources,
+                    &lookup.id.loc,
+                    format!("the `{kind}` generator needs the key `{key}` in lookup `{l}`"),
+                )
+                .with_table(l)
+                .with_hint(format!("add an entry `{{ key = \"{key}\", … }}`")),
+            );
+        }
+    }
+    for t in &req.int_results {
+        let Some(table) = lib.table(t) else { continue };
+        for row in &table.rows {
+            let ok = row
+                .result
+                .value
+                .trim()
+                .parse::<u32>()
+                .is_ok_and(|n| n <= MAX_INT_RESULT);
+            if !ok {
+                out.push(
+                    Diagnostic::error(
+                        Kind::MissingRequirement,
+                        &lib.sources,
+                        &row.result.loc,
+                        format!(
+                            "the `{kind}` generator needs every result of `{t}` to be a whole number from 0 to {MAX_INT_RESULT}; row `{}` reads `{}`",
+                            row.on.value, row.result.value
+                        ),
+                    )
+                    .with_table(t)
+                    .with_hint("write the number alone, e.g. `result = \"2\"`"),
+                );
+            }
+        }
+    }
+    for (t, lo, hi) in &req.modifier_tables {
+        let Some(table) = lib.table(t) else { continue };
+        for row in &table.rows {
+            if row.modifier.is_none() {
+                out.push(
+                    Diagnostic::error(
+                        Kind::MissingRequirement,
+                        &lib.sources,
+                        &row.loc,
+                        format!("the `{kind}` generator reads a `modifier` from every row of `{t}`; row `{}` has none", row.on.value),
+                    )
+                    .with_table(t)
+                    .with_hint("add `modifier = 0` (with the right number) to the row"),
+                );
+            }
+        }
+        let covers = crate::dice::parse(&table.dice.value)
+            .ok()
+            .and_then(|e| e.distribution().ok())
+            .and_then(|d| d.integer_outcomes())
+            .is_some_and(|o| (*lo..=*hi).all(|v| o.iter().any(|(x, _)| *x == v)));
+        if !covers {
+            out.push(
+                Diagnostic::error(
+                    Kind::MissingRequirement,
+                    &lib.sources,
+                    &table.dice.loc,
+                    format!("the `{kind}` generator looks up every score from {lo} to {hi} in `{t}`, but its dice `{}` do not roll them all", table.dice.value),
+                )
+                .with_table(t)
+                .with_hint(format!("use dice that roll {lo} to {hi} (`3d6`)")),
+            );
+        }
     }
 }
 

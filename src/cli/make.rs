@@ -136,7 +136,12 @@ pub(super) fn engine(templates: crate::render::Templates, cx: &Checked) -> Resul
 
 /// The request for a kind: the given seed, the seed of the batch already in the kind's folder (so a
 /// rerun without `--seed` resumes it), or a fresh one announced on stderr.
-fn request(kind: &dyn Kind, batch: &BatchArgs, output: &OutputArgs, count: u32) -> Result<Request> {
+pub(super) fn request(
+    kind: &dyn Kind,
+    batch: &BatchArgs,
+    output: &OutputArgs,
+    count: u32,
+) -> Result<Request> {
     let last = u64::from(batch.first_number) + u64::from(count.max(1)) - 1;
     if kind.rolls() && last > u64::from(super::MAX_NUMBER) {
         return Err(Error::Usage(format!(

@@ -15,6 +15,7 @@ mod export;
 mod init;
 mod make;
 mod odds;
+mod people;
 mod roll;
 mod tables;
 
@@ -142,6 +143,53 @@ pub enum Command {
         /// How many cases.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
         count: u32,
+        /// Which kinds of file to write, comma-separated.
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "pdf,md,json")]
+        format: Vec<crate::render::Format>,
+    },
+    /// Roll detectives by the rules' character creation: per detective a Markdown sheet and JSON (with
+    /// every roll listed), then index.md.
+    Detective {
+        #[command(flatten)]
+        content: ContentArg,
+        #[command(flatten)]
+        batch: people::PeopleBatch,
+        #[command(flatten)]
+        output: OutputArgs,
+        /// How many detectives.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        count: u32,
+        /// The class (fighter, rogue, scholar, hotshot); rolled with even odds when left out.
+        #[arg(long)]
+        class: Option<String>,
+        /// Which kinds of file to write, comma-separated.
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "md,json")]
+        format: Vec<crate::render::Format>,
+    },
+    /// Make NPC cards (eight to a page, with cut lines), Markdown stat lines and JSON: random witnesses
+    /// and suspects, or the stock NPCs with `--stock`.
+    Npc {
+        #[command(flatten)]
+        content: ContentArg,
+        #[command(flatten)]
+        batch: people::PeopleBatch,
+        #[command(flatten)]
+        output: OutputArgs,
+        /// How many NPCs (ignored with --stock: every stock NPC is made).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        count: u32,
+        /// The stock NPCs of the content, their HP rolled with the seed.
+        #[arg(long, conflicts_with_all = ["role", "class", "level"])]
+        stock: bool,
+        /// Witnesses or suspects only (default: each is either, with even odds).
+        #[arg(long, value_enum)]
+        role: Option<crate::roll::npc::Role>,
+        /// The class of every NPC (makes them notable); rolled with even odds when left out.
+        #[arg(long)]
+        class: Option<String>,
+        /// The level of every NPC: 0 is run-of-the-mill (no class, 1 HP).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20))]
+        level: Option<u32>,
         /// Which kinds of file to write, comma-separated.
         #[arg(long, value_enum, value_delimiter = ',', default_value = "pdf,md,json")]
         format: Vec<crate::render::Format>,
@@ -354,6 +402,46 @@ pub fn run(cli: Cli) -> ExitCode {
             count,
             format,
         } => return done(make::one("case", &content, &batch, &output, count, &format)),
+        Command::Detective {
+            content,
+            batch,
+            output,
+            count,
+            class,
+            format,
+        } => {
+            return done(people::detective(
+                &content,
+                &batch,
+                &output,
+                count,
+                class.as_deref(),
+                &format,
+            ));
+        }
+        Command::Npc {
+            content,
+            batch,
+            output,
+            count,
+            stock,
+            role,
+            class,
+            level,
+            format,
+        } => {
+            return done(people::npc(
+                &content,
+                &batch,
+                &output,
+                count,
+                stock,
+                role,
+                class.as_deref(),
+                level,
+                &format,
+            ));
+        }
         Command::Srd {
             content,
             output,

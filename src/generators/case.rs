@@ -85,6 +85,7 @@ impl Kind for CaseKind {
             .collect(),
             row_tags,
             book: false,
+            ..Requirements::default()
         }
     }
 

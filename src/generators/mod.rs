@@ -8,8 +8,10 @@
 //! `templates/<kind>/kind.toml` (see [`layout`]) names its template and the content it shows.
 
 pub mod case;
+pub mod detective;
 pub mod export;
 pub mod layout;
+pub mod npc;
 pub mod srd;
 
 use serde::Serialize;
@@ -24,6 +26,8 @@ use crate::render::{Format, Paper};
 pub static RUST_KINDS: &[&dyn Kind] = &[
     &case::CaseKind,
     &srd::SrdKind,
+    &detective::PREGENERATED,
+    &npc::STOCK,
     &export::FOUNDRY,
     &export::FOUNDRY_V12,
     &export::ROLL20,

@@ -4,6 +4,8 @@
 pub mod calendar;
 pub mod case;
 mod closing;
+pub mod detective;
+pub mod npc;
 mod table;
 
 use rand::SeedableRng;
