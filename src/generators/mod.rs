@@ -10,6 +10,7 @@
 pub mod case;
 pub mod export;
 pub mod layout;
+pub mod sheet;
 pub mod srd;
 
 use serde::Serialize;
@@ -24,6 +25,7 @@ use crate::render::{Format, Paper};
 pub static RUST_KINDS: &[&dyn Kind] = &[
     &case::CaseKind,
     &srd::SrdKind,
+    &sheet::SheetKind,
     &export::FOUNDRY,
     &export::FOUNDRY_V12,
     &export::ROLL20,

@@ -12,6 +12,7 @@ pub mod manifest;
 pub mod markdown;
 pub mod merge;
 pub mod output;
+pub mod form;
 pub mod pdf;
 pub mod srd;
 pub mod wrap;
