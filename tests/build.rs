@@ -43,6 +43,8 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
         "cases/manifest.json",
         "srd/block-by-block-srd.pdf",
         "srd/manifest.json",
+        "sheet/character.pdf",
+        "sheet/character-fillable.pdf",
     ] {
         let x = std::fs::read(a.path().join("out").join(name)).unwrap();
         let y = std::fs::read(b.path().join("out").join(name)).unwrap();
@@ -64,7 +66,8 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["cases", "export", "srd", "tables"]);
+    assert_eq!(names, ["cases", "export", "sheet", "srd", "tables"]);
+    assert!(a.path().join("out/sheet/character-fillable.pdf").is_file());
     assert!(a.path().join("out/srd/block-by-block-srd.pdf").is_file());
     assert!(a.path().join("out/cases/1976-02/1976-02-gm.pdf").is_file());
     let top: Vec<_> = std::fs::read_dir(a.path()).unwrap().collect();

@@ -189,6 +189,9 @@ fn every_field_lies_exactly_over_its_drawn_box() {
                 assert!(m.h >= min - 0.01, "{} is {:.1} pt high", m.name, m.h);
                 assert!(f.has_appearance, "{} has no appearance stream", m.name);
             }
+            // One page for the caseload sheet, two for the others, on either paper.
+            let pages = lopdf::Document::load_mem(&fillable).unwrap().get_pages().len();
+            assert_eq!(pages, if i == 1 { 1 } else { 2 }, "{t} {paper:?}");
             if i == 0 {
                 for n in contract_names() {
                     assert!(fields.contains_key(&n), "the character sheet lacks the field `{n}`");
@@ -217,7 +220,8 @@ fn fields_are_in_row_order_and_do_not_overlap() {
     let at = |n: &str| names.iter().position(|x| x == n).unwrap();
     assert!(at("str") < at("str_mod") && at("str_mod") < at("dex") && at("hp_max") < at("hp_current"));
     assert!(at("xp_1") < at("xp_2") && at("xp_20") < at("background_1"));
-    assert!(at("rel_1_name") < at("rel_1_good") && at("rel_1_repair") < at("rel_2_tier"));
+    assert!(at("rel_1_name") < at("rel_1_good") && at("rel_1_good") < at("rel_1_strained"));
+    assert!(at("rel_1_strained") < at("rel_1_repair") && at("rel_1_repair") < at("rel_2_tier"));
     for (_, page) in doc.get_pages() {
         let p = doc.get_dictionary(page).unwrap();
         assert_eq!(p.get(b"Tabs").unwrap().as_name().unwrap(), b"R");

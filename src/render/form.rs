@@ -136,6 +136,26 @@ pub fn has_values(marks: &[Mark]) -> bool {
     })
 }
 
+/// The marks in reading order, row by row: top to bottom, and left to right within a row. A row starts at
+/// the topmost field not yet placed and takes every field whose middle lies within that field's height (a
+/// small tick box beside a tall writing box belongs to its row).
+fn row_order(marks: &[Mark]) -> Vec<&Mark> {
+    let mut rest: Vec<&Mark> = marks.iter().collect();
+    rest.sort_by(|a, b| (a.page, a.y, a.x).partial_cmp(&(b.page, b.y, b.x)).unwrap_or(std::cmp::Ordering::Equal));
+    let mut out = Vec::with_capacity(rest.len());
+    while let Some(first) = rest.first().copied() {
+        let (top, bottom) = (first.y, first.y + first.h);
+        let (mut row, others): (Vec<&Mark>, Vec<&Mark>) = rest.into_iter().partition(|m| {
+            let mid = m.y + m.h / 2.0;
+            m.page == first.page && mid >= top - 0.5 && mid <= bottom + 0.5
+        });
+        row.sort_by(|a, b| a.x.partial_cmp(&b.x).unwrap_or(std::cmp::Ordering::Equal));
+        out.extend(row);
+        rest = others;
+    }
+    out
+}
+
 /// The font resource name of the embedded Courier Prime in the form's default resources.
 const FONT: &str = "CoPr";
 
@@ -146,13 +166,7 @@ pub fn add_fields(pdf: &[u8], marks: &[Mark]) -> Result<Vec<u8>, String> {
     let font = add_font(&mut doc)?;
     let mut dr_fonts = Dictionary::new();
     dr_fonts.set(FONT, Object::Reference(font));
-    let mut ordered: Vec<&Mark> = marks.iter().collect();
-    // Row by row: a field belongs to the row of any field whose top is within 3 pt of its own.
-    ordered.sort_by(|a, b| {
-        (a.page, (a.y / 3.0).round() as i64, a.x)
-            .partial_cmp(&(b.page, (b.y / 3.0).round() as i64, b.x))
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
+    let ordered = row_order(marks);
     let mut fields = Vec::new();
     let mut annots: BTreeMap<ObjectId, Vec<Object>> = BTreeMap::new();
     for m in ordered {
