@@ -657,7 +657,10 @@ mod library {
             }
         }
         compiled.dedup();
-        assert_eq!(compiled, ["case/case.typ", "srd/srd.typ", "sheet/character.typ"]);
+        assert_eq!(
+            compiled,
+            ["case/case.typ", "srd/srd.typ", "sheet/character.typ"]
+        );
         // The stress sample: long, hostile and non-Latin strings in every field.
         let stress: serde_json::Value = serde_json::from_slice(
             &std::fs::read(super::fixture(

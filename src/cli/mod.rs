@@ -327,7 +327,14 @@ pub fn run(cli: Cli) -> ExitCode {
                 first_number: 1,
                 year_cases: None,
             };
-            return done(make::one("sheet", &content, &batch, &output, 1, &[crate::render::Format::Pdf]));
+            return done(make::one(
+                "sheet",
+                &content,
+                &batch,
+                &output,
+                1,
+                &[crate::render::Format::Pdf],
+            ));
         }
         Command::Make {
             kind,

@@ -57,7 +57,10 @@ pub fn rules(lib: &Library) -> Result<Value> {
             // "Strength (STR)" → name "Strength", abbreviation "STR".
             let k = e.key.value.trim();
             let (name, abbr) = match (k.rfind('('), k.ends_with(')')) {
-                (Some(open), true) => (k[..open].trim().to_owned(), k[open + 1..k.len() - 1].to_owned()),
+                (Some(open), true) => (
+                    k[..open].trim().to_owned(),
+                    k[open + 1..k.len() - 1].to_owned(),
+                ),
                 _ => (k.to_owned(), key.to_uppercase()),
             };
             json!({ "key": key, "abbr": abbr, "name": name, "covers": e.value.value.to_string() })
@@ -94,7 +97,9 @@ pub fn rules(lib: &Library) -> Result<Value> {
     let modifiers: Vec<Value> = lib
         .table(MODIFIERS)
         .ok_or_else(|| {
-            Error::Rules(format!("the sheets need the table `{MODIFIERS}`, which the content lacks"))
+            Error::Rules(format!(
+                "the sheets need the table `{MODIFIERS}`, which the content lacks"
+            ))
         })?
         .rows
         .iter()

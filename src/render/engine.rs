@@ -385,8 +385,9 @@ impl Engine {
             } else {
                 (out[0].1.clone(), marks)
             };
-            let fillable = super::form::add_fields(&base, &marks)
-                .map_err(|m| Error::Bug(format!("cannot make the fillable copy of {template}: {m}")))?;
+            let fillable = super::form::add_fields(&base, &marks).map_err(|m| {
+                Error::Bug(format!("cannot make the fillable copy of {template}: {m}"))
+            })?;
             out.push(("-fillable".into(), fillable));
         }
         Ok(out)
@@ -414,14 +415,24 @@ impl Engine {
         let pdf = typst_pdf::pdf(doc, &options);
         add_micros(&self.export_us, started);
         pdf.map_err(|ds| {
-            let diags = ds.iter().map(|d| typst_diag(&self.templates, world, d)).collect();
+            let diags = ds
+                .iter()
+                .map(|d| typst_diag(&self.templates, world, d))
+                .collect();
             self.failed(template, diags)
         })
     }
 
     /// A template's form-field marks that blockprint cannot read.
     fn form_failed(&self, template: &str, message: String) -> Error {
-        self.failed(template, vec![TemplateDiag { message, spot: None, hints: vec![] }])
+        self.failed(
+            template,
+            vec![TemplateDiag {
+                message,
+                spot: None,
+                hints: vec![],
+            }],
+        )
     }
 
     fn show_warnings(&self, template: &str, world: &dyn World, warnings: &[SourceDiagnostic]) {
@@ -462,7 +473,11 @@ impl Engine {
 
     /// Compile a template and return its form-field marks (see [`super::form`]), for tests and tools that
     /// compare the fields with the layout.
-    pub fn form_marks(&self, template: &str, data: &serde_json::Value) -> Result<Vec<super::form::Mark>> {
+    pub fn form_marks(
+        &self,
+        template: &str,
+        data: &serde_json::Value,
+    ) -> Result<Vec<super::form::Mark>> {
         self.compile(template, data, |_, doc, _| {
             super::form::marks(&doc).map_err(|m| self.form_failed(template, m))
         })

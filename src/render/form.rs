@@ -75,7 +75,10 @@ pub fn marks(doc: &PagedDocument) -> Result<Vec<Mark>, String> {
             continue;
         };
         let Value::Dict(d) = &meta.value else {
-            return Err(format!("a <{LABEL}> mark must hold a dictionary, not {:?}", meta.value));
+            return Err(format!(
+                "a <{LABEL}> mark must hold a dictionary, not {:?}",
+                meta.value
+            ));
         };
         let text = |k: &str| match d.get(k) {
             Ok(Value::Str(s)) => Ok(s.to_string()),
@@ -141,7 +144,11 @@ pub fn has_values(marks: &[Mark]) -> bool {
 /// small tick box beside a tall writing box belongs to its row).
 fn row_order(marks: &[Mark]) -> Vec<&Mark> {
     let mut rest: Vec<&Mark> = marks.iter().collect();
-    rest.sort_by(|a, b| (a.page, a.y, a.x).partial_cmp(&(b.page, b.y, b.x)).unwrap_or(std::cmp::Ordering::Equal));
+    rest.sort_by(|a, b| {
+        (a.page, a.y, a.x)
+            .partial_cmp(&(b.page, b.y, b.x))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
     let mut out = Vec::with_capacity(rest.len());
     while let Some(first) = rest.first().copied() {
         let (top, bottom) = (first.y, first.y + first.h);
@@ -170,16 +177,22 @@ pub fn add_fields(pdf: &[u8], marks: &[Mark]) -> Result<Vec<u8>, String> {
     let mut fields = Vec::new();
     let mut annots: BTreeMap<ObjectId, Vec<Object>> = BTreeMap::new();
     for m in ordered {
-        let page_id = *pages
-            .get(&(m.page as u32))
-            .ok_or_else(|| format!("field `{}` is on page {}, which the PDF lacks", m.name, m.page))?;
+        let page_id = *pages.get(&(m.page as u32)).ok_or_else(|| {
+            format!(
+                "field `{}` is on page {}, which the PDF lacks",
+                m.name, m.page
+            )
+        })?;
         let height = page_height(&doc, page_id)?;
         let rect = [m.x, height - m.y - m.h, m.x + m.w, height - m.y];
         let mut d = Dictionary::new();
         d.set("Type", Object::Name(b"Annot".to_vec()));
         d.set("Subtype", Object::Name(b"Widget".to_vec()));
         d.set("T", text_string(&m.name));
-        d.set("Rect", Object::Array(rect.iter().map(|&v| real(v)).collect()));
+        d.set(
+            "Rect",
+            Object::Array(rect.iter().map(|&v| real(v)).collect()),
+        );
         d.set("P", Object::Reference(page_id));
         d.set("F", Object::Integer(4));
         match m.kind {
@@ -205,7 +218,10 @@ pub fn add_fields(pdf: &[u8], marks: &[Mark]) -> Result<Vec<u8>, String> {
         let id = doc.add_object(Object::Dictionary(d));
         set_value(&mut doc, id, &value, font)?;
         fields.push(Object::Reference(id));
-        annots.entry(page_id).or_default().push(Object::Reference(id));
+        annots
+            .entry(page_id)
+            .or_default()
+            .push(Object::Reference(id));
     }
     for (page_id, refs) in annots {
         add_annots(&mut doc, page_id, refs)?;
@@ -239,7 +255,9 @@ pub fn fill(pdf: &[u8], values: &[(String, FieldValue)]) -> Result<Vec<u8>, Stri
             (FieldKind::Text, FieldValue::Text(_)) | (FieldKind::Check, FieldValue::Check(_))
         );
         if !fits {
-            return Err(format!("field `{name}` is a {kind:?} field; {value:?} does not fit it"));
+            return Err(format!(
+                "field `{name}` is a {kind:?} field; {value:?} does not fit it"
+            ));
         }
         set_value(&mut doc, id, value, font)?;
     }
@@ -321,7 +339,9 @@ pub fn detective_values(detective: &serde_json::Value) -> Vec<(String, FieldValu
     text("xp", s(&d["xp"]));
     if let Some(attrs) = d["attributes"].as_array() {
         for a in attrs {
-            let Some(key) = a["key"].as_str() else { continue };
+            let Some(key) = a["key"].as_str() else {
+                continue;
+            };
             text(key, s(&a["score"]));
             text(&format!("{key}_mod"), a["modifier"].as_i64().map(signed));
         }
@@ -330,8 +350,14 @@ pub fn detective_values(detective: &serde_json::Value) -> Vec<(String, FieldValu
     if let Some(bs) = d["backgrounds"].as_array() {
         for b in bs {
             if let (Some(level), Some(body)) = (b["level"].as_u64(), b["text"].as_str()) {
-                let class = b["class"].as_str().map(|c| format!(" ({c})")).unwrap_or_default();
-                text(&format!("background_{level}"), Some(format!("{body}{class}")));
+                let class = b["class"]
+                    .as_str()
+                    .map(|c| format!(" ({c})"))
+                    .unwrap_or_default();
+                text(
+                    &format!("background_{level}"),
+                    Some(format!("{body}{class}")),
+                );
             }
         }
     }
@@ -491,7 +517,11 @@ fn field_ids(doc: &Document) -> Result<BTreeMap<String, (ObjectId, FieldKind)>, 
         let kind = match d.get(b"FT") {
             Ok(Object::Name(n)) if n == b"Tx" => FieldKind::Text,
             Ok(Object::Name(n)) if n == b"Btn" => FieldKind::Check,
-            _ => return Err(format!("field `{name}` is neither a text field nor a checkbox")),
+            _ => {
+                return Err(format!(
+                    "field `{name}` is neither a text field nor a checkbox"
+                ));
+            }
         };
         out.insert(name, (id, kind));
     }
@@ -512,14 +542,24 @@ fn form_font(doc: &Document) -> Result<ObjectId, String> {
         .and_then(|(_, r)| r.as_dict())
         .and_then(|r| r.get(FONT.as_bytes()))
         .and_then(Object::as_reference)
-        .map_err(|_| format!("the form's resources have no font /{FONT}; was it made by blockprint?"))
+        .map_err(|_| {
+            format!("the form's resources have no font /{FONT}; was it made by blockprint?")
+        })
 }
 
 /// Set a field's value and draw its appearance.
-fn set_value(doc: &mut Document, id: ObjectId, value: &FieldValue, font: ObjectId) -> Result<(), String> {
+fn set_value(
+    doc: &mut Document,
+    id: ObjectId,
+    value: &FieldValue,
+    font: ObjectId,
+) -> Result<(), String> {
     let rect = {
         let d = doc.get_dictionary(id).map_err(|e| e.to_string())?;
-        let a = d.get(b"Rect").and_then(Object::as_array).map_err(|e| e.to_string())?;
+        let a = d
+            .get(b"Rect")
+            .and_then(Object::as_array)
+            .map_err(|e| e.to_string())?;
         [number(&a[0]), number(&a[1]), number(&a[2]), number(&a[3])]
     };
     let (w, h) = ((rect[2] - rect[0]).abs(), (rect[3] - rect[1]).abs());
@@ -591,7 +631,11 @@ fn wrap_lines(s: &str, size: f64, w: f64) -> Vec<String> {
             let mut word: Vec<char> = word.chars().collect();
             loop {
                 let len = line.chars().count();
-                let need = if len == 0 { word.len() } else { len + 1 + word.len() };
+                let need = if len == 0 {
+                    word.len()
+                } else {
+                    len + 1 + word.len()
+                };
                 if need <= per_line {
                     if len > 0 {
                         line.push(' ');
@@ -713,13 +757,17 @@ fn add_font(doc: &mut Document) -> Result<ObjectId, String> {
         .iter()
         .find(|f| f.path.ends_with("CourierPrime-Regular.ttf"))
         .ok_or("Courier Prime is not embedded")?;
-    let face = ttf_parser::Face::parse(file.data, 0).map_err(|e| format!("cannot read Courier Prime: {e}"))?;
+    let face = ttf_parser::Face::parse(file.data, 0)
+        .map_err(|e| format!("cannot read Courier Prime: {e}"))?;
     let upem = f64::from(face.units_per_em());
     let scale = |v: f64| (v * 1000.0 / upem).round() as i64;
     let widths: Vec<Object> = (32u8..=255)
         .map(|b| {
             let c = if (0x80..=0x9F).contains(&b) {
-                WIN_ANSI_EXTRA.iter().find(|(_, x)| *x == b).map(|(c, _)| *c)
+                WIN_ANSI_EXTRA
+                    .iter()
+                    .find(|(_, x)| *x == b)
+                    .map(|(c, _)| *c)
             } else {
                 Some(char::from(b))
             };
@@ -753,10 +801,15 @@ fn add_font(doc: &mut Document) -> Result<ObjectId, String> {
     );
     fd.set("ItalicAngle", Object::Integer(0));
     fd.set("Ascent", Object::Integer(scale(f64::from(face.ascender()))));
-    fd.set("Descent", Object::Integer(scale(f64::from(face.descender()))));
+    fd.set(
+        "Descent",
+        Object::Integer(scale(f64::from(face.descender()))),
+    );
     fd.set(
         "CapHeight",
-        Object::Integer(scale(f64::from(face.capital_height().unwrap_or(face.ascender())))),
+        Object::Integer(scale(f64::from(
+            face.capital_height().unwrap_or(face.ascender()),
+        ))),
     );
     fd.set("StemV", Object::Integer(80));
     fd.set("FontFile2", Object::Reference(file_id));
@@ -792,7 +845,10 @@ mod tests {
 
     #[test]
     fn win_ansi_maps_quotes_and_replaces_the_rest() {
-        assert_eq!(win_ansi("“é—中”−"), vec![0x93, 0xE9, 0x97, b'?', 0x94, b'-']);
+        assert_eq!(
+            win_ansi("“é—中”−"),
+            vec![0x93, 0xE9, 0x97, b'?', 0x94, b'-']
+        );
     }
 
     #[test]
@@ -810,7 +866,10 @@ mod tests {
         assert_eq!(text("str_mod"), Some(FieldValue::Text("+1".into())));
         assert_eq!(text("dex_mod"), Some(FieldValue::Text("−1".into())));
         assert_eq!(text("hp_max"), Some(FieldValue::Text("9".into())));
-        assert_eq!(text("background_1"), Some(FieldValue::Text("a boxer (Fighter)".into())));
+        assert_eq!(
+            text("background_1"),
+            Some(FieldValue::Text("a boxer (Fighter)".into()))
+        );
         assert_eq!(text("rel_1_strained"), Some(FieldValue::Check(true)));
         assert_eq!(text("rel_1_good"), Some(FieldValue::Check(false)));
         assert_eq!(text("xp_2"), Some(FieldValue::Check(true)));
