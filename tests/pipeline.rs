@@ -170,6 +170,7 @@ fn make_list_names_every_kind() {
         [
             "case",
             "srd",
+            "sheet",
             "export-foundry",
             "export-foundry-v12",
             "export-roll20",

@@ -53,10 +53,11 @@ fn data(
     detective: Option<serde_json::Value>,
 ) -> (String, serde_json::Value) {
     let doc = sheet::SheetKind.document(cx, &request(paper), i).unwrap();
-    let mut data = doc.data;
-    if let Some(d) = detective {
-        data["detective"] = d;
-    }
+    let data = match detective {
+        // What a kind that prints detectives on the sheet passes.
+        Some(d) => sheet::character_data(cx, &request(paper), d).unwrap(),
+        None => doc.data,
+    };
     (format!("{}.typ", doc.template), data)
 }
 
@@ -809,5 +810,57 @@ fn preview() {
             fillable,
         )
         .unwrap();
+    }
+}
+
+/// Content `check` accepts renders: a relationships lookup with three rows and an attributes lookup with
+/// four still give a whole character sheet (rows it lacks are blank), and no sheet kind for content
+/// without the lookups.
+#[test]
+fn shorter_lookups_in_the_content_still_make_the_sheets() {
+    let dir = tempdir("content");
+    let content = dir.join("content");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_blockprint"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    assert!(
+        run(&["init", content.to_str().unwrap(), "--quiet"])
+            .status
+            .success()
+    );
+    let file = content.join("bbb/05-characters.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let cut: String = text
+        .lines()
+        .filter(|l| !l.contains("\"Intelligence (INT)\"") && !l.contains("\"Wisdom (WIS)\""))
+        .filter(|l| {
+            !l.contains("\"District Attorney\"") && !l.contains("\"Commissioner or top brass\"")
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(cut, text);
+    std::fs::write(&file, cut).unwrap();
+    let out = dir.join("out");
+    let o = run(&[
+        "sheet",
+        "--content",
+        content.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let fields =
+        form::fields(&std::fs::read(out.join("sheet/character-fillable.pdf")).unwrap()).unwrap();
+    for n in contract_names() {
+        assert!(fields.iter().any(|f| f.name == n), "{n}");
     }
 }

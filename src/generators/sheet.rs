@@ -42,19 +42,16 @@ pub fn rules(lib: &Library) -> Result<Value> {
             ))
         })
     };
+    // The sheet has the rules' six attributes, whatever the lookup lists: its entries name them in order
+    // ("Strength (STR)" → name "Strength", abbreviation "STR"); one it lacks shows the field's key.
     let attrs = lookup(ATTRIBUTES)?;
-    if attrs.entries.len() != 6 {
-        return Err(Error::Rules(format!(
-            "the lookup `{ATTRIBUTES}` must list the six attributes in order (STR DEX CON INT WIS CHA); it has {} entries",
-            attrs.entries.len()
-        )));
-    }
-    let attributes: Vec<Value> = attrs
-        .entries
+    let attributes: Vec<Value> = ATTRIBUTE_KEYS
         .iter()
-        .zip(ATTRIBUTE_KEYS)
-        .map(|(e, key)| {
-            // "Strength (STR)" → name "Strength", abbreviation "STR".
+        .enumerate()
+        .map(|(i, key)| {
+            let Some(e) = attrs.entries.get(i) else {
+                return json!({ "key": key, "abbr": key.to_uppercase(), "name": "", "covers": "" });
+            };
             let k = e.key.value.trim();
             let (name, abbr) = match (k.rfind('('), k.ends_with(')')) {
                 (Some(open), true) => (
@@ -72,13 +69,8 @@ pub fn rules(lib: &Library) -> Result<Value> {
         .iter()
         .map(|e| json!({ "activity": e.key.value, "with": e.value.value.to_string() }))
         .collect();
+    // Five rows, by tier; a row the lookup lacks has no printed role.
     let rel = lookup(RELATIONSHIPS)?;
-    if rel.entries.len() != 5 {
-        return Err(Error::Rules(format!(
-            "the lookup `{RELATIONSHIPS}` must list the five starting relationships by tier; it has {} entries",
-            rel.entries.len()
-        )));
-    }
     let relationships: Vec<Value> = rel
         .entries
         .iter()
@@ -114,6 +106,18 @@ pub fn rules(lib: &Library) -> Result<Value> {
         "thresholds": thresholds,
         "modifiers": modifiers,
     }))
+}
+
+/// What the character sheet template (`sheet/character`) sees for a rolled detective: the metadata,
+/// the content's [`rules`] and `detective` (the `<Detective>` JSON; `null` for the blank sheet). A kind
+/// that prints detectives on the sheet uses this as its document's `data`; the engine then also writes the
+/// filled, still-editable `-fillable.pdf` from the values the template typed.
+pub fn character_data(cx: &Checked, req: &Request, detective: Value) -> Result<Value> {
+    let mut m = super::meta(cx, req);
+    m.insert("sheet".into(), "character".into());
+    m.insert("detective".into(), detective);
+    m.insert("rules".into(), rules(&cx.lib)?);
+    Ok(m.into())
 }
 
 impl Kind for SheetKind {
@@ -152,15 +156,13 @@ impl Kind for SheetKind {
         let &(stem, template, title) = SHEETS
             .get(i)
             .ok_or_else(|| Error::Bug(format!("there is no sheet {i}")))?;
-        let mut m = super::meta(cx, req);
-        m.insert("sheet".into(), stem.into());
-        m.insert("detective".into(), Value::Null);
-        m.insert("rules".into(), rules(&cx.lib)?);
+        let mut data = character_data(cx, req, Value::Null)?;
+        data["sheet"] = stem.into();
         Ok(Document {
             stem: stem.into(),
             template: template.into(),
             title: title.into(),
-            data: m.into(),
+            data,
             json: None,
             parts: vec![],
             summary: Value::Null,
