@@ -560,7 +560,10 @@ fn set_value(
             .get(b"Rect")
             .and_then(Object::as_array)
             .map_err(|e| e.to_string())?;
-        [number(&a[0]), number(&a[1]), number(&a[2]), number(&a[3])]
+        let [x0, y0, x1, y1] = a.as_slice() else {
+            return Err("a form field's /Rect is not four numbers".into());
+        };
+        [number(x0), number(y0), number(x1), number(y1)]
     };
     let (w, h) = ((rect[2] - rect[0]).abs(), (rect[3] - rect[1]).abs());
     let bbox = Object::Array(vec![real(0.0), real(0.0), real(w), real(h)]);
