@@ -509,7 +509,7 @@ fn blank_sheets_carry_the_rules_a_player_needs() {
     for s in [
         "Homicide case file",
         "First Break threshold",
-        "Within the first week 1d3",
+        "Within the first week: 1d3",
         "Witness",
         "Week / date",
         "Progress starts again at 0",
