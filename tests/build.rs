@@ -49,6 +49,8 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
         "stock-npcs/stock-1-cards.pdf",
         "stock-npcs/stock-1.md",
         "stock-npcs/cards.pdf",
+        "sheet/character.pdf",
+        "sheet/character-fillable.pdf",
     ] {
         let x = std::fs::read(a.path().join("out").join(name)).unwrap();
         let y = std::fs::read(b.path().join("out").join(name)).unwrap();
@@ -76,11 +78,13 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
             "cases",
             "export",
             "pregenerated",
+            "sheet",
             "srd",
             "stock-npcs",
             "tables"
         ]
     );
+    assert!(a.path().join("out/sheet/character-fillable.pdf").is_file());
     assert!(a.path().join("out/srd/block-by-block-srd.pdf").is_file());
     assert!(a.path().join("out/cases/1976-02/1976-02-gm.pdf").is_file());
     let top: Vec<_> = std::fs::read_dir(a.path()).unwrap().collect();

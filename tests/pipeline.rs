@@ -172,6 +172,7 @@ fn make_list_names_every_kind() {
             "srd",
             "detective",
             "npc",
+            "sheet",
             "export-foundry",
             "export-foundry-v12",
             "export-roll20",
@@ -659,7 +660,10 @@ mod library {
             }
         }
         compiled.dedup();
-        assert_eq!(compiled, ["case/case.typ", "srd/srd.typ", "npc/cards.typ"]);
+        assert_eq!(
+            compiled,
+            ["case/case.typ", "srd/srd.typ", "npc/cards.typ", "sheet/character.typ"]
+        );
         // The stress sample: long, hostile and non-Latin strings in every field.
         let stress: serde_json::Value = serde_json::from_slice(
             &std::fs::read(super::fixture(

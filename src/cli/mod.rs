@@ -204,6 +204,14 @@ pub enum Command {
         #[arg(long, value_enum, value_delimiter = ',', default_value = "pdf,md")]
         format: Vec<crate::render::Format>,
     },
+    /// Write the blank sheets: character sheet, caseload sheet and GM case sheet, each as a print PDF
+    /// and a fillable PDF form (`<sheet>-fillable.pdf`) whose field names are listed in the README.
+    Sheet {
+        #[command(flatten)]
+        content: ContentArg,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
     /// Make one document kind by name, e.g. `tables` or a kind of your own under `--templates DIR`.
     Make {
         /// The kind's name (`blockprint make --list` lists them).
@@ -454,6 +462,22 @@ pub fn run(cli: Cli) -> ExitCode {
                 year_cases: None,
             };
             return done(make::one("srd", &content, &batch, &output, 1, &format));
+        }
+        Command::Sheet { content, output } => {
+            let batch = BatchArgs {
+                seed: Some(0),
+                year: 1976,
+                first_number: 1,
+                year_cases: None,
+            };
+            return done(make::one(
+                "sheet",
+                &content,
+                &batch,
+                &output,
+                1,
+                &[crate::render::Format::Pdf],
+            ));
         }
         Command::Make {
             kind,

@@ -12,6 +12,7 @@ pub mod detective;
 pub mod export;
 pub mod layout;
 pub mod npc;
+pub mod sheet;
 pub mod srd;
 
 use serde::Serialize;
@@ -28,6 +29,7 @@ pub static RUST_KINDS: &[&dyn Kind] = &[
     &srd::SrdKind,
     &detective::PREGENERATED,
     &npc::STOCK,
+    &sheet::SheetKind,
     &export::FOUNDRY,
     &export::FOUNDRY_V12,
     &export::ROLL20,

@@ -278,7 +278,12 @@ fn one(
     let mut files = Vec::new();
     let (mut written, mut kept) = (0, 0);
     for &f in formats {
-        let names = file_names(&doc, f);
+        let mut names = file_names(&doc, f);
+        // The fillable copy of a document whose template marks form fields ([`super::form`]).
+        let fillable = format!("{}-fillable.pdf", doc.stem);
+        if f == Format::Pdf && doc.parts.is_empty() && ledger.knows(&fillable) {
+            names.push(fillable);
+        }
         if !names.is_empty() && names.iter().all(|n| ledger.is_current(n)) {
             for n in &names {
                 ledger.keep(n);

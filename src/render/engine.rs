@@ -326,32 +326,15 @@ impl Engine {
         for missing in super::fonts::missing_glyphs(data) {
             self.show(format!("warning: {title} ({template}): {missing}"));
         }
-        self.compile(template, data, |world, mut doc, warnings| {
+        let (mut out, marks) = self.compile(template, data, |world, mut doc, warnings| {
             self.show_warnings(template, world, warnings);
-            let export = |doc: &PagedDocument, ranges: Option<PageRanges>| {
-                let options = PdfOptions {
-                    ident: Smart::Custom(ident.to_owned()),
-                    creator: Smart::Custom(Some("blockprint".to_owned())),
-                    timestamp: super::pdf::source_date_epoch(),
-                    // typst cannot tag a page range: parts are exported untagged (whole documents stay
-                    // tagged).
-                    tagged: ranges.is_none(),
-                    page_ranges: ranges,
-                    ..PdfOptions::default()
-                };
-                let started = Instant::now();
-                let pdf = typst_pdf::pdf(doc, &options);
-                add_micros(&self.export_us, started);
-                pdf.map_err(|ds| {
-                    let diags = ds.iter().map(|d| typst_diag(&self.templates, world, d)).collect();
-                    self.failed(template, diags)
-                })
-            };
             if parts.is_empty() {
                 doc.info_mut().title = Some(title.into());
                 // A whole document opens with its bookmarks shown (when it has any).
-                let pdf = super::pdf::open_with_outlines(export(&doc, None)?);
-                return Ok(vec![(String::new(), pdf)]);
+                let pdf =
+                    super::pdf::open_with_outlines(self.export(template, world, &doc, ident, None)?);
+                let marks = super::form::marks(&doc).map_err(|m| self.form_failed(template, m))?;
+                return Ok((vec![(String::new(), pdf)], marks));
             }
             let starts = part_starts(&doc);
             let total = doc.pages().len();
@@ -373,11 +356,78 @@ impl Engine {
                     .max(start);
                 let range = NonZeroUsize::new(start)..=NonZeroUsize::new(end);
                 doc.info_mut().title = Some(part.title.as_str().into());
-                let bytes = export(&doc, Some(PageRanges::new(vec![range])))?;
+                let bytes = self.export(template, world, &doc, ident, Some(PageRanges::new(vec![range])))?;
                 out.push((format!("-{}", part.name), bytes));
             }
-            Ok(out)
+            Ok((out, Vec::new()))
+        })?;
+        // A document whose template marks form fields also gets a fillable copy, `<stem>-fillable.pdf`.
+        // When the marks carry values, the copy is typeset again with `form: true` in the data, so the
+        // values stand in the fields rather than printed beneath them.
+        if !marks.is_empty() {
+            let (base, marks) = if super::form::has_values(&marks) {
+                let mut again = data.clone();
+                if let Some(o) = again.as_object_mut() {
+                    o.insert("form".into(), true.into());
+                }
+                self.compile(template, &again, |world, mut doc, _| {
+                    doc.info_mut().title = Some(title.into());
+                    let pdf = self.export(template, world, &doc, ident, None)?;
+                    let marks =
+                        super::form::marks(&doc).map_err(|m| self.form_failed(template, m))?;
+                    Ok((pdf, marks))
+                })?
+            } else {
+                (out[0].1.clone(), marks)
+            };
+            let fillable = super::form::add_fields(&base, &marks).map_err(|m| {
+                Error::Bug(format!("cannot make the fillable copy of {template}: {m}"))
+            })?;
+            out.push(("-fillable".into(), fillable));
+        }
+        Ok(out)
+    }
+
+    /// Export a compiled document (or a page range of it) to PDF bytes.
+    fn export(
+        &self,
+        template: &str,
+        world: &dyn World,
+        doc: &PagedDocument,
+        ident: &str,
+        ranges: Option<PageRanges>,
+    ) -> Result<Vec<u8>> {
+        let options = PdfOptions {
+            ident: Smart::Custom(ident.to_owned()),
+            creator: Smart::Custom(Some("blockprint".to_owned())),
+            timestamp: super::pdf::source_date_epoch(),
+            // typst cannot tag a page range: parts are exported untagged (whole documents stay tagged).
+            tagged: ranges.is_none(),
+            page_ranges: ranges,
+            ..PdfOptions::default()
+        };
+        let started = Instant::now();
+        let pdf = typst_pdf::pdf(doc, &options);
+        add_micros(&self.export_us, started);
+        pdf.map_err(|ds| {
+            let diags = ds
+                .iter()
+                .map(|d| typst_diag(&self.templates, world, d))
+                .collect();
+            self.failed(template, diags)
         })
+    }
+
+    /// A template's form-field marks that blockprint cannot read.
+    fn form_failed(&self, template: &str, message: String) -> Error {
+        self.failed(
+            template,
+            vec![TemplateDiag {
+                message,
+                spot: None,
+                hints: vec![],
+            }],
+        )
     }
 
     fn show_warnings(&self, template: &str, world: &dyn World, warnings: &[SourceDiagnostic]) {
@@ -413,6 +463,18 @@ impl Engine {
                         .map(|w| typst_diag(&self.templates, world, w).to_string()),
                 )
                 .collect())
+        })
+    }
+
+    /// Compile a template and return its form-field marks (see [`super::form`]), for tests and tools that
+    /// compare the fields with the layout.
+    pub fn form_marks(
+        &self,
+        template: &str,
+        data: &serde_json::Value,
+    ) -> Result<Vec<super::form::Mark>> {
+        self.compile(template, data, |_, doc, _| {
+            super::form::marks(&doc).map_err(|m| self.form_failed(template, m))
         })
     }
 

@@ -167,6 +167,11 @@ impl Ledger {
         std::fs::read(self.dir.join(rel)).is_ok_and(|b| &sha256(&b) == sha)
     }
 
+    /// Whether an earlier run of this batch wrote `rel` (current or not).
+    pub fn knows(&self, rel: &str) -> bool {
+        self.known.contains_key(rel)
+    }
+
     /// Keep a file that is current without rewriting it.
     pub fn keep(&self, rel: &str) {
         if let Some(sha) = self.known.get(rel).and_then(|s| unhex(s)) {

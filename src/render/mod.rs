@@ -8,6 +8,7 @@ pub mod driver;
 mod engine;
 pub mod export;
 pub mod fonts;
+pub mod form;
 pub mod manifest;
 pub mod markdown;
 pub mod merge;

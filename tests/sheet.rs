@@ -1,0 +1,874 @@
+//! The sheets (issue 9): the blank character, caseload and GM case sheets, the pre-filled character sheet
+//! (the contract's sample detective, `tests/fixtures/sheet/detective.json`), and the fillable copies: every
+//! field over its drawn box, values and appearance streams, and what qpdf, pypdf and poppler make of them.
+
+mod support;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use blockprint::content::ContentRoot;
+use blockprint::generators::{Checked, Kind, Request, sheet};
+use blockprint::render::form::{self, FieldKind, FieldValue, Mark};
+use blockprint::render::{Engine, Paper, Templates};
+use typst::layout::{FrameItem, Point};
+use typst::visualize::{CurveItem, Geometry};
+
+fn checked() -> Checked {
+    let (lib, report) = blockprint::check::load_and_check(&ContentRoot::Embedded).unwrap();
+    Checked::new(lib, report, "built-in content".into()).unwrap()
+}
+
+fn request(paper: Paper) -> Request {
+    Request {
+        seed: 0,
+        paper,
+        first: 1,
+        count: 1,
+        year: 1976,
+        year_cases: 17,
+    }
+}
+
+fn engine() -> Engine {
+    Engine::new(Templates::builtin(), Default::default()).unwrap()
+}
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+fn sample_detective() -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(fixture("tests/fixtures/sheet/detective.json")).unwrap())
+        .unwrap()
+}
+
+/// The data of sheet `i` (0 character, 1 caseload, 2 GM case) on `paper`, with `detective` on the
+/// character sheet.
+fn data(
+    cx: &Checked,
+    paper: Paper,
+    i: usize,
+    detective: Option<serde_json::Value>,
+) -> (String, serde_json::Value) {
+    let doc = sheet::SheetKind.document(cx, &request(paper), i).unwrap();
+    let data = match detective {
+        // What a kind that prints detectives on the sheet passes.
+        Some(d) => sheet::character_data(cx, &request(paper), d).unwrap(),
+        None => doc.data,
+    };
+    (format!("{}.typ", doc.template), data)
+}
+
+/// (flat PDF, fillable PDF) of a sheet.
+fn render(engine: &Engine, template: &str, data: &serde_json::Value) -> (Vec<u8>, Vec<u8>) {
+    let out = engine
+        .pdf(template, data, "blockprint/sheet", "a sheet", &[])
+        .unwrap();
+    let names: Vec<&str> = out.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(names, ["", "-fillable"], "{template}");
+    let mut it = out.into_iter().map(|(_, b)| b);
+    (it.next().unwrap(), it.next().unwrap())
+}
+
+const PAPERS: [Paper; 2] = [Paper::A4, Paper::Letter];
+
+/// Every stroked rectangle typst drew on each page: (page, x0, y0, x1, y1), top-left origin, points.
+fn drawn_boxes(doc: &typst_layout::PagedDocument) -> Vec<(usize, [f64; 4])> {
+    fn walk(
+        frame: &typst::layout::Frame,
+        origin: Point,
+        page: usize,
+        out: &mut Vec<(usize, [f64; 4])>,
+    ) {
+        for (pos, item) in frame.items() {
+            let at = origin + *pos;
+            match item {
+                FrameItem::Group(g) => {
+                    let t = g.transform;
+                    assert!(
+                        t.sx.get() == 1.0
+                            && t.sy.get() == 1.0
+                            && t.kx.get() == 0.0
+                            && t.ky.get() == 0.0,
+                        "the sheets are not scaled or rotated"
+                    );
+                    walk(&g.frame, at + Point::new(t.tx, t.ty), page, out);
+                }
+                FrameItem::Shape(shape, _) if shape.stroke.is_some() => {
+                    let (x, y) = (at.x.to_pt(), at.y.to_pt());
+                    match &shape.geometry {
+                        Geometry::Rect(size) => {
+                            out.push((page, [x, y, x + size.x.to_pt(), y + size.y.to_pt()]))
+                        }
+                        Geometry::Curve(c) => {
+                            let pts: Vec<Point> =
+                                c.0.iter()
+                                    .cloned()
+                                    .filter_map(|i| match i {
+                                        CurveItem::Move(p) | CurveItem::Line(p) => Some(p),
+                                        CurveItem::Cubic(_, _, p) => Some(p),
+                                        CurveItem::Close => None,
+                                    })
+                                    .collect();
+                            if pts.len() >= 4 {
+                                let xs = pts.iter().map(|p| p.x.to_pt());
+                                let ys = pts.iter().map(|p| p.y.to_pt());
+                                let (x0, x1) = (
+                                    xs.clone().fold(f64::MAX, f64::min),
+                                    xs.fold(f64::MIN, f64::max),
+                                );
+                                let (y0, y1) = (
+                                    ys.clone().fold(f64::MAX, f64::min),
+                                    ys.fold(f64::MIN, f64::max),
+                                );
+                                out.push((page, [x + x0, y + y0, x + x1, y + y1]));
+                            }
+                        }
+                        Geometry::Line(_) => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, p) in doc.pages().iter().enumerate() {
+        walk(&p.frame, Point::zero(), i + 1, &mut out);
+    }
+    out
+}
+
+/// The contract's field names (fixed: the lead's `detective --fillable` and users' scripts fill them).
+fn contract_names() -> Vec<String> {
+    let mut n: Vec<String> = [
+        "name",
+        "class",
+        "level",
+        "xp",
+        "hp_max",
+        "hp_current",
+        "assignment",
+        "tagline",
+    ]
+    .map(String::from)
+    .to_vec();
+    for a in sheet::ATTRIBUTE_KEYS {
+        n.push(a.into());
+        n.push(format!("{a}_mod"));
+    }
+    for k in 1..=5 {
+        for s in ["tier", "name", "good", "strained", "repair"] {
+            n.push(format!("rel_{k}_{s}"));
+        }
+    }
+    n.extend((1..=6).map(|l| format!("background_{l}")));
+    n.extend((1..=20).map(|i| format!("xp_{i}")));
+    n.extend((1..=8).map(|i| format!("case_{i}")));
+    n
+}
+
+#[test]
+fn every_sheet_compiles_without_warnings_on_both_papers() {
+    let cx = checked();
+    let engine = engine();
+    for paper in PAPERS {
+        for i in 0..3 {
+            let (t, d) = data(&cx, paper, i, None);
+            let w = engine.warnings(&t, &d).unwrap();
+            assert!(w.is_empty(), "{t} {paper:?}: {w:#?}");
+        }
+        let (t, d) = data(&cx, paper, 0, Some(sample_detective()));
+        assert!(engine.warnings(&t, &d).unwrap().is_empty());
+    }
+    // The sheet kind refuses papers it is not laid out for.
+    assert_eq!(sheet::SheetKind.papers(), [Paper::A4, Paper::Letter]);
+}
+
+#[test]
+fn every_field_lies_exactly_over_its_drawn_box() {
+    let cx = checked();
+    let engine = engine();
+    for paper in PAPERS {
+        let (page_w, page_h) = match paper {
+            Paper::A4 => (595.276, 841.89),
+            _ => (612.0, 792.0),
+        };
+        for i in 0..3 {
+            let (t, d) = data(&cx, paper, i, None);
+            let marks = engine.form_marks(&t, &d).unwrap();
+            assert!(!marks.is_empty());
+            let boxes = drawn_boxes(&engine.typeset(&t, &d).unwrap());
+            let (_, fillable) = render(&engine, &t, &d);
+            let fields: BTreeMap<String, form::FormField> = form::fields(&fillable)
+                .unwrap()
+                .into_iter()
+                .map(|f| (f.name.clone(), f))
+                .collect();
+            let marked: BTreeSet<&str> = marks.iter().map(|m| m.name.as_str()).collect();
+            assert_eq!(
+                marked,
+                fields.keys().map(String::as_str).collect(),
+                "{t} {paper:?}"
+            );
+            for m in &marks {
+                let f = &fields[&m.name];
+                assert_eq!(f.page, m.page, "{}", m.name);
+                // typst's top-left points to PDF user space (bottom left).
+                let want = [m.x, page_h - m.y - m.h, m.x + m.w, page_h - m.y];
+                for k in 0..4 {
+                    assert!(
+                        (f.rect[k] - want[k]).abs() < 0.01,
+                        "{t} {paper:?} {}: {:?} vs {want:?}",
+                        m.name,
+                        f.rect
+                    );
+                }
+                assert!(
+                    f.rect[0] >= 0.0
+                        && f.rect[2] <= page_w
+                        && f.rect[1] >= 0.0
+                        && f.rect[3] <= page_h
+                );
+                // Inside a box typst drew (a checkbox is exactly its drawn square).
+                let inside = boxes.iter().any(|(p, b)| {
+                    *p == m.page
+                        && b[0] - 0.6 <= m.x
+                        && b[1] - 0.6 <= m.y
+                        && m.x + m.w <= b[2] + 0.6
+                        && m.y + m.h <= b[3] + 0.6
+                        && (m.kind == FieldKind::Text || ((b[2] - b[0]) - m.w).abs() < 0.6)
+                });
+                assert!(
+                    inside,
+                    "{t} {paper:?}: field {} at {:?} is in no drawn box",
+                    m.name,
+                    (m.x, m.y, m.w, m.h)
+                );
+                // Room for a pencil: writing areas at least 7 mm high, tick boxes at least 4 mm.
+                let min = if m.kind == FieldKind::Text { 7.0 } else { 4.0 } * 72.0 / 25.4;
+                assert!(m.h >= min - 0.01, "{} is {:.1} pt high", m.name, m.h);
+                assert!(f.has_appearance, "{} has no appearance stream", m.name);
+            }
+            // One page for the caseload sheet, two for the others, on either paper.
+            let pages = lopdf::Document::load_mem(&fillable)
+                .unwrap()
+                .get_pages()
+                .len();
+            assert_eq!(pages, if i == 1 { 1 } else { 2 }, "{t} {paper:?}");
+            if i == 0 {
+                for n in contract_names() {
+                    assert!(
+                        fields.contains_key(&n),
+                        "the character sheet lacks the field `{n}`"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn fields_are_in_row_order_and_do_not_overlap() {
+    let cx = checked();
+    let engine = engine();
+    let (t, d) = data(&cx, Paper::A4, 0, None);
+    let (_, fillable) = render(&engine, &t, &d);
+    let doc = lopdf::Document::load_mem(&fillable).unwrap();
+    let form = doc
+        .catalog()
+        .unwrap()
+        .get(b"AcroForm")
+        .unwrap()
+        .as_reference()
+        .unwrap();
+    let form = doc.get_dictionary(form).unwrap();
+    assert!(matches!(
+        form.get(b"NeedAppearances"),
+        Ok(lopdf::Object::Boolean(false))
+    ));
+    let names: Vec<String> = form
+        .get(b"Fields")
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let d = doc.get_dictionary(r.as_reference().unwrap()).unwrap();
+            String::from_utf8(d.get(b"T").unwrap().as_str().unwrap().to_vec()).unwrap()
+        })
+        .collect();
+    // The identity row first, left to right; the STR score before its modifier before DEX.
+    assert_eq!(&names[..4], ["name", "class", "level", "xp"]);
+    let at = |n: &str| names.iter().position(|x| x == n).unwrap();
+    assert!(
+        at("str") < at("str_mod") && at("str_mod") < at("dex") && at("hp_max") < at("hp_current")
+    );
+    assert!(at("xp_1") < at("xp_2") && at("xp_20") < at("background_1"));
+    assert!(at("rel_1_name") < at("rel_1_good") && at("rel_1_good") < at("rel_1_strained"));
+    assert!(at("rel_1_strained") < at("rel_1_repair") && at("rel_1_repair") < at("rel_2_tier"));
+    for (_, page) in doc.get_pages() {
+        let p = doc.get_dictionary(page).unwrap();
+        assert_eq!(p.get(b"Tabs").unwrap().as_name().unwrap(), b"R");
+    }
+    let fields = form::fields(&fillable).unwrap();
+    for a in &fields {
+        for b in &fields {
+            let overlap = a.name < b.name
+                && a.page == b.page
+                && a.rect[0] < b.rect[2] - 0.1
+                && b.rect[0] < a.rect[2] - 0.1
+                && a.rect[1] < b.rect[3] - 0.1
+                && b.rect[1] < a.rect[3] - 0.1;
+            assert!(!overlap, "{} overlaps {}", a.name, b.name);
+        }
+    }
+}
+
+#[test]
+fn a_prefilled_sheet_holds_the_detective_in_its_fields_and_on_paper() {
+    let cx = checked();
+    let engine = engine();
+    let det = sample_detective();
+    let (t, d) = data(&cx, Paper::A4, 0, Some(det.clone()));
+    let (flat, fillable) = render(&engine, &t, &d);
+    let fields: BTreeMap<String, form::FormField> = form::fields(&fillable)
+        .unwrap()
+        .into_iter()
+        .map(|f| (f.name.clone(), f))
+        .collect();
+    let values = form::detective_values(&det);
+    assert!(values.len() > 40);
+    for (name, v) in &values {
+        assert_eq!(&fields[name].value, v, "{name}");
+        assert!(fields[name].has_appearance);
+    }
+    // What the template typed equals what `detective_values` maps: one source of truth for both.
+    let marks: BTreeMap<String, Mark> = engine
+        .form_marks(&t, &d)
+        .unwrap()
+        .into_iter()
+        .map(|m| (m.name.clone(), m))
+        .collect();
+    for (name, v) in &values {
+        if let FieldValue::Text(_) = v {
+            assert_eq!(marks[name].value.as_ref(), Some(v), "{name}");
+        }
+    }
+    assert_eq!(fields["wis_mod"].value, FieldValue::Text("+3".into()));
+    assert_eq!(fields["cha_mod"].value, FieldValue::Text("−2".into()));
+    assert_eq!(fields["rel_2_strained"].value, FieldValue::Check(true));
+    assert_eq!(fields["rel_2_good"].value, FieldValue::Check(false));
+    assert_eq!(fields["xp_3"].value, FieldValue::Check(true));
+    assert_eq!(fields["xp_4"].value, FieldValue::Check(false));
+    assert_eq!(fields["hp_current"].value, FieldValue::Text(String::new()));
+    // The print copy shows the values and the rolls; the fillable copy leaves them to its fields.
+    let text = pdf_text(&flat);
+    for s in [
+        "Ana Ruiz",
+        "Walt Kowalski",
+        "a boxer who went the distance twice",
+        "the evidence locker",
+        "STR 3d6: 4 + 5 + 4 = 13",
+        "HP 1d8: 8, CON +1",
+        "set to 18",
+    ] {
+        assert!(text.contains(s), "the print copy lacks {s:?}");
+    }
+    let form_text = pdf_text(&fillable);
+    assert!(
+        !form_text.contains("Walt Kowalski"),
+        "the fillable copy prints a value under its field"
+    );
+    assert!(
+        form_text.contains("STR 3d6: 4 + 5 + 4 = 13"),
+        "the provenance is not a field: it stays printed"
+    );
+    // Filling the blank form gives the same values.
+    let (tb, db) = data(&cx, Paper::A4, 0, None);
+    let (_, blank) = render(&engine, &tb, &db);
+    let filled = form::fill(&blank, &values).unwrap();
+    let refilled: BTreeMap<String, FieldValue> = form::fields(&filled)
+        .unwrap()
+        .into_iter()
+        .map(|f| (f.name, f.value))
+        .collect();
+    for (name, v) in &values {
+        assert_eq!(&refilled[name], v);
+    }
+    // A name the form lacks, or a value of the wrong kind, is refused.
+    assert!(
+        form::fill(&blank, &[("nope".into(), FieldValue::Text("x".into()))])
+            .unwrap_err()
+            .contains("nope")
+    );
+    assert!(form::fill(&blank, &[("xp_1".into(), FieldValue::Text("x".into()))]).is_err());
+}
+
+#[test]
+fn long_and_foreign_strings_stay_inside_their_boxes() {
+    let cx = checked();
+    let engine = engine();
+    let mut det = sample_detective();
+    let long = "Ж".repeat(260);
+    det["name"] = long.clone().into();
+    det["tagline"] = "Supercalifragilisticexpialidocious".repeat(12).into();
+    det["relationships"][0]["name"] = "ש".repeat(90).into();
+    let hostile = "#panic(\"x\") *b* $x$ <l> @r #read(\"/etc/passwd\")";
+    det["assignment"] = hostile.into();
+    for paper in PAPERS {
+        let (t, d) = data(&cx, paper, 0, Some(det.clone()));
+        assert!(engine.warnings(&t, &d).unwrap().is_empty());
+        let marks = engine.form_marks(&t, &d).unwrap();
+        let name = marks.iter().find(|m| m.name == "name").unwrap();
+        // The value the mark carries is the string itself (no invisible break opportunities).
+        assert_eq!(name.value, Some(FieldValue::Text(long.clone())));
+        let (flat, _) = render(&engine, &t, &d);
+        let pages = support::glyphs::pages(&flat);
+        let h = pages[0].height;
+        // (The page footer names the detective too: only the glyphs above it.)
+        let zhe: Vec<_> = pages[0]
+            .glyphs
+            .iter()
+            .filter(|g| g.text == "Ж" && g.y > 60.0)
+            .collect();
+        assert!(
+            zhe.len() > 50,
+            "the long name is typed ({} glyphs)",
+            zhe.len()
+        );
+        for g in &zhe {
+            let top = h - name.y;
+            assert!(
+                g.x >= name.x && g.x + g.w <= name.x + name.w + 0.01,
+                "Ж at x {} outside the box",
+                g.x
+            );
+            assert!(
+                g.y <= top && g.y >= top - name.h,
+                "Ж at y {} outside the box",
+                g.y
+            );
+        }
+        let shin: usize = pages[0].glyphs.iter().filter(|g| g.text == "ש").count();
+        assert!(shin > 0, "the Hebrew name prints");
+        // (pdf-extract reads spaces into the run that has invisible break opportunities: compare without.)
+        let squeeze = |s: &str| s.replace(' ', "");
+        assert!(
+            squeeze(&pdf_text(&flat)).contains(&squeeze(hostile)),
+            "typst markup in data prints as written"
+        );
+    }
+}
+
+#[test]
+fn blank_sheets_carry_the_rules_a_player_needs() {
+    let cx = checked();
+    let engine = engine();
+    let (t, d) = data(&cx, Paper::Letter, 0, None);
+    let (flat, _) = render(&engine, &t, &d);
+    let text = pdf_text(&flat);
+    for s in [
+        "Hit Points · Hostile Position · Hot Pursuit",
+        "Did you close a case this session?",
+        "Did you bring one or more City Taglines into play?",
+        "Did you strain a relationship this session?",
+        "Did you reach 0 HP or less this session?",
+        "I used to be (a)",
+        "Detective partner",
+        "Commissioner or top brass",
+        "Hit the archives",
+        "+Int",
+        "Stakeout or wiretap",
+        "+Con",
+        "Crime scene investigation",
+        "Lose 1 HP",
+        "Strain a relationship",
+        "drop the lowest",
+        "drop the highest",
+        "Fighter 1d8",
+        "13–15: +1",
+    ] {
+        assert!(text.contains(s), "the character sheet lacks {s:?}");
+    }
+    assert_eq!(pdf_pages(&flat), 2);
+    let (t, d) = data(&cx, Paper::Letter, 1, None);
+    let text = pdf_text(&render(&engine, &t, &d).0);
+    for s in [
+        "Case no.",
+        "Victim",
+        "Lead detective",
+        "Date received",
+        "Status",
+    ] {
+        assert!(text.contains(s), "the caseload sheet lacks {s:?}");
+    }
+    let (t, d) = data(&cx, Paper::Letter, 2, None);
+    let text = pdf_text(&render(&engine, &t, &d).0);
+    for s in [
+        "Homicide case file",
+        "First Break threshold",
+        "Within the first week: 1d3",
+        "Witness",
+        "Week / date",
+        "Progress starts again at 0",
+        "Suspect in custody",
+    ] {
+        assert!(text.contains(s), "the GM case sheet lacks {s:?}");
+    }
+}
+
+fn pdf_text(bytes: &[u8]) -> String {
+    pdf_extract::extract_text_from_mem(bytes)
+        .unwrap()
+        .replace('\u{200B}', "")
+}
+
+fn pdf_pages(bytes: &[u8]) -> usize {
+    lopdf::Document::load_mem(bytes).unwrap().get_pages().len()
+}
+
+/// The command line: `sheet` writes the set for a paper, byte-identical on a rerun; `--paper a5` is refused.
+#[test]
+fn the_sheet_command_writes_print_and_fillable_copies() {
+    let dir = tempdir("cli");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_blockprint"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = dir.join("out");
+    let o = run(&[
+        "sheet",
+        "--out",
+        out.to_str().unwrap(),
+        "--paper",
+        "letter",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let files: Vec<String> = support::tree(&out.join("sheet")).into_keys().collect();
+    assert_eq!(
+        files,
+        [
+            "caseload-fillable.pdf",
+            "caseload.pdf",
+            "character-fillable.pdf",
+            "character.pdf",
+            "gm-case-fillable.pdf",
+            "gm-case.pdf",
+            "manifest.json"
+        ]
+    );
+    let hashes = |d: &Path| -> BTreeMap<String, String> {
+        support::tree(d)
+            .into_iter()
+            .filter(|(k, _)| k != "manifest.json")
+            .map(|(k, v)| (k, blockprint::render::manifest::sha256(&v)))
+            .collect()
+    };
+    let first = hashes(&out.join("sheet"));
+    let again = dir.join("again");
+    assert!(
+        run(&[
+            "sheet",
+            "--out",
+            again.to_str().unwrap(),
+            "--paper",
+            "letter",
+            "--quiet"
+        ])
+        .status
+        .success()
+    );
+    assert_eq!(
+        first,
+        hashes(&again.join("sheet")),
+        "reruns are byte-identical"
+    );
+    // A rerun in place keeps every file (the fillable copies too) and rewrites nothing.
+    std::fs::remove_file(out.join("sheet/character-fillable.pdf")).unwrap();
+    let o = run(&["sheet", "--out", out.to_str().unwrap(), "--paper", "letter"]);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("(4 already up to date)"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(first, hashes(&out.join("sheet")));
+    let o = run(&["sheet", "--out", out.to_str().unwrap(), "--paper", "a5"]);
+    assert_eq!(o.status.code(), Some(2));
+    // Only embedded fonts (Courier Prime for the fields' appearances).
+    if let Ok(o) = Command::new("pdffonts")
+        .arg(out.join("sheet/character-fillable.pdf"))
+        .output()
+    {
+        let t = String::from_utf8_lossy(&o.stdout);
+        for line in t.lines().skip(2) {
+            assert!(line.contains(" yes "), "a font is not embedded: {line}");
+            assert!(
+                ["BebasNeue", "CourierPrime"]
+                    .iter()
+                    .any(|f| line.contains(f)),
+                "{line}"
+            );
+        }
+    }
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("blockprint-sheet-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Write the filled and blank fillable character sheets for the external tools.
+fn fillables(dir: &Path) -> (PathBuf, PathBuf, Vec<form::FormField>) {
+    let cx = checked();
+    let engine = engine();
+    let (t, d) = data(&cx, Paper::A4, 0, Some(sample_detective()));
+    let (_, filled) = render(&engine, &t, &d);
+    let (t, d) = data(&cx, Paper::A4, 0, None);
+    let (_, blank) = render(&engine, &t, &d);
+    let (fp, bp) = (dir.join("filled.pdf"), dir.join("blank.pdf"));
+    std::fs::write(&fp, &filled).unwrap();
+    std::fs::write(&bp, &blank).unwrap();
+    (fp, bp, form::fields(&filled).unwrap())
+}
+
+#[test]
+fn qpdf_finds_no_fault_in_the_fillable_forms() {
+    let dir = tempdir("qpdf");
+    let (filled, blank, _) = fillables(&dir);
+    let Ok(v) = Command::new("qpdf").arg("--version").output() else {
+        eprintln!("SKIPPED: qpdf is not installed");
+        return;
+    };
+    assert!(v.status.success());
+    let cx = checked();
+    let engine = engine();
+    let mut files = vec![filled, blank];
+    for i in 1..3 {
+        let (t, d) = data(&cx, Paper::Letter, i, None);
+        let p = dir.join(format!("sheet-{i}.pdf"));
+        std::fs::write(&p, render(&engine, &t, &d).1).unwrap();
+        files.push(p);
+    }
+    for f in files {
+        let o = Command::new("qpdf")
+            .arg("--check")
+            .arg(&f)
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success() && out.contains("No syntax or stream encoding errors"),
+            "{}: {out}",
+            f.display()
+        );
+    }
+}
+
+#[test]
+fn pypdf_reads_the_fields_and_their_values() {
+    let dir = tempdir("pypdf");
+    let (filled, _, _) = fillables(&dir);
+    let python = std::env::var("BLOCKPRINT_PYTHON").unwrap_or_else(|_| "python3".into());
+    let script = "import json, sys\nfrom pypdf import PdfReader\nr = PdfReader(sys.argv[1])\n\
+        print(json.dumps({k: str(v.get('/V', '')) for k, v in r.get_fields().items()}))\n";
+    let o = Command::new(&python)
+        .args(["-c", script])
+        .arg(&filled)
+        .output();
+    let ok = o.as_ref().is_ok_and(|o| o.status.success());
+    if !ok {
+        let why = o
+            .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
+            .unwrap_or_else(|e| e.to_string());
+        assert!(
+            std::env::var_os("BLOCKPRINT_REQUIRE_PYPDF").is_none(),
+            "pypdf is required but failed: {why}"
+        );
+        eprintln!("SKIPPED: pypdf is not available to {python} ({why}); .ci/run installs it");
+        return;
+    }
+    let fields: BTreeMap<String, String> = serde_json::from_slice(&o.unwrap().stdout).unwrap();
+    assert_eq!(fields["name"], "Ana Ruiz");
+    assert_eq!(fields["cha_mod"], "−2");
+    assert_eq!(fields["rel_2_strained"], "/On");
+    assert_eq!(fields["rel_1_strained"], "/Off");
+    assert_eq!(fields["hp_current"], "");
+    for n in contract_names() {
+        assert!(fields.contains_key(&n), "pypdf does not see `{n}`");
+    }
+}
+
+/// poppler draws the values from the appearance streams: dark pixels inside a filled field, none in the
+/// same field of the blank form.
+#[test]
+fn poppler_renders_the_filled_values() {
+    let dir = tempdir("poppler");
+    let (filled, blank, fields) = fillables(&dir);
+    if Command::new("pdftoppm").arg("-v").output().is_err() {
+        eprintln!("SKIPPED: pdftoppm is not installed");
+        return;
+    }
+    let dpi = 100.0;
+    let render = |pdf: &Path, stem: &str| {
+        let o = Command::new("pdftoppm")
+            .args(["-r", "100", "-f", "1", "-l", "1", "-gray"])
+            .arg(pdf)
+            .arg(dir.join(stem))
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        let bytes = std::fs::read(dir.join(format!("{stem}-1.pgm"))).unwrap();
+        pgm(&bytes)
+    };
+    let (w, h, filled_px) = render(&filled, "filled");
+    let (_, _, blank_px) = render(&blank, "blank");
+    let page_h = 841.89;
+    let dark = |px: &[u8], rect: [f64; 4]| {
+        let s = dpi / 72.0;
+        let (x0, x1) = (
+            (rect[0] * s).ceil() as usize + 2,
+            (rect[2] * s).floor() as usize - 2,
+        );
+        let (y0, y1) = (
+            ((page_h - rect[3]) * s).ceil() as usize + 2,
+            ((page_h - rect[1]) * s).floor() as usize - 2,
+        );
+        let mut n = 0;
+        for y in y0..y1.min(h) {
+            for x in x0..x1.min(w) {
+                if px[y * w + x] < 128 {
+                    n += 1;
+                }
+            }
+        }
+        n
+    };
+    for name in [
+        "name",
+        "str",
+        "wis_mod",
+        "hp_max",
+        "rel_1_name",
+        "rel_2_strained",
+        "xp_1",
+        "background_1",
+    ] {
+        let f = fields.iter().find(|f| f.name == name).unwrap();
+        assert!(
+            dark(&filled_px, f.rect) > 10,
+            "poppler shows nothing in `{name}`"
+        );
+        assert_eq!(
+            dark(&blank_px, f.rect),
+            0,
+            "the blank `{name}` is not empty"
+        );
+    }
+    let unticked = fields.iter().find(|f| f.name == "rel_1_strained").unwrap();
+    assert_eq!(dark(&filled_px, unticked.rect), 0);
+}
+
+/// A binary PGM (P5) as (width, height, pixels).
+fn pgm(bytes: &[u8]) -> (usize, usize, Vec<u8>) {
+    let mut fields = Vec::new();
+    let mut i = 0;
+    while fields.len() < 4 {
+        while bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let start = i;
+        while !bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        fields.push(String::from_utf8_lossy(&bytes[start..i]).into_owned());
+    }
+    assert_eq!(fields[0], "P5");
+    let (w, h): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+    (w, h, bytes[i + 1..].to_vec())
+}
+
+/// Writes the sheets as PNG-ready PDFs for looking at (`BLOCKPRINT_SHEET_PREVIEW=DIR`).
+#[test]
+fn preview() {
+    let Some(dir) = std::env::var_os("BLOCKPRINT_SHEET_PREVIEW") else {
+        return;
+    };
+    let dir = PathBuf::from(dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cx = checked();
+    let engine = engine();
+    for paper in PAPERS {
+        let (t, d) = data(&cx, paper, 0, Some(sample_detective()));
+        let (flat, fillable) = render(&engine, &t, &d);
+        std::fs::write(dir.join(format!("filled-{}.pdf", paper.name())), flat).unwrap();
+        std::fs::write(
+            dir.join(format!("filled-{}-fillable.pdf", paper.name())),
+            fillable,
+        )
+        .unwrap();
+    }
+}
+
+/// Content `check` accepts renders: a relationships lookup with three rows and an attributes lookup with
+/// four still give a whole character sheet (rows it lacks are blank), and no sheet kind for content
+/// without the lookups.
+#[test]
+fn shorter_lookups_in_the_content_still_make_the_sheets() {
+    let dir = tempdir("content");
+    let content = dir.join("content");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_blockprint"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    assert!(
+        run(&["init", content.to_str().unwrap(), "--quiet"])
+            .status
+            .success()
+    );
+    let file = content.join("bbb/05-characters.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let cut: String = text
+        .lines()
+        .filter(|l| !l.contains("\"Intelligence (INT)\"") && !l.contains("\"Wisdom (WIS)\""))
+        .filter(|l| {
+            !l.contains("\"District Attorney\"") && !l.contains("\"Commissioner or top brass\"")
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(cut, text);
+    std::fs::write(&file, cut).unwrap();
+    let out = dir.join("out");
+    let o = run(&[
+        "sheet",
+        "--content",
+        content.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let fields =
+        form::fields(&std::fs::read(out.join("sheet/character-fillable.pdf")).unwrap()).unwrap();
+    for n in contract_names() {
+        assert!(fields.iter().any(|f| f.name == n), "{n}");
+    }
+}
