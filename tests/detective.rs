@@ -261,7 +261,11 @@ fn markdown_and_json_match_golden() {
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/detective-seed-42");
     let bless = std::env::var_os("BLOCKPRINT_BLESS").is_some();
     let mut n = 0;
-    for (name, bytes) in files.iter().filter(|(n, _)| !n.ends_with("manifest.json")) {
+    // Markdown and JSON are pinned; the PDF sheets are checked in `filled_sheets_and_fillable_forms`.
+    for (name, bytes) in files
+        .iter()
+        .filter(|(n, _)| !n.ends_with("manifest.json") && !n.ends_with(".pdf"))
+    {
         let path: PathBuf = golden.join(name);
         if bless {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -337,7 +341,8 @@ fn reruns_and_batch_splits_are_byte_identical() {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect()
     };
-    assert_eq!(per_item(&whole).len(), 12);
+    // Six detectives, each a PDF sheet, Markdown and JSON.
+    assert_eq!(per_item(&whole).len(), 18);
     assert!(per_item(&whole) == per_item(&halves));
     // Every file's rerun line makes it again alone.
     let v: serde_json::Value =
@@ -375,14 +380,17 @@ fn bad_options_and_missing_content_are_clear_errors() {
     let o = blockprint(&[
         "detective",
         "--format",
-        "pdf",
+        "md",
+        "--fillable",
         "--seed",
         "1",
         "--out",
         s(&out),
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("`detective` makes md, json, not pdf"));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--fillable writes PDF forms: add pdf to --format")
+    );
     assert!(!out.exists());
 
     // An init copy without the Rogue backgrounds: check names what is missing; detective refuses.
@@ -439,4 +447,60 @@ fn bad_options_and_missing_content_are_clear_errors() {
         report.contains("the `detective` generator needs every value of `bbb.character.forced_attribute` to be a key of `bbb.character.attributes`; `Brains` is not"),
         "{report}"
     );
+}
+
+/// The PDF is the blank character sheet filled in (the same template), with the detective's values on
+/// the page; `--fillable` adds a filled form whose every field holds the value `detective_values` gives,
+/// with an appearance stream, and only then.
+#[test]
+fn filled_sheets_and_fillable_forms() {
+    use blockprint::render::form::{self, FieldValue};
+    let dir = tempfile::tempdir().unwrap();
+    let plain = detective(&dir.path().join("p"), &["--seed", "42", "--count", "1"]);
+    assert!(plain.contains_key("detectives/detective-00001.pdf"));
+    assert!(!plain.keys().any(|k| k.ends_with("-fillable.pdf")), "{:?}", plain.keys());
+    let filled = detective(
+        &dir.path().join("f"),
+        &["--seed", "42", "--count", "1", "--fillable"],
+    );
+    // The print copy is the same with or without the form beside it.
+    assert!(filled["detectives/detective-00001.pdf"] == plain["detectives/detective-00001.pdf"]);
+    let v: serde_json::Value =
+        serde_json::from_slice(&filled["detectives/detective-00001.json"]).unwrap();
+    let det = &v["detective"];
+    // The print copy shows the name, the class and the rolls that made the sheet.
+    let text = pdf_extract::extract_text_from_mem(&filled["detectives/detective-00001.pdf"])
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let name = det["name"].as_str().unwrap();
+    assert!(text.contains(name), "{name} not in {text}");
+    let first_roll = det["rolls"][0].as_str().unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(text.contains(&first_roll), "{first_roll} not in {text}");
+    // The fillable copy: every value of the detective in its field, each with an appearance.
+    let fields = form::fields(&filled["detectives/detective-00001-fillable.pdf"]).unwrap();
+    let want = form::detective_values(det);
+    assert!(want.len() >= 30, "{want:?}");
+    for (name, value) in &want {
+        let f = fields
+            .iter()
+            .find(|f| &f.name == name)
+            .unwrap_or_else(|| panic!("no field {name}"));
+        assert_eq!(&f.value, value, "{name}");
+        assert!(f.has_appearance, "{name}");
+    }
+    let str_field = fields.iter().find(|f| f.name == "str").unwrap();
+    assert_eq!(
+        str_field.value,
+        FieldValue::Text(det["attributes"][0]["score"].to_string())
+    );
+    // The pregenerated set that `build` makes comes with its forms.
+    let pre = dir.path().join("pre");
+    ok(&blockprint(&["make", "detective", "-q", "--out", s(&pre)]));
+    let pre = tree(&pre);
+    for class in ["fighter", "rogue", "scholar", "hotshot"] {
+        assert!(pre.contains_key(&format!("pregenerated/detective-{class}.pdf")));
+        assert!(pre.contains_key(&format!("pregenerated/detective-{class}-fillable.pdf")));
+    }
 }

@@ -662,7 +662,13 @@ mod library {
         compiled.dedup();
         assert_eq!(
             compiled,
-            ["case/case.typ", "srd/srd.typ", "npc/cards.typ", "sheet/character.typ"]
+            [
+                "case/case.typ",
+                "srd/srd.typ",
+                "sheet/character.typ",
+                "npc/cards.typ",
+                "sheet/character.typ"
+            ]
         );
         // The stress sample: long, hostile and non-Latin strings in every field.
         let stress: serde_json::Value = serde_json::from_slice(

@@ -162,8 +162,12 @@ pub enum Command {
         /// The class (fighter, rogue, scholar, hotshot); rolled with even odds when left out.
         #[arg(long)]
         class: Option<String>,
+        /// Also write each character sheet as a filled, still-editable PDF form
+        /// (`<stem>-fillable.pdf`, the field names of the blank sheet's fillable copy).
+        #[arg(long)]
+        fillable: bool,
         /// Which kinds of file to write, comma-separated.
-        #[arg(long, value_enum, value_delimiter = ',', default_value = "md,json")]
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "pdf,md,json")]
         format: Vec<crate::render::Format>,
     },
     /// Make NPC cards (eight to a page, with cut lines), Markdown stat lines and JSON: random witnesses
@@ -416,6 +420,7 @@ pub fn run(cli: Cli) -> ExitCode {
             output,
             count,
             class,
+            fillable,
             format,
         } => {
             return done(people::detective(
@@ -424,6 +429,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 &output,
                 count,
                 class.as_deref(),
+                fillable,
                 &format,
             ));
         }

@@ -40,13 +40,19 @@ pub(super) fn detective(
     output: &OutputArgs,
     count: u32,
     class: Option<&str>,
+    fillable: bool,
     formats: &[Format],
 ) -> Result<()> {
+    if fillable && !formats.contains(&Format::Pdf) {
+        return Err(Error::Usage(
+            "--fillable writes PDF forms: add pdf to --format (or leave --format out)".into(),
+        ));
+    }
     run("detective", content, batch, output, count, formats, |cx| {
         let class = class
             .map(|c| crate::roll::detective::find_class(&cx.lib, c).map_err(Error::Usage))
             .transpose()?;
-        Ok(Box::new(DetectiveKind::batch(class)))
+        Ok(Box::new(DetectiveKind::batch(class, fillable)))
     })
 }
 

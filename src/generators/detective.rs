@@ -1,5 +1,6 @@
-//! Detectives: checked content and a batch request in; per detective a Markdown sheet and JSON (the PDF
-//! character sheet is the `sheet/character` template, see [`PDF_TEMPLATE`]), then `index.md`. Detective
+//! Detectives: checked content and a batch request in; per detective the character sheet filled in (PDF,
+//! the `sheet/character` template the blank sheet uses, see [`PDF_TEMPLATE`]; with `fillable` also a
+//! filled, still-editable form), a Markdown sheet and JSON, then `index.md`. Detective
 //! `first + i` of a batch is rolled from its own ChaCha20 stream, so any index range reproduces exactly
 //! the same files. The registered kind makes the four pregenerated detectives `build` ships, one per
 //! class from a fixed seed; `blockprint detective` makes batches ([`DetectiveKind::batch`]).
@@ -12,11 +13,11 @@ use crate::error::{Error, Result};
 use crate::render::Format;
 use crate::roll::detective::{self as roller, Detective, DetectiveRequest};
 
-/// The typst template of the character sheet (the `sheets` work). To print detectives as PDF, add
-/// `Format::Pdf` to [`FORMATS`]: documents already name this template.
+/// The typst template of the character sheet: the same source as the blank sheet, with the detective's
+/// values typed in.
 pub const PDF_TEMPLATE: &str = "sheet/character";
 /// The formats a detective is written in.
-pub const FORMATS: &[Format] = &[Format::Md, Format::Json];
+pub const FORMATS: &[Format] = &[Format::Pdf, Format::Md, Format::Json];
 
 /// Which detectives a run makes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,18 +31,23 @@ pub enum Set {
 /// The detective kind: the pregenerated set (registered) or a batch.
 pub struct DetectiveKind {
     pub set: Set,
+    /// Also write each sheet as a filled, still-editable PDF form (`<stem>-fillable.pdf`).
+    pub fillable: bool,
 }
 
 /// The four pregenerated detectives, made by `build` and `make detective`.
+/// Their sheets come with fillable copies, for groups that keep sheets on screen.
 pub static PREGENERATED: DetectiveKind = DetectiveKind {
     set: Set::Pregenerated,
+    fillable: true,
 };
 
 impl DetectiveKind {
     /// A batch of detectives, the class rolled (`None`) or given (a key of the class lookup).
-    pub fn batch(class: Option<String>) -> Self {
+    pub fn batch(class: Option<String>, fillable: bool) -> Self {
         DetectiveKind {
             set: Set::Batch { class },
+            fillable,
         }
     }
 }
@@ -215,12 +221,20 @@ impl Kind for DetectiveKind {
             detective: &det,
         };
         let pretty = serde_json::to_string_pretty(&file).map_err(bug)? + "\n";
-        let mut data = super::meta(cx, req);
+        // What the blank sheet sees, with the detective filled in.
+        let mut data = match super::sheet::character_data(
+            cx,
+            req,
+            serde_json::to_value(&det).map_err(bug)?,
+        )? {
+            serde_json::Value::Object(m) => m,
+            _ => return Err(Error::Bug("the character sheet's data is not an object".into())),
+        };
         data.insert("batch_seed".into(), item.batch_seed.into());
         data.insert("number".into(), item.number.into());
         data.insert("seed".into(), seed.into());
         data.insert("rerun".into(), rerun.clone().into());
-        data.insert("detective".into(), serde_json::to_value(&det).map_err(bug)?);
+        data.insert("fillable".into(), self.fillable.into());
         Ok(Document {
             title: format!("{} — {} detective", det.name, det.class),
             bookmark: format!("{} ({})", det.name, det.class),

@@ -361,10 +361,11 @@ impl Engine {
             }
             Ok((out, Vec::new()))
         })?;
-        // A document whose template marks form fields also gets a fillable copy, `<stem>-fillable.pdf`.
-        // When the marks carry values, the copy is typeset again with `form: true` in the data, so the
-        // values stand in the fields rather than printed beneath them.
-        if !marks.is_empty() {
+        // A document whose template marks form fields also gets a fillable copy, `<stem>-fillable.pdf`,
+        // unless its data says `fillable: false`. When the marks carry values, the copy is typeset again
+        // with `form: true` in the data, so the values stand in the fields rather than printed beneath them.
+        let wanted = data.get("fillable") != Some(&serde_json::Value::Bool(false));
+        if wanted && !marks.is_empty() {
             let (base, marks) = if super::form::has_values(&marks) {
                 let mut again = data.clone();
                 if let Some(o) = again.as_object_mut() {
