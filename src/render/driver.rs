@@ -358,7 +358,7 @@ pub fn render(
     f: Format,
 ) -> Result<Vec<(String, Vec<u8>)>> {
     match f {
-        Format::Pdf => Ok(engine
+        Format::Pdf => engine
             .pdf(
                 &format!("{}.typ", doc.template),
                 &doc.data,
@@ -367,8 +367,13 @@ pub fn render(
                 &doc.parts,
             )?
             .into_iter()
-            .map(|(suffix, bytes)| (format!("{}{suffix}.pdf", doc.stem), bytes))
-            .collect()),
+            .map(|(suffix, bytes)| {
+                Ok((
+                    format!("{}{suffix}.pdf", doc.stem),
+                    kind.finish_pdf(doc, bytes)?,
+                ))
+            })
+            .collect(),
         Format::Md => kind.markdown(cx, engine, doc),
         Format::Csv | Format::Txt => kind.files(cx, doc, f),
         Format::Json => {
