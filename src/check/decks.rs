@@ -100,7 +100,9 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                             ),
                         )
                         .with_table(id)
-                        .with_hint("each of the 52 cards is a different obstacle; change one of them"),
+                        .with_hint(
+                            "each of the 52 cards is a different obstacle; change one of them",
+                        ),
                     ),
                     Some(_) => {}
                     None => {

@@ -74,7 +74,9 @@ impl LayoutArgs {
                 let parsed = g
                     .to_ascii_lowercase()
                     .split_once(['x', '×'])
-                    .and_then(|(c, r)| Some((c.trim().parse::<u32>().ok()?, r.trim().parse::<u32>().ok()?)))
+                    .and_then(|(c, r)| {
+                        Some((c.trim().parse::<u32>().ok()?, r.trim().parse::<u32>().ok()?))
+                    })
                     .filter(|&(c, r)| (1..=20).contains(&c) && (1..=20).contains(&r));
                 Some(parsed.ok_or_else(|| {
                     Error::Usage(format!(
@@ -122,7 +124,10 @@ impl LayoutArgs {
 }
 
 fn request(output: &OutputArgs) -> Result<Request> {
-    if !matches!(output.paper, crate::render::Paper::A4 | crate::render::Paper::Letter) {
+    if !matches!(
+        output.paper,
+        crate::render::Paper::A4 | crate::render::Paper::Letter
+    ) {
         return Err(Error::Usage(format!(
             "cards print on a4 or letter, not {} (--paper)",
             output.paper.name()
@@ -185,7 +190,11 @@ fn write_pngs(
         }
         out.write_all(&files).map_err(|e| Error::io(dir, e))?;
         if !quiet {
-            eprintln!("wrote {} PNG files into {}", files.len(), dir.join(&doc.stem).display());
+            eprintln!(
+                "wrote {} PNG files into {}",
+                files.len(),
+                dir.join(&doc.stem).display()
+            );
         }
     }
     Ok(())
@@ -193,7 +202,10 @@ fn write_pngs(
 
 /// The file name of each page of a single-card document: fronts numbered, each distinct back once.
 fn png_names(data: &serde_json::Value) -> Vec<Option<String>> {
-    let pages = data["layout"]["pages"].as_array().cloned().unwrap_or_default();
+    let pages = data["layout"]["pages"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let mut backs: Vec<u64> = Vec::new();
     for p in &pages {
         if p["side"] == "back"
@@ -237,12 +249,22 @@ fn single(opts: &CardOptions) -> CardOptions {
 }
 
 /// `blockprint deck [IDS…]`.
-pub(super) fn deck(ids: &[String], layout_args: &LayoutArgs, content: &ContentArg, output: &OutputArgs) -> Result<()> {
+pub(super) fn deck(
+    ids: &[String],
+    layout_args: &LayoutArgs,
+    content: &ContentArg,
+    output: &OutputArgs,
+) -> Result<()> {
     let opts = layout_args.options()?;
+    request(output)?;
+    opts.validate(output.paper)?;
     let (templates, registry) = super::kinds(content)?;
     let cx = super::checked(&super::root(content), &registry, &["deck"])?;
     if cx.lib.decks.is_empty() {
-        return Err(Error::Rules(format!("the content in {} has no decks", cx.source)));
+        return Err(Error::Rules(format!(
+            "the content in {} has no decks",
+            cx.source
+        )));
     }
     for id in ids {
         if cx.lib.deck(id).is_none() {
@@ -277,6 +299,8 @@ pub(super) fn cards(
         )));
     }
     let opts = layout_args.options()?;
+    request(output)?;
+    opts.validate(output.paper)?;
     let (templates, registry) = super::kinds(content)?;
     let cx = super::checked(&super::root(content), &registry, &["cards"])?;
     let kind = CARDS.with(opts.clone(), players);
@@ -287,20 +311,34 @@ pub(super) fn cards(
 }
 
 /// `blockprint draw ID`.
-pub(super) fn draw(id: &str, seed: Option<u64>, count: u32, content: &ContentArg, json: bool) -> Status {
+pub(super) fn draw(
+    id: &str,
+    seed: Option<u64>,
+    count: u32,
+    content: &ContentArg,
+    json: bool,
+) -> Status {
     let (lib, _) = match super::checked_tables(&super::root(content)) {
         Ok(x) => x,
         Err(s) => return s,
     };
     let Some(deck) = lib.deck(id).or_else(|| {
         // `city_streets` for `bbb.chase.city_streets`, when only one deck ends so.
-        let m: Vec<_> = lib.decks.iter().filter(|d| d.id.value.ends_with(&format!(".{id}"))).collect();
+        let m: Vec<_> = lib
+            .decks
+            .iter()
+            .filter(|d| d.id.value.ends_with(&format!(".{id}")))
+            .collect();
         (m.len() == 1).then(|| m[0])
     }) else {
         let all: Vec<&str> = lib.decks.iter().map(|d| d.id.value.as_str()).collect();
         eprintln!(
             "error: `{id}` names no deck in the content\n  = help: the decks are: {}",
-            if all.is_empty() { "(none)".to_owned() } else { all.join(", ") }
+            if all.is_empty() {
+                "(none)".to_owned()
+            } else {
+                all.join(", ")
+            }
         );
         return Status::Io;
     };
@@ -322,7 +360,11 @@ pub(super) fn draw(id: &str, seed: Option<u64>, count: u32, content: &ContentArg
         }));
     }
     for d in &drawn {
-        let gloss = if d.gloss.is_empty() { String::new() } else { format!(" ({})", d.gloss) };
+        let gloss = if d.gloss.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", d.gloss)
+        };
         outln!(
             "{:>2}. {}{} {}: {} {}{}, damage {}",
             d.n,

@@ -172,6 +172,11 @@ pub trait Kind: Sync {
         let text = engine.markdown(&format!("{}.md.j2", doc.template), &doc.data)?;
         Ok(vec![(format!("{}.md", doc.stem), text.into_bytes())])
     }
+    /// Options of a configured kind that change its files beyond the request (card size, bleed, duplex
+    /// …): part of the run's identity in the manifest, so a rerun with other options rewrites every file.
+    fn options(&self) -> Option<serde_json::Value> {
+        None
+    }
     /// The PDF of a document after typst wrote it: a kind that must set what typst cannot (print boxes,
     /// viewer preferences) rewrites it here. By default it is kept as it is.
     fn finish_pdf(&self, _doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {

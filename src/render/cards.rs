@@ -40,7 +40,8 @@ pub fn finish(
         let mut prefs = Dictionary::new();
         prefs.set("Duplex", Object::Name(duplex.as_bytes().to_vec()));
         prefs.set("PrintScaling", Object::Name(b"None".to_vec()));
-        doc.catalog_mut()?.set("ViewerPreferences", Object::Dictionary(prefs));
+        doc.catalog_mut()?
+            .set("ViewerPreferences", Object::Dictionary(prefs));
     }
     let mut out = Vec::with_capacity(pdf.len() + 256);
     doc.save_to(&mut out)?;

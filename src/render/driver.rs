@@ -49,11 +49,14 @@ pub fn default_jobs() -> usize {
 
 /// The identity of a run: what makes it the same batch.
 pub fn identity(kind: &dyn Kind, cx: &Checked, req: &Request) -> Identity {
-    let batch = if kind.rolls() {
+    let mut batch = if kind.rolls() {
         serde_json::json!({ "seed": req.seed, "year": req.year, "year_cases": req.year_cases, "paper": req.paper })
     } else {
         serde_json::json!({ "paper": req.paper })
     };
+    if let (Some(options), Some(map)) = (kind.options(), batch.as_object_mut()) {
+        map.insert("options".into(), options);
+    }
     Identity {
         kind: kind.name().to_owned(),
         batch,

@@ -180,7 +180,10 @@ mod tests {
             attribute("Wisdom (street smarts)"),
             ("WIS".into(), "Wisdom".into(), "street smarts".into())
         );
-        assert_eq!(attribute("Nerve"), ("NER".into(), "Nerve".into(), String::new()));
+        assert_eq!(
+            attribute("Nerve"),
+            ("NER".into(), "Nerve".into(), String::new())
+        );
         assert_eq!(
             RANKS.map(damage),
             [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]

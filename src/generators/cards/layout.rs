@@ -42,7 +42,11 @@ impl CardSize {
 
     /// The name shown to people (`poker` for the default).
     pub fn label(&self) -> &str {
-        if self.name.is_empty() { "poker" } else { &self.name }
+        if self.name.is_empty() {
+            "poker"
+        } else {
+            &self.name
+        }
     }
 
     /// `poker|bridge|tarot|mini` or `WxH` with a unit (`63x88mm`, `2.5x3.5in`; no unit means mm).
@@ -66,8 +70,10 @@ impl CardSize {
         let Some((w, h)) = body.split_once(['x', '×']) else {
             return Err(format!("--card-size `{s}`: {help}"));
         };
-        let w = decimal(w.trim(), unit).ok_or_else(|| format!("--card-size `{s}`: `{}` is not a length; {help}", w.trim()))?;
-        let h = decimal(h.trim(), unit).ok_or_else(|| format!("--card-size `{s}`: `{}` is not a length; {help}", h.trim()))?;
+        let w = decimal(w.trim(), unit)
+            .ok_or_else(|| format!("--card-size `{s}`: `{}` is not a length; {help}", w.trim()))?;
+        let h = decimal(h.trim(), unit)
+            .ok_or_else(|| format!("--card-size `{s}`: `{}` is not a length; {help}", h.trim()))?;
         if w < 20 * MM || h < 20 * MM || w > 400 * MM || h > 400 * MM {
             return Err(format!(
                 "--card-size `{s}`: each side must be between 20 mm and 400 mm"
@@ -245,10 +251,7 @@ impl Sheet {
                 u32::try_from((avail + self.gutter) / (cell + self.gutter)).unwrap_or(0)
             }
         };
-        (
-            fit(pw - 2 * self.margin, cw),
-            fit(ph - 2 * self.margin, ch),
-        )
+        (fit(pw - 2 * self.margin, cw), fit(ph - 2 * self.margin, ch))
     }
 
     /// Where every card goes, or a usage message naming what does not fit and the largest grid that does.
@@ -261,15 +264,35 @@ impl Sheet {
         if cols == 0 || rows == 0 || bw > avail_w || bh > avail_h {
             let what = format!(
                 "{} {} card{} ({} × {} mm{}{}) need {} × {} mm, but {} with {} mm printer margins leaves {} × {} mm",
-                if self.grid.is_some() { format!("a {cols}×{rows} grid of") } else { "one".into() },
+                if self.grid.is_some() {
+                    format!("a {cols}×{rows} grid of")
+                } else {
+                    "one".into()
+                },
                 self.card.label(),
                 if self.grid.is_some() { "s" } else { "" },
                 mm(self.card.w),
                 mm(self.card.h),
-                if self.bleed > 0 { format!(" + {} mm bleed", mm(self.bleed)) } else { String::new() },
-                if self.gutter > 0 { format!(", {} mm gutter", mm(self.gutter)) } else { String::new() },
-                mm(if self.grid.is_some() { bw } else { self.cell().0 }),
-                mm(if self.grid.is_some() { bh } else { self.cell().1 }),
+                if self.bleed > 0 {
+                    format!(" + {} mm bleed", mm(self.bleed))
+                } else {
+                    String::new()
+                },
+                if self.gutter > 0 {
+                    format!(", {} mm gutter", mm(self.gutter))
+                } else {
+                    String::new()
+                },
+                mm(if self.grid.is_some() {
+                    bw
+                } else {
+                    self.cell().0
+                }),
+                mm(if self.grid.is_some() {
+                    bh
+                } else {
+                    self.cell().1
+                }),
                 self.paper.name(),
                 mm(self.margin),
                 mm(avail_w),
@@ -302,7 +325,10 @@ impl Sheet {
             .iter()
             .map(|s| {
                 let (x, y) = self.mirror(s.x, s.y, self.card.w, self.card.h);
-                Slot { x: x + dx, y: y + dy }
+                Slot {
+                    x: x + dx,
+                    y: y + dy,
+                }
             })
             .collect();
         let front_marks = marks(&fronts, &self.card, self.bleed, pw, ph);
@@ -350,18 +376,38 @@ pub fn marks(slots: &[Slot], card: &CardSize, bleed: i64, pw: i64, ph: i64) -> V
     let mut out = Vec::new();
     for &x in &xs {
         if top > 0 {
-            out.push(Mark { x1: x, y1: 0, x2: x, y2: top - gap(top) });
+            out.push(Mark {
+                x1: x,
+                y1: 0,
+                x2: x,
+                y2: top - gap(top),
+            });
         }
         if bottom < ph {
-            out.push(Mark { x1: x, y1: bottom + gap(ph - bottom), x2: x, y2: ph });
+            out.push(Mark {
+                x1: x,
+                y1: bottom + gap(ph - bottom),
+                x2: x,
+                y2: ph,
+            });
         }
     }
     for &y in &ys {
         if left > 0 {
-            out.push(Mark { x1: 0, y1: y, x2: left - gap(left), y2: y });
+            out.push(Mark {
+                x1: 0,
+                y1: y,
+                x2: left - gap(left),
+                y2: y,
+            });
         }
         if right < pw {
-            out.push(Mark { x1: right + gap(pw - right), y1: y, x2: pw, y2: y });
+            out.push(Mark {
+                x1: right + gap(pw - right),
+                y1: y,
+                x2: pw,
+                y2: y,
+            });
         }
     }
     out
@@ -392,8 +438,20 @@ mod tests {
         }
         // A4, no bleed: the 190.5 × 266.7 mm block is centred.
         let g = sheet(Paper::A4, 0, 0).grid().unwrap();
-        assert_eq!(g.fronts[0], Slot { x: 9_750, y: 15_150 });
-        assert_eq!(g.fronts[4], Slot { x: 9_750 + 63_500, y: 15_150 + 88_900 });
+        assert_eq!(
+            g.fronts[0],
+            Slot {
+                x: 9_750,
+                y: 15_150
+            }
+        );
+        assert_eq!(
+            g.fronts[4],
+            Slot {
+                x: 9_750 + 63_500,
+                y: 15_150 + 88_900
+            }
+        );
     }
 
     #[test]
@@ -435,7 +493,13 @@ mod tests {
         s.duplex = Duplex::None;
         s.back_offset = (500, -250);
         let g = s.grid().unwrap();
-        assert_eq!(g.backs[0], Slot { x: g.fronts[0].x + 500, y: g.fronts[0].y - 250 });
+        assert_eq!(
+            g.backs[0],
+            Slot {
+                x: g.fronts[0].x + 500,
+                y: g.fronts[0].y - 250
+            }
+        );
     }
 
     #[test]
@@ -450,10 +514,16 @@ mod tests {
                     for c in &g.fronts {
                         let (l, t) = (c.x - bleed, c.y - bleed);
                         let (r, b) = (c.x + s.card.w + bleed, c.y + s.card.h + bleed);
-                        let inside = m.x1.max(m.x2) > l && m.x1.min(m.x2) < r && m.y1.max(m.y2) > t && m.y1.min(m.y2) < b;
+                        let inside = m.x1.max(m.x2) > l
+                            && m.x1.min(m.x2) < r
+                            && m.y1.max(m.y2) > t
+                            && m.y1.min(m.y2) < b;
                         assert!(!inside, "{m:?} crosses {c:?}");
                     }
-                    assert!(m.x1 == 0 || m.y1 == 0 || m.x2 == g.page_w || m.y2 == g.page_h, "{m:?} reaches the edge");
+                    assert!(
+                        m.x1 == 0 || m.y1 == 0 || m.x2 == g.page_w || m.y2 == g.page_h,
+                        "{m:?} reaches the edge"
+                    );
                 }
             }
         }

@@ -273,11 +273,7 @@ pub struct CardsData {
     pub markdown: serde_json::Value,
 }
 
-fn document(
-    stem: String,
-    title: String,
-    data: &CardsData,
-) -> Result<Document> {
+fn document(stem: String, title: String, data: &CardsData) -> Result<Document> {
     Ok(Document {
         stem,
         template: "cards/cards".into(),
@@ -296,7 +292,9 @@ fn finish(doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
     let layout: ImpositionUm = serde_json::from_value(doc.data["layout"]["um"].clone())
         .map_err(|e| Error::Bug(format!("card layout data: {e}")))?;
     let single = doc.data["layout"]["mode"] == "single";
-    let duplex = doc.data["layout"]["pdf_duplex"].as_str().unwrap_or("Simplex");
+    let duplex = doc.data["layout"]["pdf_duplex"]
+        .as_str()
+        .unwrap_or("Simplex");
     crate::render::cards::finish(pdf, &layout, single, duplex)
         .map_err(|e| Error::Bug(format!("cannot set the print boxes of {}: {e}", doc.stem)))
 }
@@ -388,7 +386,10 @@ impl Kind for DeckKind {
             .decks(cx)
             .get(i)
             .ok_or_else(|| Error::Bug(format!("deck {i} of {}", self.decks(cx).len())))?;
-        let mut faces: Vec<Face> = faces::obstacles(deck).into_iter().map(Face::Obstacle).collect();
+        let mut faces: Vec<Face> = faces::obstacles(deck)
+            .into_iter()
+            .map(Face::Obstacle)
+            .collect();
         let back = faces.len();
         faces.push(Face::Back(faces::deck_back(deck)));
         let cards: Vec<Card> = (0..back).map(|front| Card { front, back }).collect();
@@ -425,6 +426,9 @@ impl Kind for DeckKind {
             format!("{title}: obstacle deck"),
             &data,
         )
+    }
+    fn options(&self) -> Option<serde_json::Value> {
+        serde_json::to_value(&self.opts).ok()
     }
     fn finish_pdf(&self, doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
         finish(doc, pdf)
@@ -479,11 +483,23 @@ impl Kind for CardsKind {
         let (stem, title, faces, cards, markdown) = match i {
             0 => {
                 let (faces, cards, md) = reference::reference_cards(cx)?;
-                ("reference", "Block by Block: reference cards", faces, cards, md)
+                (
+                    "reference",
+                    "Block by Block: reference cards",
+                    faces,
+                    cards,
+                    md,
+                )
             }
             _ => {
                 let (faces, cards, md) = reference::approach_cards(self.players, Some(cx));
-                ("approach", "Block by Block: approach cards", faces, cards, md)
+                (
+                    "approach",
+                    "Block by Block: approach cards",
+                    faces,
+                    cards,
+                    md,
+                )
             }
         };
         let layout = impose(&self.opts, req.paper, &cards)?;
@@ -495,6 +511,12 @@ impl Kind for CardsKind {
             markdown,
         };
         document(stem.into(), title.into(), &data)
+    }
+    fn options(&self) -> Option<serde_json::Value> {
+        let mut v = serde_json::to_value(&self.opts).ok()?;
+        v.as_object_mut()?
+            .insert("players".into(), self.players.into());
+        Some(v)
     }
     fn finish_pdf(&self, doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
         finish(doc, pdf)

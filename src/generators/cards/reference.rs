@@ -161,7 +161,9 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
     let q = |s: &str| smart_quotes(s);
     let lookup = |id: &str| lib.lookup(id).ok_or_else(|| missing(id));
     let tab = |id: &str| lib.table(id).ok_or_else(|| missing(id));
-    let deck = lib.deck(CITY_STREETS).ok_or_else(|| missing(CITY_STREETS))?;
+    let deck = lib
+        .deck(CITY_STREETS)
+        .ok_or_else(|| missing(CITY_STREETS))?;
     let mut fronts = Vec::new();
 
     // Chase 1: the set-up and the road ahead.
@@ -173,11 +175,7 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
             let (abbr, name, gloss) = faces::attribute(&q(m));
             let mut cap = s.to_string();
             cap[..1].make_ascii_uppercase();
-            vec![
-                format!("{sym} {cap}"),
-                format!("{abbr}: {name}"),
-                gloss,
-            ]
+            vec![format!("{sym} {cap}"), format!("{abbr}: {name}"), gloss]
         })
         .collect();
     fronts.push(card(
@@ -218,20 +216,35 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
     for (i, r) in outcome.rows.iter().enumerate() {
         let p = crate::check::row_probability(&cx.report, &outcome.id.value, i)
             .ok_or_else(|| Error::Bug(format!("no odds for {CHASE_OUTCOME} row {i}")))?;
-        rows.push(vec![r.on.value.clone(), odds(p), q(&inline_rolls(&r.result.value)?)]);
+        rows.push(vec![
+            r.on.value.clone(),
+            odds(p),
+            q(&inline_rolls(&r.result.value)?),
+        ]);
     }
     fronts.push(card(
         "Chase",
         "3/3",
         vec![
-            Block::Heading { text: "Ending the chase".into() },
+            Block::Heading {
+                text: "Ending the chase".into(),
+            },
             list(&[
                 ("", "The quarry slows down three turns running and is gone."),
                 ("", "One side gives up."),
-                ("", "A side drops to 0 HP or below: it is boxed in, cornered or rolled over."),
+                (
+                    "",
+                    "A side drops to 0 HP or below: it is boxed in, cornered or rolled over.",
+                ),
             ]),
-            Block::Heading { text: format!("At 0 HP roll {}", outcome.dice.value) },
-            table(&[outcome.dice.value.as_str(), "Odds", "What happens"], &[2, 3, 9], rows),
+            Block::Heading {
+                text: format!("At 0 HP roll {}", outcome.dice.value),
+            },
+            table(
+                &[outcome.dice.value.as_str(), "Odds", "What happens"],
+                &[2, 3, 9],
+                rows,
+            ),
         ],
     ));
 
@@ -259,7 +272,11 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
     for e in &turf.entries {
         let dice_text = e.value.value.to_string();
         let d = dist(&dice_text)?;
-        rows.push(vec![q(&e.key.value), format!("{dice_text} + CHA"), mean(&d.mean())]);
+        rows.push(vec![
+            q(&e.key.value),
+            format!("{dice_text} + CHA"),
+            mean(&d.mean()),
+        ]);
     }
     let lawyer = tab(LAWYER)?;
     let mut lawyer_odds = None;
@@ -280,7 +297,10 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
                 .map(|r| q(&inline_rolls(&r.result.value).unwrap_or_default()))
                 .unwrap_or_default()
         ),
-        None => format!("each time an NPC clams up in an interrogation, roll {} on the lawyer table.", lawyer.dice.value),
+        None => format!(
+            "each time an NPC clams up in an interrogation, roll {} on the lawyer table.",
+            lawyer.dice.value
+        ),
     };
     fronts.push(card(
         "Interrogation",
@@ -431,7 +451,10 @@ fn inline_rolls(s: &str) -> Result<String> {
 
 /// The approach cards: `players` sets of the investigators' three and `players` sets of the NPCs' three,
 /// each with what it does against the other side's approaches (from the content's matrix when given).
-pub fn approach_cards(players: u32, cx: Option<&Checked>) -> (Vec<Face>, Vec<Card>, serde_json::Value) {
+pub fn approach_cards(
+    players: u32,
+    cx: Option<&Checked>,
+) -> (Vec<Face>, Vec<Card>, serde_json::Value) {
     let matrix = cx.and_then(|cx| cx.lib.lookup(MATRIX));
     let against = |mine: &str, investigator: bool| -> Vec<(String, String)> {
         let Some(m) = matrix else {
@@ -454,7 +477,9 @@ pub fn approach_cards(players: u32, cx: Option<&Checked>) -> (Vec<Face>, Vec<Car
             .collect()
     };
     let blurb = |name: &str| match name {
-        "Good Cop" => "Coffee, sympathy, a way out. You are on their side, or so they should think.",
+        "Good Cop" => {
+            "Coffee, sympathy, a way out. You are on their side, or so they should think."
+        }
         "Bad Cop" => "Raised voice, slammed table, the weight of the badge.",
         "Make them Sweat" => "Silence, a long wait, a hot room. Only on your own turf.",
         "Mouth Off" => "Loud, insulting, looking for the fight that ends the talk.",
