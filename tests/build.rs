@@ -64,7 +64,9 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["cases", "export", "srd", "tables"]);
+    assert_eq!(names, ["cards", "cases", "export", "srd", "tables"]);
+    assert!(a.path().join("out/cards/decks/bbb_chase_city_streets.pdf").is_file());
+    assert!(a.path().join("out/cards/bbb/reference.pdf").is_file());
     assert!(a.path().join("out/srd/block-by-block-srd.pdf").is_file());
     assert!(a.path().join("out/cases/1976-02/1976-02-gm.pdf").is_file());
     let top: Vec<_> = std::fs::read_dir(a.path()).unwrap().collect();

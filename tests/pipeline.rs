@@ -170,6 +170,8 @@ fn make_list_names_every_kind() {
         [
             "case",
             "srd",
+            "deck",
+            "cards",
             "export-foundry",
             "export-foundry-v12",
             "export-roll20",
@@ -657,7 +659,7 @@ mod library {
             }
         }
         compiled.dedup();
-        assert_eq!(compiled, ["case/case.typ", "srd/srd.typ"]);
+        assert_eq!(compiled, ["case/case.typ", "srd/srd.typ", "cards/cards.typ"]);
         // The stress sample: long, hostile and non-Latin strings in every field.
         let stress: serde_json::Value = serde_json::from_slice(
             &std::fs::read(super::fixture(

@@ -173,9 +173,7 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
         .map(|(s, m)| {
             let (sym, _) = faces::suit_symbol(s);
             let (abbr, name, gloss) = faces::attribute(&q(m));
-            let mut cap = s.to_string();
-            cap[..1].make_ascii_uppercase();
-            vec![format!("{sym} {cap}"), format!("{abbr}: {name}"), gloss]
+            vec![sym.to_owned(), format!("{abbr}: {name}"), gloss]
         })
         .collect();
     fronts.push(card(
@@ -185,7 +183,7 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
             t("HP is Hot Pursuit. ", "Order roll: Wisdom. A clearly faster vehicle rolls with advantage. People in one vehicle pool their HP, but a vehicle carrying two or more people more than the other side rolls with disadvantage. Either side may call the chase off at any time."),
             Block::Heading { text: "The road ahead".into() },
             t("", "Deal one card face up to the quarry and one to the pursuer; the quarry is already past the pursuer's first card. A card's rank is its damage (A = 1, 2–10 as printed, J Q K = 10); its suit names the attribute that meets it."),
-            table(&["Suit", "Attribute", "Think"], &[3, 4, 4], suits),
+            table(&["Suit", "Attribute", "Think"], &[2, 5, 5], suits),
             t("Meet a card: ", "roll for driving, riding or running with the suit's attribute. Success: move on one card and deal the next. Failure: lose HP equal to the card's damage."),
         ],
     ));
