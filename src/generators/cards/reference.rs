@@ -43,7 +43,6 @@ pub fn requirements() -> Requirements {
             CLOSING.into(),
             SENTENCING.into(),
         ],
-        decks: vec![CITY_STREETS.into()],
         int_keys: vec![(CLOSING.into(), PER_BREAK.into())],
         ..Requirements::default()
     }
@@ -161,32 +160,30 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
     let q = |s: &str| smart_quotes(s);
     let lookup = |id: &str| lib.lookup(id).ok_or_else(|| missing(id));
     let tab = |id: &str| lib.table(id).ok_or_else(|| missing(id));
-    let deck = lib
-        .deck(CITY_STREETS)
-        .ok_or_else(|| missing(CITY_STREETS))?;
+    // The suits' attributes as the City Streets deck gives them (or the first deck; none: no suit table).
+    let deck = lib.deck(CITY_STREETS).or(lib.decks.first());
     let mut fronts = Vec::new();
 
     // Chase 1: the set-up and the road ahead.
-    let suits: Vec<Vec<String>> = crate::content::SUITS
-        .iter()
-        .zip(faces::meanings(deck))
-        .map(|(s, m)| {
-            let (sym, _) = faces::suit_symbol(s);
-            let (abbr, name, gloss) = faces::attribute(&q(m));
-            vec![sym.to_owned(), format!("{abbr}: {name}"), gloss]
-        })
-        .collect();
-    fronts.push(card(
-        "Chase",
-        "1/3",
-        vec![
-            t("HP is Hot Pursuit. ", "Order roll: Wisdom. A clearly faster vehicle rolls with advantage. People in one vehicle pool their HP, but a vehicle carrying two or more people more than the other side rolls with disadvantage. Either side may call the chase off at any time."),
-            Block::Heading { text: "The road ahead".into() },
-            t("", "Deal one card face up to the quarry and one to the pursuer; the quarry is already past the pursuer's first card. A card's rank is its damage (A = 1, 2–10 as printed, J Q K = 10); its suit names the attribute that meets it."),
-            table(&["Suit", "Attribute", "Think"], &[2, 5, 5], suits),
-            t("Meet a card: ", "roll for driving, riding or running with the suit's attribute. Success: move on one card and deal the next. Failure: lose HP equal to the card's damage."),
-        ],
-    ));
+    let mut road = vec![
+        t("HP is Hot Pursuit. ", "Order roll: Wisdom. A clearly faster vehicle rolls with advantage. People in one vehicle pool their HP, but a vehicle carrying two or more people more than the other side rolls with disadvantage. Either side may call the chase off at any time."),
+        Block::Heading { text: "The road ahead".into() },
+        t("", "Deal one card face up to the quarry and one to the pursuer; the quarry is already past the pursuer's first card. A card's rank is its damage (A = 1, 2–10 as printed, J Q K = 10); its suit names the attribute that meets it."),
+    ];
+    if let Some(deck) = deck {
+        let suits: Vec<Vec<String>> = crate::content::SUITS
+            .iter()
+            .zip(faces::meanings(deck))
+            .map(|(s, m)| {
+                let (sym, _) = faces::suit_symbol(s);
+                let (abbr, name, gloss) = faces::attribute(&q(m));
+                vec![sym.to_owned(), format!("{abbr}: {name}"), gloss]
+            })
+            .collect();
+        road.push(table(&["Suit", "Attribute", "Think"], &[2, 5, 5], suits));
+    }
+    road.push(t("Meet a card: ", "roll for driving, riding or running with the suit's attribute. Success: move on one card and deal the next. Failure: lose HP equal to the card's damage."));
+    fronts.push(card("Chase", "1/3", road));
     // Chase 2: moves.
     fronts.push(card(
         "Chase",
