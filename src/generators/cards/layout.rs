@@ -482,7 +482,7 @@ mod tests {
 
     #[test]
     fn backs_mirror_columns_or_rows() {
-        let mut s = sheet(Paper::Letter, 0, 3 * MM);
+        let mut s = sheet(Paper::A4, 0, 3 * MM);
         let g = s.grid().unwrap();
         // Long edge: the back of column 0 is in column 2, same row.
         assert_eq!(g.backs[0], g.fronts[2]);
