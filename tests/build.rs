@@ -65,7 +65,11 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
         .collect();
     names.sort();
     assert_eq!(names, ["cards", "cases", "export", "srd", "tables"]);
-    assert!(a.path().join("out/cards/decks/bbb_chase_city_streets.pdf").is_file());
+    assert!(
+        a.path()
+            .join("out/cards/decks/bbb_chase_city_streets.pdf")
+            .is_file()
+    );
     assert!(a.path().join("out/cards/bbb/reference.pdf").is_file());
     assert!(a.path().join("out/srd/block-by-block-srd.pdf").is_file());
     assert!(a.path().join("out/cases/1976-02/1976-02-gm.pdf").is_file());

@@ -659,7 +659,10 @@ mod library {
             }
         }
         compiled.dedup();
-        assert_eq!(compiled, ["case/case.typ", "srd/srd.typ", "cards/cards.typ"]);
+        assert_eq!(
+            compiled,
+            ["case/case.typ", "srd/srd.typ", "cards/cards.typ"]
+        );
         // The stress sample: long, hostile and non-Latin strings in every field.
         let stress: serde_json::Value = serde_json::from_slice(
             &std::fs::read(super::fixture(

@@ -348,7 +348,7 @@ impl DeckKind {
             .filter(|d| {
                 self.ids
                     .as_ref()
-                    .is_none_or(|ids| ids.iter().any(|i| *i == d.id.value))
+                    .is_none_or(|ids| ids.contains(&d.id.value))
             })
             .collect()
     }

@@ -166,9 +166,17 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
 
     // Chase 1: the set-up and the road ahead.
     let mut road = vec![
-        t("HP is Hot Pursuit. ", "Order roll: Wisdom. A clearly faster vehicle rolls with advantage. People in one vehicle pool their HP, but a vehicle carrying two or more people more than the other side rolls with disadvantage. Either side may call the chase off at any time."),
-        Block::Heading { text: "The road ahead".into() },
-        t("", "Deal one card face up to the quarry and one to the pursuer; the quarry is already past the pursuer's first card. A card's rank is its damage (A = 1, 2–10 as printed, J Q K = 10); its suit names the attribute that meets it."),
+        t(
+            "HP is Hot Pursuit. ",
+            "Order roll: Wisdom. A clearly faster vehicle rolls with advantage. People in one vehicle pool their HP, but a vehicle carrying two or more people more than the other side rolls with disadvantage. Either side may call the chase off at any time.",
+        ),
+        Block::Heading {
+            text: "The road ahead".into(),
+        },
+        t(
+            "",
+            "Deal one card face up to the quarry and one to the pursuer; the quarry is already past the pursuer's first card. A card's rank is its damage (A = 1, 2–10 as printed, J Q K = 10); its suit names the attribute that meets it.",
+        ),
     ];
     if let Some(deck) = deck {
         let suits: Vec<Vec<String>> = crate::content::SUITS
