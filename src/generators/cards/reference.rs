@@ -426,6 +426,9 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
             t("Bring ", "a Suspect in custody, a piece of Evidence and a Witness. It takes your legwork (on overtime: 1d6 Stress)."),
             t("Roll 1d20 ", &format!("+{per_break} per Break + modifiers; meet the minimum sentence in years.")),
             Block::List { items: mods },
+            Block::Heading {
+                text: "Chance the DA accepts, by Breaks and minimum sentence".into(),
+            },
             Block::Table {
                 widths: std::iter::once(3).chain(targets.iter().map(|_| 2)).collect(),
                 columns,
