@@ -691,8 +691,9 @@ fn reference_card_odds_are_the_dice_engines() {
         assert_eq!(row[0], n.to_string());
         assert_eq!(row[1], odds(&p(&format!("{n}d6cs>=6"), 1)));
         assert_eq!(row[2], odds(&p(&format!("{n}d6cs<=1"), 1)));
-        // A die fails to give Progress only by showing 2–5 twice: (2/3)^2 = 4/9.
-        let none = BigRational::new(4.into(), 9.into());
+        // A hunch is followed only when a 1 shows, and then that 1 is a Progress: the roll is empty
+        // only when every die shows 2–5, (2/3)^n.
+        let none = BigRational::new(2.into(), 3.into());
         let mut all_none = BigRational::from_integer(1.into());
         for _ in 0..n {
             all_none *= &none;
@@ -704,7 +705,8 @@ fn reference_card_odds_are_the_dice_engines() {
     }
     assert_eq!(rows[0][1], "1/6 (16.7%)");
     assert_eq!(rows[1][1], "11/36 (30.6%)");
-    assert_eq!(rows[0][3], "5/9 (55.6%)");
+    assert_eq!(rows[0][3], "1/3 (33.3%)");
+    assert_eq!(rows[1][3], "5/9 (55.6%)");
     // Chase outcome: 1d6, each row 1/6.
     let rows = table_rows(find_card(faces, "Chase", "3/3"));
     assert_eq!(rows.len(), 6);

@@ -92,9 +92,10 @@ pub struct PoolOdds {
 pub fn pool_odds(n: u32) -> Result<(BigRational, BigRational, BigRational)> {
     let progress = at_least(&dist(&format!("{n}d6cs>=6"))?, 1);
     let hunch = at_least(&dist(&format!("{n}d6cs<=1"))?, 1);
-    // Following every hunch: each die that first shows a 1 or a 6 is a Progress, and a 2–5 is rolled
-    // once more, so at least one Progress exactly when some first roll is a 1 or a 6, or some reroll is.
-    // From one d6's distribution: q = P(2–5); a die gives no Progress with probability q·q.
+    // Following every hunch: a hunch can only be followed when some die shows a 1, and once it is, that
+    // 1 is a Progress. So the roll gives at least one Progress exactly when some die first shows a 1 or
+    // a 6; the reroll of the 2–5s adds Progress but never decides "at least one". From one d6's
+    // distribution: q = P(2–5), and no Progress has probability q^n.
     let d6 = dist("1d6")?;
     let q: BigRational = d6
         .outcomes()
@@ -103,10 +104,9 @@ pub fn pool_odds(n: u32) -> Result<(BigRational, BigRational, BigRational)> {
             *v >= BigRational::from_integer(2.into()) && *v <= BigRational::from_integer(5.into())
         })
         .fold(BigRational::zero(), |a, (_, p)| a + p);
-    let none_one = &q * &q;
     let mut none = BigRational::one();
     for _ in 0..n {
-        none *= &none_one;
+        none *= &q;
     }
     Ok((progress, hunch, BigRational::one() - none))
 }
@@ -370,7 +370,7 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
                 &[2, 5, 5, 5],
                 rows,
             ),
-            t("", "“Hunches followed”: every hunch is followed up (as overtime demands); a die then gives no Progress only when it shows 2–5 twice."),
+            t("", "“Hunches followed”: every hunch is followed up (as overtime demands); once a hunch is followed its 1s are Progress, so the roll comes up empty only when every die shows 2–5."),
         ],
     ));
 
