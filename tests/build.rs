@@ -75,6 +75,7 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
     assert_eq!(
         names,
         [
+            "cards",
             "cases",
             "export",
             "pregenerated",
@@ -85,6 +86,12 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
         ]
     );
     assert!(a.path().join("out/sheet/character-fillable.pdf").is_file());
+    assert!(
+        a.path()
+            .join("out/cards/decks/bbb_chase_city_streets.pdf")
+            .is_file()
+    );
+    assert!(a.path().join("out/cards/bbb/reference.pdf").is_file());
     assert!(a.path().join("out/srd/block-by-block-srd.pdf").is_file());
     assert!(a.path().join("out/cases/1976-02/1976-02-gm.pdf").is_file());
     let top: Vec<_> = std::fs::read_dir(a.path()).unwrap().collect();

@@ -173,6 +173,8 @@ fn make_list_names_every_kind() {
             "detective",
             "npc",
             "sheet",
+            "deck",
+            "cards",
             "export-foundry",
             "export-foundry-v12",
             "export-roll20",
@@ -667,7 +669,8 @@ mod library {
                 "srd/srd.typ",
                 "sheet/character.typ",
                 "npc/cards.typ",
-                "sheet/character.typ"
+                "sheet/character.typ",
+                "cards/cards.typ"
             ]
         );
         // The stress sample: long, hostile and non-Latin strings in every field.

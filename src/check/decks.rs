@@ -1,4 +1,6 @@
-//! Decks: every suit holds exactly 13 cards (A, 2–10, J, Q, K), none repeated within its suit.
+//! Decks: every suit holds exactly 13 cards (A, 2–10, J, Q, K), none blank, none repeated within its suit
+//! or in another suit of the deck (a dealt card must say which obstacle it is), and every suit says what it
+//! stands for.
 
 use std::collections::BTreeMap;
 
@@ -43,6 +45,19 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
             let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
             for (i, card) in cards.value.iter().enumerate() {
                 let rank = RANKS.get(i).copied().unwrap_or("extra");
+                if card.value.trim().is_empty() {
+                    out.push(
+                        Diagnostic::error(
+                            Kind::MissingCard,
+                            &lib.sources,
+                            &card.loc,
+                            format!("{suit} {rank} of deck `{id}` is blank"),
+                        )
+                        .with_table(id)
+                        .with_hint("write the obstacle this card deals, e.g. \"Red light\""),
+                    );
+                    continue;
+                }
                 match seen.get(card.value.as_str()) {
                     Some(&j) => out.push(
                         Diagnostic::error(
@@ -63,6 +78,58 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                         seen.insert(&card.value, i);
                     }
                 }
+            }
+        }
+        // The same obstacle in two suits.
+        let mut first: BTreeMap<String, (&str, &str)> = BTreeMap::new();
+        for (suit, cards) in SUITS.iter().zip(&d.cards) {
+            for (card, rank) in cards.value.iter().zip(RANKS) {
+                let key = card.value.trim().to_lowercase();
+                if key.is_empty() {
+                    continue;
+                }
+                match first.get(&key) {
+                    Some((s, r)) if s != suit => out.push(
+                        Diagnostic::error(
+                            Kind::DuplicateCard,
+                            &lib.sources,
+                            &card.loc,
+                            format!(
+                                "{suit} {rank} of deck `{id}` repeats {s} {r} (`{}`)",
+                                card.value
+                            ),
+                        )
+                        .with_table(id)
+                        .with_hint(
+                            "each of the 52 cards is a different obstacle; change one of them",
+                        ),
+                    ),
+                    Some(_) => {}
+                    None => {
+                        first.insert(key, (suit, rank));
+                    }
+                }
+            }
+        }
+        for (suit, meaning) in SUITS.iter().zip([
+            &d.suits.hearts,
+            &d.suits.clubs,
+            &d.suits.diamonds,
+            &d.suits.spades,
+        ]) {
+            if meaning.trim().is_empty() {
+                out.push(
+                    Diagnostic::error(
+                        Kind::MissingCard,
+                        &lib.sources,
+                        &d.id.loc,
+                        format!("deck `{id}` does not say what {suit} stand for"),
+                    )
+                    .with_table(id)
+                    .with_hint(format!(
+                        "give `suits.{suit}` the attribute and its gloss, e.g. \"Wisdom (street smarts)\""
+                    )),
+                );
             }
         }
     }

@@ -10,6 +10,7 @@ macro_rules! outp {
     ($($arg:tt)*) => { $crate::cli::write_stdout(&format!($($arg)*)) };
 }
 
+mod cards;
 mod check;
 mod export;
 mod init;
@@ -267,6 +268,51 @@ pub enum Command {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// Print-and-play obstacle decks: sheets of fronts, each followed by its backs mirrored for duplex
+    /// printing, with crop marks (or `--single` cards with TrimBox and BleedBox for print services), into
+    /// `--out/cards/decks/`.
+    Deck {
+        /// Deck ids (default: every deck).
+        ids: Vec<String>,
+        #[command(flatten)]
+        layout: cards::LayoutArgs,
+        #[command(flatten)]
+        content: ContentArg,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Reference cards (chase, interrogation, fights, legwork, the DA) and approach cards for the
+    /// secret choice of an interrogation, one set per player, into `--out/cards/bbb/`.
+    Cards {
+        /// The game: bbb (Block by Block).
+        game: Option<String>,
+        /// Players: how many sets of approach cards (investigators' and NPCs').
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=12))]
+        players: u32,
+        #[command(flatten)]
+        layout: cards::LayoutArgs,
+        #[command(flatten)]
+        content: ContentArg,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Deal cards from a shuffled deck without replacement, seeded: each card with its suit's attribute
+    /// and its damage (for a chase without physical cards).
+    Draw {
+        /// Deck id (or its last part, e.g. city_streets).
+        id: String,
+        /// Seed of the shuffle; a random one is chosen and printed when left out.
+        #[arg(long, value_parser = seed_parser())]
+        seed: Option<u64>,
+        /// How many cards to deal.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        count: u32,
+        #[command(flatten)]
+        content: ContentArg,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Write the built-in content into DIR for editing; read it back with `--content DIR`.
     Init {
         /// A folder that does not exist yet or is empty.
@@ -513,6 +559,34 @@ pub fn run(cli: Cli) -> ExitCode {
             content,
             output,
         } => return done(export::run(to, foundry_version, &ids, &content, &output)),
+        Command::Deck {
+            ids,
+            layout,
+            content,
+            output,
+        } => return done(cards::deck(&ids, &layout, &content, &output)),
+        Command::Cards {
+            game,
+            players,
+            layout,
+            content,
+            output,
+        } => {
+            return done(cards::cards(
+                game.as_deref(),
+                players,
+                &layout,
+                &content,
+                &output,
+            ));
+        }
+        Command::Draw {
+            id,
+            seed,
+            count,
+            content,
+            json,
+        } => cards::draw(&id, seed, count, &content, json),
         Command::Init { dir, quiet } => init::run(&dir, quiet),
     };
     status.into()

@@ -7,6 +7,7 @@
 //! `templates/<kind>/`. A kind that only lays out checked content needs no Rust at all: a
 //! `templates/<kind>/kind.toml` (see [`layout`]) names its template and the content it shows.
 
+pub mod cards;
 pub mod case;
 pub mod detective;
 pub mod export;
@@ -30,6 +31,8 @@ pub static RUST_KINDS: &[&dyn Kind] = &[
     &detective::PREGENERATED,
     &npc::STOCK,
     &sheet::SheetKind,
+    &cards::DECK,
+    &cards::CARDS,
     &export::FOUNDRY,
     &export::FOUNDRY_V12,
     &export::ROLL20,
@@ -174,6 +177,16 @@ pub trait Kind: Sync {
     ) -> Result<Vec<(String, Vec<u8>)>> {
         let text = engine.markdown(&format!("{}.md.j2", doc.template), &doc.data)?;
         Ok(vec![(format!("{}.md", doc.stem), text.into_bytes())])
+    }
+    /// Options of a configured kind that change its files beyond the request (card size, bleed, duplex
+    /// …): part of the run's identity in the manifest, so a rerun with other options rewrites every file.
+    fn options(&self) -> Option<serde_json::Value> {
+        None
+    }
+    /// The PDF of a document after typst wrote it: a kind that must set what typst cannot (print boxes,
+    /// viewer preferences) rewrites it here. By default it is kept as it is.
+    fn finish_pdf(&self, _doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
+        Ok(pdf)
     }
     /// The files of a document in a format the kind writes itself (`csv`, `txt`): (relative path, bytes).
     fn files(&self, _cx: &Checked, doc: &Document, f: Format) -> Result<Vec<(String, Vec<u8>)>> {

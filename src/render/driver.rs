@@ -49,11 +49,14 @@ pub fn default_jobs() -> usize {
 
 /// The identity of a run: what makes it the same batch.
 pub fn identity(kind: &dyn Kind, cx: &Checked, req: &Request) -> Identity {
-    let batch = if kind.rolls() {
+    let mut batch = if kind.rolls() {
         serde_json::json!({ "seed": req.seed, "year": req.year, "year_cases": req.year_cases, "paper": req.paper })
     } else {
         serde_json::json!({ "paper": req.paper })
     };
+    if let (Some(options), Some(map)) = (kind.options(), batch.as_object_mut()) {
+        map.insert("options".into(), options);
+    }
     Identity {
         kind: kind.name().to_owned(),
         batch,
@@ -363,7 +366,7 @@ pub fn render(
     f: Format,
 ) -> Result<Vec<(String, Vec<u8>)>> {
     match f {
-        Format::Pdf => Ok(engine
+        Format::Pdf => engine
             .pdf(
                 &format!("{}.typ", doc.template),
                 &doc.data,
@@ -372,8 +375,13 @@ pub fn render(
                 &doc.parts,
             )?
             .into_iter()
-            .map(|(suffix, bytes)| (format!("{}{suffix}.pdf", doc.stem), bytes))
-            .collect()),
+            .map(|(suffix, bytes)| {
+                Ok((
+                    format!("{}{suffix}.pdf", doc.stem),
+                    kind.finish_pdf(doc, bytes)?,
+                ))
+            })
+            .collect(),
         Format::Md => kind.markdown(cx, engine, doc),
         Format::Csv | Format::Txt => kind.files(cx, doc, f),
         Format::Json => {

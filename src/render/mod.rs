@@ -3,6 +3,7 @@
 //! threads, keeps the output folder's manifest, and makes the combined files ([`merge`]); [`data`] builds
 //! the values reference templates see; [`output`] writes atomically.
 
+pub mod cards;
 pub mod data;
 pub mod driver;
 mod engine;

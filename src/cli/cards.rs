@@ -1,0 +1,381 @@
+//! `blockprint deck [IDS…]`, `blockprint cards [bbb]` and `blockprint draw ID`: the card kinds configured
+//! from the layout flags and run through the same driver as `make`; `--png DIR` adds one PNG per card face;
+//! `draw` deals from a seeded shuffle.
+
+use std::path::PathBuf;
+
+use super::{ContentArg, OutputArgs, Status};
+use crate::error::{Error, Result};
+use crate::generators::cards::layout::{self, CardSize, Duplex};
+use crate::generators::cards::{CARDS, CardOptions, DECK};
+use crate::generators::{Checked, Kind, Request};
+use crate::render::{Engine, driver};
+
+/// The layout flags of `deck` and `cards`.
+#[derive(Debug, clap::Args)]
+pub struct LayoutArgs {
+    /// Card size: poker (2.5 × 3.5 in, 63 × 88 mm), bridge (2.25 × 3.5 in, 57 × 89 mm), tarot
+    /// (70 × 120 mm), mini (1.75 × 2.5 in, 44 × 63 mm), or WxH such as 63x88mm or 2.5x3.5in.
+    #[arg(long, default_value = "poker", value_name = "SIZE")]
+    pub card_size: String,
+    /// Space between cards on a sheet: 0 (cards share their cut lines) or a length such as 3mm.
+    #[arg(long, default_value = "0", value_name = "LENGTH")]
+    pub gutter: String,
+    /// Bleed around each card (its background runs this far past the cut): 0, 3mm, 0.125in.
+    #[arg(long, default_value = "0", value_name = "LENGTH")]
+    pub bleed: String,
+    /// The edge of the paper the printer cannot reach; cards stay inside it.
+    #[arg(long, default_value = "5mm", value_name = "LENGTH")]
+    pub printer_margin: String,
+    /// Columns × rows per sheet, such as 3x3 (default: as many as fit).
+    #[arg(long, value_name = "CxR")]
+    pub grid: Option<String>,
+    /// How the printer turns the sheet for the backs: long (mirror columns), short (mirror rows) or none.
+    #[arg(long, value_enum, default_value = "long")]
+    pub duplex: Duplex,
+    /// Start with a front/back test sheet to measure the printer's duplex offset.
+    #[arg(long)]
+    pub alignment_page: bool,
+    /// Move every back by X right and Y down (negative: left, up), e.g. 1.5mm,-0.5mm.
+    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
+    pub back_offset: Option<String>,
+    /// One card per page at trim + bleed, fronts and backs interleaved, with TrimBox and BleedBox (for
+    /// print-on-demand services).
+    #[arg(long)]
+    pub single: bool,
+    /// Also write one PNG per card face into DIR at 300 dpi, trim + bleed (poker with 0.125in bleed:
+    /// 825 × 1125 px).
+    #[arg(long, value_name = "DIR")]
+    pub png: Option<PathBuf>,
+}
+
+impl LayoutArgs {
+    /// The card options these flags give (usage errors name the flag and the fix).
+    pub fn options(&self) -> Result<CardOptions> {
+        let length = |flag: &str, v: &str| {
+            layout::parse_length(v, false).ok_or_else(|| {
+                Error::Usage(format!(
+                    "--{flag} `{v}`: give a length such as 0, 3mm, 0.125in or 9pt"
+                ))
+            })
+        };
+        let card = CardSize::parse(&self.card_size).map_err(Error::Usage)?;
+        let gutter = length("gutter", &self.gutter)?;
+        let bleed = length("bleed", &self.bleed)?;
+        let margin = length("printer-margin", &self.printer_margin)?;
+        if bleed > 20 * layout::MM || gutter > 50 * layout::MM || margin > 50 * layout::MM {
+            return Err(Error::Usage(
+                "--bleed is at most 20mm, --gutter and --printer-margin at most 50mm".into(),
+            ));
+        }
+        let grid = match &self.grid {
+            None => None,
+            Some(g) => {
+                let parsed = g
+                    .to_ascii_lowercase()
+                    .split_once(['x', '×'])
+                    .and_then(|(c, r)| {
+                        Some((c.trim().parse::<u32>().ok()?, r.trim().parse::<u32>().ok()?))
+                    })
+                    .filter(|&(c, r)| (1..=20).contains(&c) && (1..=20).contains(&r));
+                Some(parsed.ok_or_else(|| {
+                    Error::Usage(format!(
+                        "--grid `{g}`: give columns x rows, each 1 to 20, such as 3x3"
+                    ))
+                })?)
+            }
+        };
+        let back_offset = match &self.back_offset {
+            None => (0, 0),
+            Some(o) => {
+                let bad = || {
+                    Error::Usage(format!(
+                        "--back-offset `{o}`: give X,Y lengths such as 1.5mm,-0.5mm (X right, Y down)"
+                    ))
+                };
+                let (x, y) = o.split_once(',').ok_or_else(bad)?;
+                let x = layout::parse_length(x, true).ok_or_else(bad)?;
+                let y = layout::parse_length(y, true).ok_or_else(bad)?;
+                if x.abs() > 20 * layout::MM || y.abs() > 20 * layout::MM {
+                    return Err(Error::Usage(format!(
+                        "--back-offset `{o}`: each offset is at most 20mm"
+                    )));
+                }
+                (x, y)
+            }
+        };
+        if self.single && (self.grid.is_some() || self.alignment_page) {
+            return Err(Error::Usage(
+                "--single prints one card per page: leave out --grid and --alignment-page".into(),
+            ));
+        }
+        Ok(CardOptions {
+            card,
+            gutter,
+            bleed,
+            margin,
+            grid,
+            duplex: self.duplex,
+            back_offset,
+            alignment_page: self.alignment_page,
+            single: self.single,
+        })
+    }
+}
+
+fn request(output: &OutputArgs) -> Result<Request> {
+    if !matches!(
+        output.paper,
+        crate::render::Paper::A4 | crate::render::Paper::Letter
+    ) {
+        return Err(Error::Usage(format!(
+            "cards print on a4 or letter, not {} (--paper)",
+            output.paper.name()
+        )));
+    }
+    Ok(Request {
+        seed: 0,
+        paper: output.paper,
+        first: 1,
+        count: 1,
+        year: 1976,
+        year_cases: 1,
+    })
+}
+
+/// Run `kind`, then write PNGs of `single` (the same kind laid out one card per page) into the folder.
+fn run_kind(
+    kind: &dyn Kind,
+    cx: &Checked,
+    engine: &Engine,
+    output: &OutputArgs,
+    png: Option<(&PathBuf, &dyn Kind)>,
+) -> Result<()> {
+    let req = request(output)?;
+    driver::run(
+        kind,
+        cx,
+        &req,
+        engine,
+        &super::make::options(output, kind.formats().to_vec()),
+    )?;
+    if let Some((dir, single)) = png {
+        write_pngs(single, cx, engine, &req, dir, output.quiet)?;
+    }
+    Ok(())
+}
+
+/// One PNG per card front and one per distinct back: each document laid out as single cards (trim +
+/// bleed) and rendered at 300 dpi, into `DIR/<document>/`: `001-front.png` … and `back.png` (or
+/// `back-1.png`, `back-2.png` when a document has several backs).
+fn write_pngs(
+    single_kind: &dyn Kind,
+    cx: &Checked,
+    engine: &Engine,
+    req: &Request,
+    dir: &std::path::Path,
+    quiet: bool,
+) -> Result<()> {
+    let out = crate::render::output::Output::new(dir);
+    for i in 0..single_kind.count(cx, req)? {
+        let doc = single_kind.document(cx, req, i)?;
+        let typeset = engine.typeset(&format!("{}.typ", doc.template), &doc.data)?;
+        let pngs = crate::render::cards::pngs(&typeset, 300.0).map_err(Error::Bug)?;
+        let names = png_names(&doc.data);
+        let mut files = Vec::new();
+        for (name, bytes) in names.iter().zip(pngs) {
+            if let Some(name) = name {
+                files.push((format!("{}/{name}", doc.stem), bytes));
+            }
+        }
+        out.write_all(&files).map_err(|e| Error::io(dir, e))?;
+        if !quiet {
+            eprintln!(
+                "wrote {} PNG files into {}",
+                files.len(),
+                dir.join(&doc.stem).display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The file name of each page of a single-card document: fronts numbered, each distinct back once.
+fn png_names(data: &serde_json::Value) -> Vec<Option<String>> {
+    let pages = data["layout"]["pages"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let mut backs: Vec<u64> = Vec::new();
+    for p in &pages {
+        if p["side"] == "back"
+            && let Some(f) = p["cards"][0]["face"].as_u64()
+            && !backs.contains(&f)
+        {
+            backs.push(f);
+        }
+    }
+    let mut seen = Vec::new();
+    let mut n = 0;
+    pages
+        .iter()
+        .map(|p| {
+            let face = p["cards"][0]["face"].as_u64().unwrap_or(0);
+            if p["side"] == "front" {
+                n += 1;
+                Some(format!("{n:03}-front.png"))
+            } else if seen.contains(&face) {
+                None
+            } else {
+                seen.push(face);
+                Some(if backs.len() == 1 {
+                    "back.png".to_owned()
+                } else {
+                    format!("back-{}.png", seen.len())
+                })
+            }
+        })
+        .collect()
+}
+
+/// The options of the PNG pass: the same cards, one per page.
+fn single(opts: &CardOptions) -> CardOptions {
+    CardOptions {
+        single: true,
+        grid: None,
+        alignment_page: false,
+        ..opts.clone()
+    }
+}
+
+/// `blockprint deck [IDS…]`.
+pub(super) fn deck(
+    ids: &[String],
+    layout_args: &LayoutArgs,
+    content: &ContentArg,
+    output: &OutputArgs,
+) -> Result<()> {
+    let opts = layout_args.options()?;
+    request(output)?;
+    opts.validate(output.paper)?;
+    let (templates, registry) = super::kinds(content)?;
+    let cx = super::checked(&super::root(content), &registry, &["deck"])?;
+    if cx.lib.decks.is_empty() {
+        return Err(Error::Rules(format!(
+            "the content in {} has no decks",
+            cx.source
+        )));
+    }
+    for id in ids {
+        if cx.lib.deck(id).is_none() {
+            let all: Vec<&str> = cx.lib.decks.iter().map(|d| d.id.value.as_str()).collect();
+            return Err(Error::Usage(format!(
+                "`{id}` names no deck in the content\n  = help: the decks are: {}",
+                all.join(", ")
+            )));
+        }
+    }
+    let ids = (!ids.is_empty()).then(|| ids.to_vec());
+    let kind = DECK.with(opts.clone(), ids.clone());
+    let singles = DECK.with(single(&opts), ids);
+    let engine = super::make::engine(templates, &cx)?;
+    let png = layout_args.png.as_ref().map(|d| (d, &singles as &dyn Kind));
+    run_kind(&kind, &cx, &engine, output, png)
+}
+
+/// `blockprint cards [bbb]`.
+pub(super) fn cards(
+    game: Option<&str>,
+    players: u32,
+    layout_args: &LayoutArgs,
+    content: &ContentArg,
+    output: &OutputArgs,
+) -> Result<()> {
+    if let Some(g) = game
+        && g != "bbb"
+    {
+        return Err(Error::Usage(format!(
+            "`{g}`: blockprint has table cards for bbb (Block by Block) only"
+        )));
+    }
+    let opts = layout_args.options()?;
+    request(output)?;
+    opts.validate(output.paper)?;
+    let (templates, registry) = super::kinds(content)?;
+    let cx = super::checked(&super::root(content), &registry, &["cards"])?;
+    let kind = CARDS.with(opts.clone(), players);
+    let singles = CARDS.with(single(&opts), players);
+    let engine = super::make::engine(templates, &cx)?;
+    let png = layout_args.png.as_ref().map(|d| (d, &singles as &dyn Kind));
+    run_kind(&kind, &cx, &engine, output, png)
+}
+
+/// `blockprint draw ID`.
+pub(super) fn draw(
+    id: &str,
+    seed: Option<u64>,
+    count: u32,
+    content: &ContentArg,
+    json: bool,
+) -> Status {
+    let (lib, _) = match super::checked_tables(&super::root(content)) {
+        Ok(x) => x,
+        Err(s) => return s,
+    };
+    let Some(deck) = lib.deck(id).or_else(|| {
+        // `city_streets` for `bbb.chase.city_streets`, when only one deck ends so.
+        let m: Vec<_> = lib
+            .decks
+            .iter()
+            .filter(|d| d.id.value.ends_with(&format!(".{id}")))
+            .collect();
+        (m.len() == 1).then(|| m[0])
+    }) else {
+        let all: Vec<&str> = lib.decks.iter().map(|d| d.id.value.as_str()).collect();
+        eprintln!(
+            "error: `{id}` names no deck in the content\n  = help: the decks are: {}",
+            if all.is_empty() {
+                "(none)".to_owned()
+            } else {
+                all.join(", ")
+            }
+        );
+        return Status::Io;
+    };
+    let size = deck.cards.iter().map(|s| s.value.len()).sum::<usize>();
+    if count as usize > size {
+        eprintln!(
+            "error: --count {count}: the deck `{}` has {size} cards, and draws are without replacement\n  = help: give --count {size} or less",
+            deck.id.value
+        );
+        return Status::Io;
+    }
+    let seed = super::seed_or_fresh(seed, "draws");
+    let drawn = crate::generators::cards::draw::draw(deck, seed, count as usize);
+    if json {
+        return super::print_json(&serde_json::json!({
+            "deck": deck.id.value,
+            "seed": seed,
+            "cards": drawn,
+        }));
+    }
+    for d in &drawn {
+        let gloss = if d.gloss.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", d.gloss)
+        };
+        outln!(
+            "{:>2}. {}{} {}: {} {}{}, damage {}",
+            d.n,
+            d.rank,
+            d.symbol,
+            d.obstacle,
+            d.attribute,
+            d.attribute_name,
+            gloss,
+            d.damage
+        );
+    }
+    Status::Ok
+}

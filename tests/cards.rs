@@ -1,0 +1,957 @@
+//! Print-and-play cards (issue 10): cards per page, crop marks outside every card (layout data and the
+//! PDF's own drawing), backs mirrored per duplex mode, `/ViewerPreferences`, TrimBox/BleedBox of single
+//! cards, PNG sizes, the safe zone (every glyph of every card at least 3 mm inside the trim), grids that do
+//! not fit, exact odds on the reference cards, seeded draws, byte-identical reruns and long strings.
+
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use lopdf::content::Content;
+use lopdf::{Document, Object};
+use support::glyphs;
+
+const PT_PER_MM: f64 = 72.0 / 25.4;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_blockprint"))
+        .args(args)
+        .output()
+        .expect("run blockprint")
+}
+
+fn ok(args: &[&str]) -> Output {
+    let o = run(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("warning"),
+        "{args:?} warned: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+/// `deck` (or `cards`) into a fresh folder; returns it.
+fn make(cmd: &[&str], extra: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap().to_owned();
+    let mut args: Vec<&str> = cmd.to_vec();
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--out", &out, "--quiet"]);
+    ok(&args);
+    dir
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+const CITY: &str = "cards/decks/bbb_chase_city_streets";
+
+#[test]
+fn nine_poker_cards_a_sheet_on_a4_and_letter_each_followed_by_its_backs() {
+    for paper in ["a4", "letter"] {
+        let dir = make(&["deck", "bbb.chase.city_streets"], &["--paper", paper]);
+        let data = json(&dir.path().join(format!("{CITY}.json")));
+        let l = &data["layout"];
+        assert_eq!(
+            (l["cols"].as_u64(), l["rows"].as_u64()),
+            (Some(3), Some(3)),
+            "{paper}"
+        );
+        let pages = l["pages"].as_array().unwrap();
+        // 52 cards: five full sheets and one of 7, each a front page then a back page.
+        assert_eq!(pages.len(), 12);
+        let counts: Vec<usize> = pages
+            .iter()
+            .map(|p| p["cards"].as_array().unwrap().len())
+            .collect();
+        assert_eq!(counts, [9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 7, 7]);
+        for (i, p) in pages.iter().enumerate() {
+            assert_eq!(p["side"], if i % 2 == 0 { "front" } else { "back" });
+        }
+        let pdf = std::fs::read(dir.path().join(format!("{CITY}.pdf"))).unwrap();
+        let doc = Document::load_mem(&pdf).unwrap();
+        assert_eq!(doc.get_pages().len(), 12);
+        // Every front face's obstacle is on its page, in the slot's area.
+        let gp = glyphs::pages(&pdf);
+        let text: String = gp[0].glyphs.iter().map(|g| g.text.as_str()).collect();
+        assert!(
+            text.contains("Clearroad") || text.contains("Clear road"),
+            "{text}"
+        );
+    }
+    // Other sizes: tarot 2×2 on A4, mini 4×4.
+    for (size, cols, rows) in [
+        ("tarot", 2, 2),
+        ("mini", 4, 4),
+        ("bridge", 3, 3),
+        ("63x88mm", 3, 3),
+    ] {
+        let dir = make(&["deck", "bbb.chase.city_streets"], &["--card-size", size]);
+        let l = &json(&dir.path().join(format!("{CITY}.json")))["layout"];
+        assert_eq!(
+            (l["cols"].as_u64(), l["rows"].as_u64()),
+            (Some(cols), Some(rows)),
+            "{size}"
+        );
+    }
+}
+
+/// Stroked straight segments of a page in PDF user space (points, origin bottom left).
+fn segments(doc: &Document, page: lopdf::ObjectId) -> Vec<(f64, f64, f64, f64)> {
+    fn num(o: &Object) -> f64 {
+        match o {
+            Object::Integer(i) => *i as f64,
+            Object::Real(r) => f64::from(*r),
+            _ => 0.0,
+        }
+    }
+    let content = Content::decode(&doc.get_page_content(page).unwrap()).unwrap();
+    let mut stack = vec![[1.0, 0.0, 0.0, 1.0, 0.0, 0.0f64]];
+    let mut path: Vec<(f64, f64, f64, f64)> = Vec::new();
+    let mut at = (0.0, 0.0);
+    let mut out = Vec::new();
+    let apply =
+        |m: &[f64; 6], x: f64, y: f64| (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]);
+    for op in content.operations {
+        let a: Vec<f64> = op.operands.iter().map(num).collect();
+        let m = *stack.last().unwrap();
+        match op.operator.as_str() {
+            "q" => stack.push(m),
+            "Q" => {
+                stack.pop();
+            }
+            "cm" => {
+                let n = [a[0], a[1], a[2], a[3], a[4], a[5]];
+                let r = [
+                    n[0] * m[0] + n[1] * m[2],
+                    n[0] * m[1] + n[1] * m[3],
+                    n[2] * m[0] + n[3] * m[2],
+                    n[2] * m[1] + n[3] * m[3],
+                    n[4] * m[0] + n[5] * m[2] + m[4],
+                    n[4] * m[1] + n[5] * m[3] + m[5],
+                ];
+                *stack.last_mut().unwrap() = r;
+            }
+            "m" => at = apply(&m, a[0], a[1]),
+            "l" => {
+                let to = apply(&m, a[0], a[1]);
+                path.push((at.0, at.1, to.0, to.1));
+                at = to;
+            }
+            "S" => out.append(&mut path),
+            "n" | "f" | "F" | "f*" | "B" | "b" | "B*" | "b*" | "s" => path.clear(),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn crop_marks_reach_the_page_edge_and_never_enter_a_card_or_its_bleed() {
+    for (paper, bleed, gutter) in [
+        ("a4", "0", "0"),
+        ("letter", "0", "3mm"),
+        ("a4", "3mm", "0"),
+        ("letter", "0.125in", "3mm"),
+    ] {
+        let mut extra = vec![
+            "--paper",
+            paper,
+            "--bleed",
+            bleed,
+            "--gutter",
+            gutter,
+            "--printer-margin",
+            "3mm",
+        ];
+        if bleed != "0" {
+            extra.extend(["--card-size", "bridge"]);
+        }
+        let dir = make(&["deck", "bbb.chase.city_streets"], &extra);
+        let data = json(&dir.path().join(format!("{CITY}.json")));
+        let l = &data["layout"];
+        let (pw, ph) = (l["page_w"].as_f64().unwrap(), l["page_h"].as_f64().unwrap());
+        let (cw, chh, b) = (
+            l["card_w"].as_f64().unwrap(),
+            l["card_h"].as_f64().unwrap(),
+            l["bleed"].as_f64().unwrap(),
+        );
+        let pdf = std::fs::read(dir.path().join(format!("{CITY}.pdf"))).unwrap();
+        let doc = Document::load_mem(&pdf).unwrap();
+        for (k, (_, id)) in doc.get_pages().into_iter().enumerate().take(2) {
+            let page = &l["pages"][k];
+            // Cards in PDF space: trim box grown by the bleed.
+            let boxes: Vec<(f64, f64, f64, f64)> = page["cards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| {
+                    let (x, y) = (c["x"].as_f64().unwrap(), c["y"].as_f64().unwrap());
+                    (
+                        (x - b) * PT_PER_MM,
+                        (ph - y - chh - b) * PT_PER_MM,
+                        (x + cw + b) * PT_PER_MM,
+                        (ph - y + b) * PT_PER_MM,
+                    )
+                })
+                .collect();
+            let (w, h) = (pw * PT_PER_MM, ph * PT_PER_MM);
+            let edge = |v: f64, e: f64| (v - e).abs() < 0.01;
+            let marks: Vec<_> = segments(&doc, id)
+                .into_iter()
+                .filter(|s| {
+                    [s.0, s.2].iter().any(|&x| edge(x, 0.0) || edge(x, w))
+                        || [s.1, s.3].iter().any(|&y| edge(y, 0.0) || edge(y, h))
+                })
+                .collect();
+            assert_eq!(
+                marks.len(),
+                page["marks"].as_array().unwrap().len(),
+                "{paper} {bleed} {gutter} page {k}"
+            );
+            assert!(marks.len() >= 12);
+            for m in &marks {
+                assert!(m.0 == m.2 || m.1 == m.3, "not straight: {m:?}");
+                for bx in &boxes {
+                    let inside = m.0.max(m.2) > bx.0 + 0.01
+                        && m.0.min(m.2) < bx.2 - 0.01
+                        && m.1.max(m.3) > bx.1 + 0.01
+                        && m.1.min(m.3) < bx.3 - 0.01;
+                    assert!(!inside, "{paper} {bleed}: mark {m:?} enters card {bx:?}");
+                }
+            }
+            // The layout's marks are where the PDF drew them.
+            for lm in page["marks"].as_array().unwrap() {
+                let x1 = lm["x1"].as_f64().unwrap() * PT_PER_MM;
+                let y1 = h - lm["y1"].as_f64().unwrap() * PT_PER_MM;
+                assert!(
+                    marks
+                        .iter()
+                        .any(|m| ((m.0 - x1).abs() < 0.05 && (m.1 - y1).abs() < 0.05)
+                            || ((m.2 - x1).abs() < 0.05 && (m.3 - y1).abs() < 0.05)),
+                    "layout mark {lm} not drawn"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn backs_are_mirrored_for_the_duplex_mode_and_the_viewer_is_told() {
+    for (mode, name) in [
+        ("long", "DuplexFlipLongEdge"),
+        ("short", "DuplexFlipShortEdge"),
+        ("none", "Simplex"),
+    ] {
+        let dir = make(
+            &["deck", "bbb.chase.city_streets"],
+            &[
+                "--duplex",
+                mode,
+                "--gutter",
+                "3mm",
+                "--back-offset",
+                "0.5mm,-1mm",
+            ],
+        );
+        let l = json(&dir.path().join(format!("{CITY}.json")))["layout"].clone();
+        let (pw, ph) = (l["page_w"].as_f64().unwrap(), l["page_h"].as_f64().unwrap());
+        let (cw, ch) = (l["card_w"].as_f64().unwrap(), l["card_h"].as_f64().unwrap());
+        let fronts = l["pages"][0]["cards"].as_array().unwrap().clone();
+        let backs = l["pages"][1]["cards"].as_array().unwrap().clone();
+        assert_eq!(fronts.len(), 9);
+        for (k, (f, bk)) in fronts.iter().zip(&backs).enumerate() {
+            let (fx, fy) = (f["x"].as_f64().unwrap(), f["y"].as_f64().unwrap());
+            let (bx, by) = (
+                bk["x"].as_f64().unwrap() - 0.5,
+                bk["y"].as_f64().unwrap() + 1.0,
+            );
+            let (ex, ey) = match mode {
+                "long" => (pw - fx - cw, fy),
+                "short" => (fx, ph - fy - ch),
+                _ => (fx, fy),
+            };
+            assert!(
+                (bx - ex).abs() < 1e-6 && (by - ey).abs() < 1e-6,
+                "{mode} card {k}: back at {bx},{by}, expected {ex},{ey}"
+            );
+            // Column/row mirroring, as slots: card k's back sits in the mirrored slot.
+            let (c, r) = (k % 3, k / 3);
+            let mirrored = match mode {
+                "long" => r * 3 + (2 - c),
+                "short" => (2 - r) * 3 + c,
+                _ => k,
+            };
+            let m = &fronts[mirrored];
+            assert!(
+                (m["x"].as_f64().unwrap() - bx).abs() < 1e-6
+                    && (m["y"].as_f64().unwrap() - by).abs() < 1e-6
+            );
+        }
+        let pdf = std::fs::read(dir.path().join(format!("{CITY}.pdf"))).unwrap();
+        let doc = Document::load_mem(&pdf).unwrap();
+        let prefs = doc
+            .catalog()
+            .unwrap()
+            .get(b"ViewerPreferences")
+            .unwrap()
+            .as_dict()
+            .unwrap();
+        assert_eq!(
+            prefs.get(b"Duplex").unwrap().as_name().unwrap(),
+            name.as_bytes()
+        );
+        assert_eq!(
+            prefs.get(b"PrintScaling").unwrap().as_name().unwrap(),
+            b"None"
+        );
+    }
+}
+
+fn rect(page: &lopdf::Dictionary, key: &[u8]) -> Vec<f64> {
+    page.get(key)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| match o {
+            Object::Integer(i) => *i as f64,
+            Object::Real(r) => f64::from(*r),
+            _ => f64::NAN,
+        })
+        .collect()
+}
+
+#[test]
+fn single_cards_carry_trim_and_bleed_boxes_and_pngs_are_300_dpi() {
+    let dir = make(
+        &["deck", "bbb.chase.city_streets"],
+        &["--single", "--bleed", "0.125in"],
+    );
+    let png_dir = dir.path().join("png");
+    ok(&[
+        "deck",
+        "bbb.chase.city_streets",
+        "--single",
+        "--bleed",
+        "0.125in",
+        "--quiet",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--png",
+        png_dir.to_str().unwrap(),
+    ]);
+    let pdf = std::fs::read(dir.path().join(format!("{CITY}.pdf"))).unwrap();
+    let doc = Document::load_mem(&pdf).unwrap();
+    let pages = doc.get_pages();
+    assert_eq!(pages.len(), 104, "52 fronts and 52 backs, interleaved");
+    for (_, id) in pages {
+        let page = doc.get_dictionary(id).unwrap();
+        // Poker is 2.5 × 3.5 in; with 1/8 in bleed the page is 2.75 × 3.75 in = 198 × 270 pt.
+        let media = rect(page, b"MediaBox");
+        let close = |a: &[f64], b: &[f64]| {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 0.01)
+        };
+        assert!(close(&media, &[0.0, 0.0, 198.0, 270.0]), "{media:?}");
+        assert!(close(&rect(page, b"BleedBox"), &[0.0, 0.0, 198.0, 270.0]));
+        assert!(
+            close(&rect(page, b"TrimBox"), &[9.0, 9.0, 189.0, 261.0]),
+            "{:?}",
+            rect(page, b"TrimBox")
+        );
+    }
+    let data = json(&dir.path().join(format!("{CITY}.json")));
+    let sides: Vec<&str> = data["layout"]["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["side"].as_str().unwrap())
+        .collect();
+    assert_eq!(&sides[..4], ["front", "back", "front", "back"]);
+    // PNGs: 52 fronts and the one back, each 825 × 1125 px.
+    let files = support::tree(&png_dir);
+    assert_eq!(files.len(), 53, "{:?}", files.keys().collect::<Vec<_>>());
+    assert!(files.contains_key("bbb_chase_city_streets/001-front.png"));
+    assert!(files.contains_key("bbb_chase_city_streets/back.png"));
+    for (name, bytes) in &files {
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{name}");
+        let w = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+        let h = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+        assert_eq!((w, h), (825, 1125), "{name}");
+    }
+    // The size follows the card: tarot 70 × 120 mm with 3 mm bleed is 76 × 126 mm = 898 × 1488 px.
+    let png2 = dir.path().join("png-tarot");
+    ok(&[
+        "cards",
+        "--single",
+        "--card-size",
+        "tarot",
+        "--bleed",
+        "3mm",
+        "--quiet",
+        "--out",
+        dir.path().join("t").to_str().unwrap(),
+        "--png",
+        png2.to_str().unwrap(),
+    ]);
+    let files = support::tree(&png2);
+    assert!(
+        files.keys().any(|k| k.starts_with("reference/"))
+            && files.keys().any(|k| k.starts_with("approach/"))
+    );
+    for (name, bytes) in &files {
+        let w = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+        let h = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+        assert_eq!((w, h), (898, 1488), "{name}");
+    }
+}
+
+/// Every visible glyph of every page of a single-card PDF lies inside the safe zone: 3 mm inside the trim.
+/// A glyph's box runs from its baseline to 0.7 em above it (where typst's line boxes end) across its advance.
+fn assert_safe(pdf: &[u8], bleed_mm: f64, what: &str) -> usize {
+    let safe = (bleed_mm + 3.0) * PT_PER_MM;
+    let mut n = 0;
+    for page in glyphs::pages(pdf) {
+        for g in page
+            .glyphs
+            .iter()
+            .filter(|g| g.w > 0.01 && !g.text.trim().is_empty())
+        {
+            n += 1;
+            let tol = 0.3;
+            assert!(
+                g.x >= safe - tol
+                    && g.x + g.w <= page.width - safe + tol
+                    && g.y >= safe - tol
+                    && g.y + 0.7 * g.size <= page.height - safe + tol,
+                "{what}: `{}` ({}, {:.1} pt) at x {:.2}–{:.2}, y {:.2} on page {} leaves the safe zone {safe:.2}–{:.2} × {safe:.2}–{:.2}",
+                g.text,
+                g.font,
+                g.size,
+                g.x,
+                g.x + g.w,
+                g.y,
+                g.page + 1,
+                page.width - safe,
+                page.height - safe,
+            );
+        }
+    }
+    n
+}
+
+#[test]
+fn no_text_of_any_card_crosses_the_safe_zone() {
+    for (size, bleed) in [
+        ("poker", "0"),
+        ("poker", "3mm"),
+        ("mini", "0.125in"),
+        ("tarot", "0"),
+    ] {
+        let b = match bleed {
+            "3mm" => 3.0,
+            "0.125in" => 3.175,
+            _ => 0.0,
+        };
+        let dir = make(
+            &["deck"],
+            &["--single", "--card-size", size, "--bleed", bleed],
+        );
+        for deck in ["bbb_chase_city_streets", "bbb_chase_foot"] {
+            let pdf = std::fs::read(dir.path().join(format!("cards/decks/{deck}.pdf"))).unwrap();
+            assert!(assert_safe(&pdf, b, &format!("{deck} {size} {bleed}")) > 52 * 10);
+        }
+        let dir = make(
+            &["cards", "bbb"],
+            &[
+                "--single",
+                "--card-size",
+                size,
+                "--bleed",
+                bleed,
+                "--players",
+                "1",
+            ],
+        );
+        for doc in ["reference", "approach"] {
+            let pdf = std::fs::read(dir.path().join(format!("cards/bbb/{doc}.pdf"))).unwrap();
+            assert!(assert_safe(&pdf, b, &format!("{doc} {size} {bleed}")) > 100);
+        }
+    }
+}
+
+#[test]
+fn long_strings_wrap_inside_their_card() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    std::fs::create_dir_all(&content).unwrap();
+    let long = "Pneumonoultramicroscopicsilicovolcanoconiosis".repeat(7);
+    let words = "a very long obstacle description that goes on and on ".repeat(12);
+    let suit = |p: &str| {
+        (0..13)
+            .map(|i| match i {
+                0 => format!("\"{long}\""),
+                1 => format!("\"{}\"", words.trim()),
+                _ => format!("\"{p}{i}\""),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let toml = format!(
+        "[[deck]]\nid = \"x.long\"\ntitle = \"{long}\"\nsuits = {{ hearts = \"Wisdom ({long})\", clubs = \"{long}\", diamonds = \"Dexterity (quick)\", spades = \"Intelligence\" }}\nhearts = [{}]\nclubs = [{}]\ndiamonds = [{}]\nspades = [{}]\n",
+        suit("h"),
+        suit("c")
+            .replace(&long, &format!("c{long}"))
+            .replace("a very", "c very"),
+        suit("d")
+            .replace(&long, &format!("d{long}"))
+            .replace("a very", "d very"),
+        suit("s")
+            .replace(&long, &format!("s{long}"))
+            .replace("a very", "s very"),
+    );
+    std::fs::write(content.join("deck.toml"), toml).unwrap();
+    let out = dir.path().join("out");
+    for bleed in ["0", "0.125in"] {
+        ok(&[
+            "deck",
+            "--single",
+            "--bleed",
+            bleed,
+            "--content",
+            content.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+            "--force",
+        ]);
+        let pdf = std::fs::read(out.join("cards/decks/x_long.pdf")).unwrap();
+        assert_safe(
+            &pdf,
+            if bleed == "0" { 0.0 } else { 3.175 },
+            &format!("long strings, bleed {bleed}"),
+        );
+    }
+    // On sheets too: every glyph of a front page lies in the safe zone of one of the page's cards.
+    ok(&[
+        "deck",
+        "--content",
+        content.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--force",
+    ]);
+    let pdf = std::fs::read(out.join("cards/decks/x_long.pdf")).unwrap();
+    let data = json(&out.join("cards/decks/x_long.json"));
+    let l = &data["layout"];
+    let (ph, cw, ch) = (
+        l["page_h"].as_f64().unwrap(),
+        l["card_w"].as_f64().unwrap(),
+        l["card_h"].as_f64().unwrap(),
+    );
+    for (k, page) in glyphs::pages(&pdf).into_iter().enumerate() {
+        let cards = l["pages"][k]["cards"].as_array().unwrap();
+        for g in page
+            .glyphs
+            .iter()
+            .filter(|g| g.w > 0.01 && !g.text.trim().is_empty())
+        {
+            let ok = cards.iter().any(|c| {
+                let x0 = (c["x"].as_f64().unwrap() + 3.0) * PT_PER_MM;
+                let x1 = (c["x"].as_f64().unwrap() + cw - 3.0) * PT_PER_MM;
+                let y0 = (ph - c["y"].as_f64().unwrap() - ch + 3.0) * PT_PER_MM;
+                let y1 = (ph - c["y"].as_f64().unwrap() - 3.0) * PT_PER_MM;
+                g.x >= x0 - 0.3
+                    && g.x + g.w <= x1 + 0.3
+                    && g.y >= y0 - 0.3
+                    && g.y + 0.7 * g.size <= y1 + 0.3
+            });
+            assert!(
+                ok,
+                "page {}: `{}` at {:.1},{:.1} is in no card's safe zone",
+                k + 1,
+                g.text,
+                g.x,
+                g.y
+            );
+        }
+    }
+}
+
+#[test]
+fn a_grid_that_does_not_fit_is_a_usage_error_naming_the_largest_that_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let o = run(&["deck", "--bleed", "3mm", "--grid", "3x3", "--out", out]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "a 3×3 grid of poker cards (63.5 × 88.9 mm + 3 mm bleed) need 208.5 × 284.7 mm"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("the largest grid that fits is 2×3 (6 cards a page)"),
+        "{err}"
+    );
+    assert!(
+        std::fs::read_dir(dir.path()).unwrap().next().is_none(),
+        "nothing written"
+    );
+    // Not one card fits.
+    let o = run(&["deck", "--card-size", "250x250mm", "--out", out]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not one card fits"));
+    // Bad flags name the flag.
+    for (flag, value) in [
+        ("--bleed", "3cm"),
+        ("--gutter=-1mm", ""),
+        ("--card-size", "huge"),
+        ("--grid", "0x3"),
+        ("--back-offset", "1mm"),
+    ] {
+        let args: Vec<&str> = ["deck", flag, value, "--out", out]
+            .into_iter()
+            .filter(|a| !a.is_empty())
+            .collect();
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}");
+        let name = flag.split('=').next().unwrap();
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(name),
+            "{flag}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    // Without --grid the largest grid is chosen: 6 a sheet.
+    let dir = make(&["deck", "bbb.chase.city_streets"], &["--bleed", "3mm"]);
+    let l = &json(&dir.path().join(format!("{CITY}.json")))["layout"];
+    assert_eq!((l["cols"].as_u64(), l["rows"].as_u64()), (Some(2), Some(3)));
+}
+
+fn find_card<'a>(faces: &'a [serde_json::Value], title: &str, part: &str) -> &'a serde_json::Value {
+    faces
+        .iter()
+        .find(|f| f["kind"] == "reference" && f["title"] == title && f["part"] == part)
+        .unwrap_or_else(|| panic!("no card {title} {part}"))
+}
+
+fn table_rows(card: &serde_json::Value) -> Vec<Vec<String>> {
+    card["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["type"] == "table")
+        .unwrap()["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r.as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().to_owned())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn reference_card_odds_are_the_dice_engines() {
+    use blockprint::dice::{self, BigRational};
+    use blockprint::generators::cards::reference::{mean, odds};
+    let dir = make(&["cards", "bbb"], &[]);
+    let data = json(&dir.path().join("cards/bbb/reference.json"));
+    let faces = data["faces"].as_array().unwrap();
+    let p = |expr: &str, at_least: i64| -> BigRational {
+        dice::parse(expr)
+            .unwrap()
+            .distribution()
+            .unwrap()
+            .outcomes()
+            .into_iter()
+            .filter(|(v, _)| *v >= BigRational::from_integer(at_least.into()))
+            .map(|(_, p)| p)
+            .sum()
+    };
+    // Legwork: at least one 6, at least one 1, and at least one 1 or 6 after rerolling 2–5 once.
+    let rows = table_rows(find_card(faces, "Legwork", "2/2"));
+    assert_eq!(rows.len(), 6);
+    for (i, row) in rows.iter().enumerate() {
+        let n = i as u32 + 1;
+        assert_eq!(row[0], n.to_string());
+        assert_eq!(row[1], odds(&p(&format!("{n}d6cs>=6"), 1)));
+        assert_eq!(row[2], odds(&p(&format!("{n}d6cs<=1"), 1)));
+        // A hunch is followed only when a 1 shows, and then that 1 is a Progress: the roll is empty
+        // only when every die shows 2–5, (2/3)^n.
+        let none = BigRational::new(2.into(), 3.into());
+        let mut all_none = BigRational::from_integer(1.into());
+        for _ in 0..n {
+            all_none *= &none;
+        }
+        assert_eq!(
+            row[3],
+            odds(&(BigRational::from_integer(1.into()) - all_none))
+        );
+    }
+    assert_eq!(rows[0][1], "1/6 (16.7%)");
+    assert_eq!(rows[1][1], "11/36 (30.6%)");
+    assert_eq!(rows[0][3], "1/3 (33.3%)");
+    assert_eq!(rows[1][3], "5/9 (55.6%)");
+    // Chase outcome: 1d6, each row 1/6.
+    let rows = table_rows(find_card(faces, "Chase", "3/3"));
+    assert_eq!(rows.len(), 6);
+    for r in &rows {
+        assert_eq!(r[1], odds(&p("1d6", 6)));
+        assert_eq!(r[1], "1/6 (16.7%)");
+    }
+    // Fight damage means, exploding dice included (the engine's capped explosion).
+    let rows = table_rows(find_card(faces, "Fight", ""));
+    let means: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r[1].as_str(), r[2].as_str()))
+        .collect();
+    for (expr, shown) in &means {
+        let d = dice::parse(expr).unwrap().distribution().unwrap();
+        assert_eq!(*shown, mean(&d.mean()), "{expr}");
+    }
+    assert_eq!(
+        means,
+        [
+            ("1d4", "2.5"),
+            ("1d6", "3.5"),
+            ("1d6!", "4.2"),
+            ("1d10!", "6.11"),
+            ("1d12!", "7.09")
+        ]
+    );
+    // Turf damage means.
+    let rows = table_rows(find_card(faces, "Interrogation", "2/2"));
+    assert_eq!(
+        rows.iter().map(|r| r[2].as_str()).collect::<Vec<_>>(),
+        ["7", "2.5", "3.5"]
+    );
+    // The DA: 1d20 + 2 per Break against each minimum sentence.
+    let card = find_card(faces, "The DA", "");
+    let rows = table_rows(card);
+    let targets = [2, 3, 15, 25];
+    for (b, row) in rows.iter().enumerate() {
+        for (k, t) in targets.iter().enumerate() {
+            assert_eq!(
+                row[k + 1],
+                odds(&p(&format!("1d20+{}", 2 * b), *t)),
+                "{b} breaks, target {t}"
+            );
+        }
+    }
+    assert_eq!(rows[0][3], "30%");
+    assert_eq!(rows[5][4], "30%");
+    // The lawyer: 1 in 6.
+    let text = serde_json::to_string(find_card(faces, "Interrogation", "2/2")).unwrap();
+    assert!(
+        text.contains("counsel arrives 1/6 (16.7%) of the time"),
+        "{text}"
+    );
+}
+
+#[test]
+fn approach_cards_come_in_one_set_per_player() {
+    let dir = make(&["cards"], &["--players", "5"]);
+    let data = json(&dir.path().join("cards/bbb/approach.json"));
+    let fronts: Vec<&serde_json::Value> = data["faces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == "approach")
+        .collect();
+    assert_eq!(fronts.len(), 30);
+    for name in [
+        "Good Cop",
+        "Bad Cop",
+        "Make them Sweat",
+        "Mouth Off",
+        "Play it Cool",
+        "Clam Up",
+    ] {
+        let sets: Vec<u64> = fronts
+            .iter()
+            .filter(|f| f["name"] == name)
+            .map(|f| f["set"].as_u64().unwrap())
+            .collect();
+        assert_eq!(sets, [1, 2, 3, 4, 5], "{name}");
+    }
+    let sweat = fronts
+        .iter()
+        .find(|f| f["name"] == "Make them Sweat")
+        .unwrap();
+    assert_eq!(sweat["against"][2][0], "vs Clam Up");
+    assert_eq!(
+        sweat["against"][2][1],
+        "Roll; the winner deals normal damage"
+    );
+    // Every investigator card shares one back, every NPC card another.
+    let pages = data["layout"]["pages"].as_array().unwrap();
+    let backs: std::collections::BTreeSet<u64> = pages
+        .iter()
+        .filter(|p| p["side"] == "back")
+        .flat_map(|p| {
+            p["cards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["face"].as_u64().unwrap())
+        })
+        .collect();
+    assert_eq!(backs.len(), 2);
+    let md = std::fs::read_to_string(dir.path().join("cards/bbb/approach.md")).unwrap();
+    assert!(md.contains("## Make them Sweat (investigator approach)"));
+    assert!(md.contains("5 sets"));
+    let md = std::fs::read_to_string(dir.path().join("cards/bbb/reference.md")).unwrap();
+    assert!(
+        md.contains("## Chase (3/3)") && md.contains("| 1 | 1/6 (16.7%) | Regain all HP |"),
+        "{md}"
+    );
+}
+
+#[test]
+fn the_deck_markdown_is_one_table_with_damage_and_attributes() {
+    let dir = make(&["deck", "bbb.chase.city_streets"], &[]);
+    let md = std::fs::read_to_string(dir.path().join(format!("{CITY}.md"))).unwrap();
+    assert!(md.contains("| Card | Damage | ♥ Hearts: WIS (Wisdom (street smarts)) | ♣ Clubs: CHA (Charisma (sheer bravado)) | ♦ Diamonds: DEX (Dexterity (quick reactions)) | ♠ Spades: INT (Intelligence (calculating the odds)) |"), "{md}");
+    assert!(md.contains("| 9 | 9 | Railyard/industrial area | Shopping mall shortcut | Smoke or impaired visibility | Play it cool, then floor it |"), "{md}");
+    assert!(md.contains("| K | 10 | Bridge/overpass out |"));
+    // The source's doubled word is corrected in the cards (the editorial note still quotes it).
+    assert!(
+        md.lines()
+            .filter(|l| l.starts_with('|'))
+            .all(|l| !l.contains("or or"))
+    );
+    assert!(md.contains("*Editorial:*"));
+}
+
+#[test]
+fn draws_are_seeded_without_replacement() {
+    let a = ok(&[
+        "draw",
+        "bbb.chase.city_streets",
+        "--seed",
+        "7",
+        "--count",
+        "52",
+        "--json",
+    ]);
+    let b = ok(&[
+        "draw",
+        "city_streets",
+        "--seed",
+        "7",
+        "--count",
+        "52",
+        "--json",
+    ]);
+    assert_eq!(a.stdout, b.stdout);
+    let v: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+    let cards = v["cards"].as_array().unwrap();
+    let set: std::collections::BTreeSet<(String, String)> = cards
+        .iter()
+        .map(|c| {
+            (
+                c["rank"].as_str().unwrap().to_owned(),
+                c["suit"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(set.len(), 52, "every card once");
+    for c in cards {
+        let want = match c["rank"].as_str().unwrap() {
+            "A" => 1,
+            "J" | "Q" | "K" => 10,
+            n => n.parse().unwrap(),
+        };
+        assert_eq!(c["damage"].as_u64(), Some(want));
+        let attr = match c["suit"].as_str().unwrap() {
+            "hearts" => "WIS",
+            "clubs" => "CHA",
+            "diamonds" => "DEX",
+            _ => "INT",
+        };
+        assert_eq!(c["attribute"], attr);
+    }
+    // A smaller count deals the same first cards.
+    let three = ok(&["draw", "city_streets", "--seed", "7", "--count", "3"]);
+    let text = String::from_utf8(three.stdout).unwrap();
+    assert_eq!(text.lines().count(), 3);
+    let first = &cards[0];
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .contains(first["obstacle"].as_str().unwrap())
+    );
+    assert!(text.contains(", damage "));
+    let other = ok(&[
+        "draw",
+        "city_streets",
+        "--seed",
+        "8",
+        "--count",
+        "52",
+        "--json",
+    ]);
+    assert_ne!(other.stdout, a.stdout);
+    let o = run(&["draw", "city_streets", "--count", "53"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("has 52 cards"));
+    let o = run(&["draw", "nosuch", "--seed", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("bbb.chase.foot"));
+}
+
+#[test]
+fn reruns_are_byte_identical() {
+    for args in [
+        vec![
+            "deck",
+            "--alignment-page",
+            "--bleed",
+            "3mm",
+            "--card-size",
+            "bridge",
+        ],
+        vec!["cards", "bbb", "--single", "--bleed", "0.125in"],
+    ] {
+        let a = make(&args, &[]);
+        let b = make(&args, &["--jobs", "1"]);
+        let (ta, tb) = (support::tree(a.path()), support::tree(b.path()));
+        assert_eq!(ta.keys().collect::<Vec<_>>(), tb.keys().collect::<Vec<_>>());
+        for (k, v) in &ta {
+            if k.ends_with("manifest.json") {
+                continue;
+            }
+            assert!(v == &tb[k], "{k} differs");
+        }
+    }
+}
+
+#[test]
+fn the_alignment_page_comes_first_with_mirrored_scales() {
+    let dir = make(&["deck", "bbb.chase.foot"], &["--alignment-page"]);
+    let data = json(&dir.path().join("cards/decks/bbb_chase_foot.json"));
+    let pages = data["layout"]["pages"].as_array().unwrap();
+    assert_eq!(pages[0]["side"], "align-front");
+    assert_eq!(pages[1]["side"], "align-back");
+    assert_eq!(pages.len(), 14);
+    let pdf = std::fs::read(dir.path().join("cards/decks/bbb_chase_foot.pdf")).unwrap();
+    let gp = glyphs::pages(&pdf);
+    let back: String = gp[1].glyphs.iter().map(|g| g.text.as_str()).collect();
+    assert!(back.contains("--back-offset"), "{back}");
+}
