@@ -8,34 +8,12 @@ mod support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use blockprint::content::{ContentRoot, Library};
 use blockprint::roll::detective::{self as roller, DetectiveRequest};
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
-use support::tree;
-
-fn blockprint(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args(args)
-        .env_remove("SOURCE_DATE_EPOCH")
-        .output()
-        .expect("run blockprint")
-}
-
-fn ok(o: &Output) {
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "stderr: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use support::{blockprint, ok, s, tree};
 
 fn lib() -> Library {
     let (lib, report) = blockprint::check::load_and_check(&ContentRoot::Embedded).unwrap();
@@ -389,7 +367,8 @@ fn bad_options_and_missing_content_are_clear_errors() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&o.stderr).contains("--fillable writes PDF forms: add pdf to --format")
+        String::from_utf8_lossy(&o.stderr)
+            .contains("--fillable writes PDF forms: add pdf to --format")
     );
     assert!(!out.exists());
 
@@ -458,7 +437,11 @@ fn filled_sheets_and_fillable_forms() {
     let dir = tempfile::tempdir().unwrap();
     let plain = detective(&dir.path().join("p"), &["--seed", "42", "--count", "1"]);
     assert!(plain.contains_key("detectives/detective-00001.pdf"));
-    assert!(!plain.keys().any(|k| k.ends_with("-fillable.pdf")), "{:?}", plain.keys());
+    assert!(
+        !plain.keys().any(|k| k.ends_with("-fillable.pdf")),
+        "{:?}",
+        plain.keys()
+    );
     let filled = detective(
         &dir.path().join("f"),
         &["--seed", "42", "--count", "1", "--fillable"],
@@ -476,7 +459,12 @@ fn filled_sheets_and_fillable_forms() {
         .join(" ");
     let name = det["name"].as_str().unwrap();
     assert!(text.contains(name), "{name} not in {text}");
-    let first_roll = det["rolls"][0].as_str().unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+    let first_roll = det["rolls"][0]
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     assert!(text.contains(&first_roll), "{first_roll} not in {text}");
     // The fillable copy: every value of the detective in its field, each with an appearance.
     let fields = form::fields(&filled["detectives/detective-00001-fillable.pdf"]).unwrap();

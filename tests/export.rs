@@ -6,31 +6,14 @@
 //! Run with `BLOCKPRINT_BLESS=1` to rewrite the golden files after an intended change.
 
 mod support;
+use support::{blockprint, ok};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::str::FromStr;
 
 use blockprint::dice::BigRational;
 use serde_json::Value;
-
-fn blockprint(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args(args)
-        .output()
-        .expect("run blockprint")
-}
-
-fn ok(o: &Output) {
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "stdout: {}\nstderr: {}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-}
 
 /// Export for `to` (and extra arguments) into a fresh folder; the files under `out/export/`.
 fn export(dir: &Path, args: &[&str]) -> BTreeMap<String, Vec<u8>> {

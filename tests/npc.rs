@@ -7,34 +7,12 @@ mod support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use blockprint::content::{ContentRoot, Library};
 use blockprint::roll::npc::{self as roller, NpcOptions, Role};
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
-use support::tree;
-
-fn blockprint(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args(args)
-        .env_remove("SOURCE_DATE_EPOCH")
-        .output()
-        .expect("run blockprint")
-}
-
-fn ok(o: &Output) {
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "stderr: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use support::{blockprint, ok, s, tree};
 
 fn lib() -> Library {
     let (lib, report) = blockprint::check::load_and_check(&ContentRoot::Embedded).unwrap();

@@ -228,7 +228,11 @@ impl Kind for DetectiveKind {
             serde_json::to_value(&det).map_err(bug)?,
         )? {
             serde_json::Value::Object(m) => m,
-            _ => return Err(Error::Bug("the character sheet's data is not an object".into())),
+            _ => {
+                return Err(Error::Bug(
+                    "the character sheet's data is not an object".into(),
+                ));
+            }
         };
         data.insert("batch_seed".into(), item.batch_seed.into());
         data.insert("number".into(), item.number.into());

@@ -273,7 +273,9 @@ impl Engine {
         let typst::foundations::Value::Dict(inputs) =
             super::wrap::to_typst(data, self.breaking.contains(template))
         else {
-            return Err(Error::Bug(format!("cannot pass data to {template}: not an object")));
+            return Err(Error::Bug(format!(
+                "cannot pass data to {template}: not an object"
+            )));
         };
         let world = self
             .typst

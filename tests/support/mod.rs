@@ -5,6 +5,32 @@ pub mod glyphs;
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::process::{Command, Output};
+
+/// Run the built binary with `args`, without `SOURCE_DATE_EPOCH` (so PDFs carry no timestamp).
+pub fn blockprint(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_blockprint"))
+        .args(args)
+        .env_remove("SOURCE_DATE_EPOCH")
+        .output()
+        .expect("run blockprint")
+}
+
+/// Assert a run exited 0, showing what it printed when it did not.
+pub fn ok(o: &Output) {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "stdout: {}\nstderr: {}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// A path as the `&str` an argument list wants.
+pub fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
 
 /// Every file under `dir`, relative path → bytes.
 pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
