@@ -1003,10 +1003,16 @@ fn a_deck_with_declared_ranks_prints_draws_and_exports_its_own_size() {
         .filter(|f| f["rank"].is_string())
         .collect();
     assert_eq!(fronts.len(), 32);
-    let ranks: Vec<&str> = fronts[..8].iter().map(|f| f["rank"].as_str().unwrap()).collect();
+    let ranks: Vec<&str> = fronts[..8]
+        .iter()
+        .map(|f| f["rank"].as_str().unwrap())
+        .collect();
     assert_eq!(ranks, ["A", "7", "8", "9", "10", "J", "Q", "K"]);
     assert_eq!(
-        fronts[..8].iter().map(|f| f["damage"].as_u64().unwrap()).collect::<Vec<_>>(),
+        fronts[..8]
+            .iter()
+            .map(|f| f["damage"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
         [1, 7, 8, 9, 10, 10, 10, 10]
     );
     let counts: Vec<usize> = data["layout"]["pages"]
@@ -1029,19 +1035,42 @@ fn a_deck_with_declared_ranks_prints_draws_and_exports_its_own_size() {
     assert!(rows[7].starts_with("| K | 10 | Heart obstacle K |"), "{md}");
     assert!(!md.contains("obstacle 2 "), "{md}");
     // The tables reference shows the same eight rows.
-    ok(&["make", "tables", "--content", c, "--out", o, "--quiet", "--format", "md"]);
+    ok(&[
+        "make",
+        "tables",
+        "--content",
+        c,
+        "--out",
+        o,
+        "--quiet",
+        "--format",
+        "md",
+    ]);
     let tables: String = support::tree(&out.join("tables"))
         .iter()
         .filter(|(k, _)| k.ends_with(".md"))
         .map(|(_, v)| String::from_utf8_lossy(v).into_owned())
         .collect();
     assert_eq!(
-        tables.lines().filter(|l| l.starts_with("| ") && l.contains("Heart obstacle")).count(),
+        tables
+            .lines()
+            .filter(|l| l.starts_with("| ") && l.contains("Heart obstacle"))
+            .count(),
         8,
         "{tables}"
     );
     // Draw: 32 distinct cards, and no 33rd.
-    let d = ok(&["draw", "piquet", "--content", c, "--seed", "3", "--count", "32", "--json"]);
+    let d = ok(&[
+        "draw",
+        "piquet",
+        "--content",
+        c,
+        "--seed",
+        "3",
+        "--count",
+        "32",
+        "--json",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&d.stdout).unwrap();
     let set: std::collections::BTreeSet<String> = v["cards"]
         .as_array()
@@ -1054,7 +1083,16 @@ fn a_deck_with_declared_ranks_prints_draws_and_exports_its_own_size() {
     assert_eq!(o33.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o33.stderr).contains("has 32 cards"));
     // Foundry: 32 cards, values of the ranks themselves (a 7 is 7).
-    ok(&["export", "--to", "foundry", "--content", c, "--out", o, "--quiet"]);
+    ok(&[
+        "export",
+        "--to",
+        "foundry",
+        "--content",
+        c,
+        "--out",
+        o,
+        "--quiet",
+    ]);
     let f = json(&out.join("export/foundry-v13/cards/x_piquet.json"));
     let cards = f["cards"].as_array().unwrap();
     assert_eq!(cards.len(), 32);
@@ -1097,7 +1135,13 @@ fn a_suit_that_does_not_match_the_declared_ranks_is_a_located_error() {
     );
     // Nothing is made from it.
     let out = dir.path().join("out");
-    let d = run(&["deck", "--content", content.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let d = run(&[
+        "deck",
+        "--content",
+        content.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(d.status.code(), Some(1));
     assert!(!out.join("cards/decks/x_piquet.pdf").exists());
 }

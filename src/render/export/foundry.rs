@@ -17,8 +17,8 @@
 use serde::Serialize;
 
 use super::{Deck, Table, check_ranges, formula, foundry_id};
-use crate::content::{Library, RANKS};
 use crate::content::text::smart_quotes;
+use crate::content::{Library, RANKS};
 use crate::error::{Error, Result};
 
 /// Which Foundry VTT schema to write.
