@@ -43,7 +43,7 @@ pub enum Kind {
     MissingCard,
     DuplicateCard,
     DuplicateKey,
-    /// A lookup value that is not of the lookup's `kind`.
+    /// A lookup value that is not of the lookup's `kind`, or a deck rank that is not a card rank.
     BadValue,
     /// `up_to_hours` bands out of order, or an open band that is not last.
     BadBand,

@@ -955,3 +955,193 @@ fn the_alignment_page_comes_first_with_mirrored_scales() {
     let back: String = gp[1].glyphs.iter().map(|g| g.text.as_str()).collect();
     assert!(back.contains("--back-offset"), "{back}");
 }
+
+/// A 32-card (piquet) deck, `ranks = ["A", "7" … "K"]`, in a content folder of its own.
+fn piquet(dir: &Path, clubs: usize) -> std::path::PathBuf {
+    let content = dir.join("content");
+    std::fs::create_dir_all(&content).unwrap();
+    let ranks = ["A", "7", "8", "9", "10", "J", "Q", "K"];
+    let suit = |p: &str, n: usize| {
+        ranks[..n]
+            .iter()
+            .map(|r| format!("\"{p} obstacle {r}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let toml = format!(
+        "[[deck]]\nid = \"x.piquet\"\ntitle = \"Piquet\"\nsuits = {{ hearts = \"Wisdom (wits)\", clubs = \"Charisma\", diamonds = \"Dexterity\", spades = \"Intelligence\" }}\nranks = [{}]\nhearts = [{}]\nclubs = [{}]\ndiamonds = [{}]\nspades = [{}]\n",
+        ranks.map(|r| format!("\"{r}\"")).join(", "),
+        suit("Heart", 8),
+        suit("Club", clubs),
+        suit("Diamond", 8),
+        suit("Spade", 8),
+    );
+    std::fs::write(content.join("deck.toml"), toml).unwrap();
+    content
+}
+
+#[test]
+fn a_deck_with_declared_ranks_prints_draws_and_exports_its_own_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = piquet(dir.path(), 8);
+    let c = content.to_str().unwrap();
+    let out = dir.path().join("out");
+    let o = out.to_str().unwrap();
+    let check = ok(&["check", "--content", c]);
+    assert!(
+        String::from_utf8_lossy(&check.stdout).contains("0 errors, 0 warnings"),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    // Sheets: 32 fronts and one back, nine to a sheet as for 52 (3 full sheets and one of 5).
+    ok(&["deck", "--content", c, "--out", o, "--quiet"]);
+    let data = json(&out.join("cards/decks/x_piquet.json"));
+    let fronts: Vec<&serde_json::Value> = data["faces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rank"].is_string())
+        .collect();
+    assert_eq!(fronts.len(), 32);
+    let ranks: Vec<&str> = fronts[..8]
+        .iter()
+        .map(|f| f["rank"].as_str().unwrap())
+        .collect();
+    assert_eq!(ranks, ["A", "7", "8", "9", "10", "J", "Q", "K"]);
+    assert_eq!(
+        fronts[..8]
+            .iter()
+            .map(|f| f["damage"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        [1, 7, 8, 9, 10, 10, 10, 10]
+    );
+    let counts: Vec<usize> = data["layout"]["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["cards"].as_array().unwrap().len())
+        .collect();
+    assert_eq!(counts, [9, 9, 9, 9, 9, 9, 5, 5]);
+    let pdf = std::fs::read(out.join("cards/decks/x_piquet.pdf")).unwrap();
+    assert_eq!(Document::load_mem(&pdf).unwrap().get_pages().len(), 8);
+    // The Markdown table: one row per declared rank, with its damage.
+    let md = std::fs::read_to_string(out.join("cards/decks/x_piquet.md")).unwrap();
+    let rows: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains("obstacle"))
+        .collect();
+    assert_eq!(rows.len(), 8, "{md}");
+    assert!(rows[1].starts_with("| 7 | 7 | Heart obstacle 7 |"), "{md}");
+    assert!(rows[7].starts_with("| K | 10 | Heart obstacle K |"), "{md}");
+    assert!(!md.contains("obstacle 2 "), "{md}");
+    // The tables reference shows the same eight rows.
+    ok(&[
+        "make",
+        "tables",
+        "--content",
+        c,
+        "--out",
+        o,
+        "--quiet",
+        "--format",
+        "md",
+    ]);
+    let tables: String = support::tree(&out.join("tables"))
+        .iter()
+        .filter(|(k, _)| k.ends_with(".md"))
+        .map(|(_, v)| String::from_utf8_lossy(v).into_owned())
+        .collect();
+    assert_eq!(
+        tables
+            .lines()
+            .filter(|l| l.starts_with("| ") && l.contains("Heart obstacle"))
+            .count(),
+        8,
+        "{tables}"
+    );
+    // Draw: 32 distinct cards, and no 33rd.
+    let d = ok(&[
+        "draw",
+        "piquet",
+        "--content",
+        c,
+        "--seed",
+        "3",
+        "--count",
+        "32",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&d.stdout).unwrap();
+    let set: std::collections::BTreeSet<String> = v["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["obstacle"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(set.len(), 32);
+    let o33 = run(&["draw", "piquet", "--content", c, "--count", "33"]);
+    assert_eq!(o33.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o33.stderr).contains("has 32 cards"));
+    // Foundry: 32 cards, values of the ranks themselves (a 7 is 7).
+    ok(&[
+        "export",
+        "--to",
+        "foundry",
+        "--content",
+        c,
+        "--out",
+        o,
+        "--quiet",
+    ]);
+    let f = json(&out.join("export/foundry-v13/cards/x_piquet.json"));
+    let cards = f["cards"].as_array().unwrap();
+    assert_eq!(cards.len(), 32);
+    let hearts: Vec<(u64, &str)> = cards
+        .iter()
+        .filter(|c| c["suit"] == "hearts")
+        .map(|c| (c["value"].as_u64().unwrap(), c["name"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        hearts,
+        [
+            (1, "Ace of Hearts"),
+            (7, "Seven of Hearts"),
+            (8, "Eight of Hearts"),
+            (9, "Nine of Hearts"),
+            (10, "Ten of Hearts"),
+            (11, "Jack of Hearts"),
+            (12, "Queen of Hearts"),
+            (13, "King of Hearts")
+        ]
+    );
+    assert_eq!(cards[1]["faces"][0]["text"], "Heart obstacle 7");
+}
+
+#[test]
+fn a_suit_that_does_not_match_the_declared_ranks_is_a_located_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = piquet(dir.path(), 7);
+    let o = run(&["check", "--content", content.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("error[missing_card]: clubs of deck `x.piquet` has 7 cards; K is missing"),
+        "{text}"
+    );
+    assert!(text.contains("deck.toml:7:"), "{text}");
+    assert!(
+        text.contains("give each suit 8 cards in the declared rank order A, 7, 8, 9, 10, J, Q, K"),
+        "{text}"
+    );
+    // Nothing is made from it.
+    let out = dir.path().join("out");
+    let d = run(&[
+        "deck",
+        "--content",
+        content.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(d.status.code(), Some(1));
+    assert!(!out.join("cards/decks/x_piquet.pdf").exists());
+}

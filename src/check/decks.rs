@@ -1,19 +1,85 @@
-//! Decks: every suit holds exactly 13 cards (A, 2–10, J, Q, K), none blank, none repeated within its suit
-//! or in another suit of the deck (a dealt card must say which obstacle it is), and every suit says what it
-//! stands for.
+//! Decks: the declared ranks (`ranks`, default A, 2–10, J, Q, K) are standard card ranks, each once; every
+//! suit holds exactly one card per declared rank, none blank, none repeated within its suit or in another
+//! suit of the deck (a dealt card must say which obstacle it is), and every suit says what it stands for.
 
 use std::collections::BTreeMap;
 
-use crate::content::{Library, RANKS, SUITS};
+use crate::content::{Deck, Library, RANKS, SUITS};
 use crate::diag::{Diagnostic, Kind};
+
+/// The declared ranks: at least one, each a standard rank (so its damage is defined), none twice.
+fn check_ranks(lib: &Library, d: &Deck, out: &mut Vec<Diagnostic>) {
+    let id = &d.id.value;
+    if d.ranks.value.is_empty() {
+        out.push(
+            Diagnostic::error(
+                Kind::MissingCard,
+                &lib.sources,
+                &d.ranks.loc,
+                format!("deck `{id}` declares no ranks"),
+            )
+            .with_table(id)
+            .with_hint(
+                "list the ranks of each suit, e.g. ranks = [\"A\", \"7\", \"8\", \"9\", \"10\", \"J\", \"Q\", \"K\"], or leave the key out for all 13",
+            ),
+        );
+    }
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, r) in d.ranks.value.iter().enumerate() {
+        if !RANKS.contains(&r.value.as_str()) {
+            out.push(
+                Diagnostic::error(
+                    Kind::BadValue,
+                    &lib.sources,
+                    &r.loc,
+                    format!("rank `{}` of deck `{id}` is not a card rank", r.value),
+                )
+                .with_table(id)
+                .with_hint(
+                    "a rank is one of A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K (its damage: A = 1, 2–10 as printed, J, Q, K = 10)",
+                ),
+            );
+        } else if let Some(&j) = seen.get(r.value.as_str()) {
+            out.push(
+                Diagnostic::error(
+                    Kind::DuplicateCard,
+                    &lib.sources,
+                    &r.loc,
+                    format!(
+                        "rank {} of deck `{id}` is declared twice (places {} and {} of `ranks`)",
+                        r.value,
+                        j + 1,
+                        i + 1
+                    ),
+                )
+                .with_table(id)
+                .with_hint("list each rank once; a deck has at most the 13 ranks A … K"),
+            );
+        } else {
+            seen.insert(&r.value, i);
+        }
+    }
+}
 
 pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
     for d in &lib.decks {
         let id = &d.id.value;
+        check_ranks(lib, d, out);
+        let ranks = d.rank_names();
+        let size = ranks.len();
+        let declared = if d.ranks.value.iter().map(|r| r.value.as_str()).eq(RANKS) {
+            "13 cards in rank order A, 2 … 10, J, Q, K".to_owned()
+        } else {
+            format!(
+                "{size} {} in the declared rank order {}",
+                if size == 1 { "card" } else { "cards" },
+                ranks.join(", ")
+            )
+        };
         for (suit, cards) in SUITS.iter().zip(&d.cards) {
             let n = cards.value.len();
-            if n < RANKS.len() {
-                let missing = RANKS[n..].join(", ");
+            if n < size {
+                let missing = ranks[n..].join(", ");
                 out.push(
                     Diagnostic::error(
                         Kind::MissingCard,
@@ -21,30 +87,32 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                         &cards.loc,
                         format!(
                             "{suit} of deck `{id}` has {n} cards; {missing} {} missing",
-                            if n + 1 == RANKS.len() { "is" } else { "are" }
+                            if n + 1 == size { "is" } else { "are" }
                         ),
                     )
                     .with_table(id)
-                    .with_hint("give each suit 13 cards in rank order A, 2 … 10, J, Q, K"),
+                    .with_hint(format!("give each suit {declared}")),
                 );
-            } else if n > RANKS.len() {
+            } else if n > size {
                 out.push(
                     Diagnostic::error(
                         Kind::DuplicateCard,
                         &lib.sources,
-                        &cards.value[RANKS.len()].loc,
+                        &cards.value[size].loc,
                         format!(
-                            "{suit} of deck `{id}` has {n} cards, {} more than the 13 ranks",
-                            n - RANKS.len()
+                            "{suit} of deck `{id}` has {n} cards, {} more than the {size} declared ranks",
+                            n - size
                         ),
                     )
                     .with_table(id)
-                    .with_hint("remove the extra cards; each suit has exactly A, 2 … 10, J, Q, K"),
+                    .with_hint(format!(
+                        "remove the extra cards; each suit has exactly {declared}"
+                    )),
                 );
             }
             let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
             for (i, card) in cards.value.iter().enumerate() {
-                let rank = RANKS.get(i).copied().unwrap_or("extra");
+                let rank = ranks.get(i).copied().unwrap_or("extra");
                 if card.value.trim().is_empty() {
                     out.push(
                         Diagnostic::error(
@@ -66,7 +134,8 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                             &card.loc,
                             format!(
                                 "{suit} {rank} of deck `{id}` repeats {suit} {} (`{}`)",
-                                RANKS[j], card.value
+                                ranks.get(j).copied().unwrap_or("extra"),
+                                card.value
                             ),
                         )
                         .with_table(id)
@@ -83,7 +152,7 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
         // The same obstacle in two suits.
         let mut first: BTreeMap<String, (&str, &str)> = BTreeMap::new();
         for (suit, cards) in SUITS.iter().zip(&d.cards) {
-            for (card, rank) in cards.value.iter().zip(RANKS) {
+            for (card, &rank) in cards.value.iter().zip(&ranks) {
                 let key = card.value.trim().to_lowercase();
                 if key.is_empty() {
                     continue;
@@ -101,7 +170,7 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                         )
                         .with_table(id)
                         .with_hint(
-                            "each of the 52 cards is a different obstacle; change one of them",
+                            format!("each of the deck's {} cards is a different obstacle; change one of them", 4 * size),
                         ),
                     ),
                     Some(_) => {}

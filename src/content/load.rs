@@ -827,12 +827,37 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
             suit(d.diamonds),
             suit(d.spades),
         ];
+        let id = located(file, d.id);
+        let ranks = match d.ranks {
+            Some(r) => {
+                let span = r.span();
+                Located::new(
+                    r.into_inner()
+                        .into_iter()
+                        .map(|c| located(file, c))
+                        .collect(),
+                    file,
+                    span,
+                )
+            }
+            None => Located {
+                value: RANKS
+                    .iter()
+                    .map(|r| Located {
+                        value: (*r).to_owned(),
+                        loc: id.loc.clone(),
+                    })
+                    .collect(),
+                loc: id.loc.clone(),
+            },
+        };
         lib.decks.push(Deck {
-            id: located(file, d.id),
+            id,
             title: d.title,
             note: d.note,
             editorial: d.editorial,
             suits: d.suits,
+            ranks,
             cards,
         });
     }

@@ -109,6 +109,7 @@ pub(crate) struct DeckDoc {
     pub note: Option<String>,
     pub editorial: Option<String>,
     pub suits: SuitMeanings,
+    pub ranks: Option<Spanned<Vec<Spanned<String>>>>,
     pub hearts: Option<Spanned<Vec<Spanned<String>>>>,
     pub clubs: Option<Spanned<Vec<Spanned<String>>>>,
     pub diamonds: Option<Spanned<Vec<Spanned<String>>>>,
@@ -259,8 +260,18 @@ pub struct Deck {
     pub note: Option<String>,
     pub editorial: Option<String>,
     pub suits: SuitMeanings,
+    /// The deck's ranks in suit order as declared (`ranks = [...]`), or [`RANKS`] when the key is absent
+    /// (then located at the deck's id). The checker allows only ranks of [`RANKS`], each once.
+    pub ranks: Located<Vec<Located<String>>>,
     /// Cards per suit, in [`SUITS`] order, each card in rank order as written.
     pub cards: [Located<Vec<Located<String>>>; 4],
+}
+
+impl Deck {
+    /// The ranks of each suit, in order.
+    pub fn rank_names(&self) -> Vec<&str> {
+        self.ranks.value.iter().map(|r| r.value.as_str()).collect()
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::check::{self, Report};
 use crate::content::text::smart_quotes;
-use crate::content::{EntryValue, Library, RANKS, SUITS};
+use crate::content::{EntryValue, Library, SUITS};
 use crate::dice;
 
 #[derive(Debug, Clone, Serialize)]
@@ -186,8 +186,9 @@ pub fn reference(lib: &Library, report: &Report) -> Option<Reference> {
                 title: q(&d.title),
                 note: qo(&d.note),
                 editorial: qo(&d.editorial),
-                ranks: RANKS
-                    .iter()
+                ranks: d
+                    .rank_names()
+                    .into_iter()
                     .enumerate()
                     .map(|(i, rank)| {
                         let cards = d

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::content::text::smart_quotes;
-use crate::content::{Deck, RANKS, SUITS};
+use crate::content::{Deck, SUITS};
 
 /// One side of a card.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -137,16 +137,17 @@ pub fn meanings(d: &Deck) -> [&str; 4] {
     ]
 }
 
-/// The 52 fronts of a deck, suit by suit (hearts, clubs, diamonds, spades), each A to K.
+/// The fronts of a deck (52 for the standard ranks), suit by suit (hearts, clubs, diamonds, spades), each
+/// in the deck's declared rank order.
 pub fn obstacles(d: &Deck) -> Vec<Obstacle> {
     let mut out = Vec::new();
     for ((suit, cards), meaning) in SUITS.iter().zip(&d.cards).zip(meanings(d)) {
         let (symbol, color) = suit_symbol(suit);
         let (attribute, attribute_name, gloss) = attribute(&smart_quotes(meaning));
-        for (rank, card) in RANKS.iter().zip(&cards.value) {
+        for (rank, card) in d.rank_names().into_iter().zip(&cards.value) {
             out.push(Obstacle {
                 deck: smart_quotes(&d.title),
-                rank: (*rank).to_owned(),
+                rank: rank.to_owned(),
                 suit: (*suit).to_owned(),
                 symbol: symbol.to_owned(),
                 color: color.to_owned(),
@@ -173,6 +174,7 @@ pub fn deck_back(d: &Deck) -> Back {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::content::RANKS;
 
     #[test]
     fn attributes_and_damage() {

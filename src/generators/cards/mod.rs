@@ -409,7 +409,7 @@ impl Kind for DeckKind {
             layout,
             markdown: serde_json::json!({
                 "deck": table,
-                "damage": crate::content::RANKS.map(faces::damage),
+                "damage": deck.rank_names().into_iter().map(faces::damage).collect::<Vec<_>>(),
                 "suits": crate::content::SUITS.iter().zip(faces::meanings(deck)).map(|(s, m)| {
                     let (attribute, _, _) = faces::attribute(m);
                     serde_json::json!({

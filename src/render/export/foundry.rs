@@ -17,8 +17,8 @@
 use serde::Serialize;
 
 use super::{Deck, Table, check_ranges, formula, foundry_id};
-use crate::content::Library;
 use crate::content::text::smart_quotes;
+use crate::content::{Library, RANKS};
 use crate::error::{Error, Result};
 
 /// Which Foundry VTT schema to write.
@@ -318,23 +318,42 @@ const RANK_NAMES: [&str; 13] = [
     "King",
 ];
 
-/// A Cards document of type `deck` for `d`: 52 cards, each with its suit, its value (ace 1 … king 13), one
+/// The value of a standard rank: its place among A, 2 … 10, J, Q, K (ace 1 … king 13).
+fn rank_value(rank: &str) -> Option<u32> {
+    RANKS.iter().position(|r| *r == rank).map(|i| i as u32 + 1)
+}
+
+/// A Cards document of type `deck` for `d`: one card per declared rank and suit (52 for the standard
+/// ranks), each with its suit, its value (the rank's: ace 1 … king 13, so a short deck's 7 is still 7), one
 /// face holding the card's text (what the print-and-play card shows) and a back naming the deck.
 pub fn cards(d: &Deck) -> Result<String> {
     let id = foundry_id("Cards", &d.id);
+    let values = d
+        .ranks
+        .iter()
+        .map(|r| {
+            rank_value(r).ok_or_else(|| {
+                Error::Bug(format!(
+                    "deck `{}` has rank `{r}` after the checker passed it",
+                    d.id
+                ))
+            })
+        })
+        .collect::<Result<Vec<u32>>>()?;
     let mut cards = Vec::new();
     for (suit, meaning, texts) in &d.suits {
-        if texts.len() != RANK_NAMES.len() {
+        if texts.len() != values.len() {
             return Err(Error::Bug(format!(
-                "deck `{}` has {} {suit}, not 13, after the checker passed it",
+                "deck `{}` has {} {suit}, not {}, after the checker passed it",
                 d.id,
-                texts.len()
+                texts.len(),
+                values.len()
             )));
         }
         let suit_name = capitalise(suit);
-        for (rank, text) in texts.iter().enumerate() {
-            let cid = foundry_id("Card", &format!("{}#{suit}#{}", d.id, rank + 1));
-            let name = format!("{} of {suit_name}", RANK_NAMES[rank]);
+        for (&value, text) in values.iter().zip(texts) {
+            let cid = foundry_id("Card", &format!("{}#{suit}#{value}", d.id));
+            let name = format!("{} of {suit_name}", RANK_NAMES[value as usize - 1]);
             cards.push(Card {
                 _key: format!("!cards.cards!{id}.{cid}"),
                 _id: cid,
@@ -342,7 +361,7 @@ pub fn cards(d: &Deck) -> Result<String> {
                 kind: "base",
                 description: paragraph(&escape(&format!("{suit_name}: {}", smart_quotes(meaning)))),
                 suit: suit.clone(),
-                value: rank as u32 + 1,
+                value,
                 back: Face {
                     name: smart_quotes(&d.title),
                     text: String::new(),
@@ -390,7 +409,8 @@ pub fn cards(d: &Deck) -> Result<String> {
     Ok(serde_json::to_string_pretty(&doc).map_err(|e| Error::Bug(e.to_string()))? + "\n")
 }
 
-/// Read a Cards document back: a deck of 52 distinct cards, each suit and value once, every card text there.
+/// Read a Cards document back: one card per declared rank and suit (52 for the standard ranks), each suit
+/// and value once, every card text there.
 pub fn check_cards(d: &Deck, v: &serde_json::Value) -> Result<()> {
     let bug = |why: String| {
         Error::Bug(format!(
@@ -416,11 +436,16 @@ pub fn check_cards(d: &Deck, v: &serde_json::Value) -> Result<()> {
         ) else {
             return Err(bug("a card lacks `suit`, `value` or a face's `text`".into()));
         };
+        let place = d
+            .ranks
+            .iter()
+            .position(|r| rank_value(r).map(u64::from) == Some(value));
         let expected = d
             .suits
             .iter()
             .find(|(s, _, _)| s == suit)
-            .and_then(|(_, _, texts)| texts.get((value as usize).wrapping_sub(1)));
+            .zip(place)
+            .and_then(|((_, _, texts), i)| texts.get(i));
         if expected.map(|e| escape(&smart_quotes(e))).as_deref() != Some(text)
             || !c["back"].is_object()
             || c["drawn"] != false
@@ -433,8 +458,9 @@ pub fn check_cards(d: &Deck, v: &serde_json::Value) -> Result<()> {
             return Err(bug(format!("card {value} of {suit} appears twice")));
         }
     }
-    if seen.len() != 52 {
-        return Err(bug(format!("{} cards, not 52", seen.len())));
+    let size = d.suits.len() * d.ranks.len();
+    if seen.len() != size {
+        return Err(bug(format!("{} cards, not {size}", seen.len())));
     }
     Ok(())
 }

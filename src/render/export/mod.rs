@@ -71,6 +71,8 @@ pub struct Deck {
     pub id: String,
     pub title: String,
     pub note: Option<String>,
+    /// The ranks of each suit in order (A, 2 … 10, J, Q, K unless the deck declares fewer).
+    pub ranks: Vec<String>,
     /// `(suit, what the suit stands for, cards in rank order)`, suits in print order.
     pub suits: Vec<(String, String, Vec<String>)>,
 }
@@ -106,6 +108,7 @@ pub fn decks(cx: &Checked, ids: Option<&[String]>) -> Vec<Deck> {
                 id: d.id.value.clone(),
                 title: d.title.clone(),
                 note: d.note.clone(),
+                ranks: d.rank_names().into_iter().map(str::to_owned).collect(),
                 suits: crate::content::SUITS
                     .iter()
                     .zip(meanings)
