@@ -7,7 +7,7 @@
 mod support;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use blockprint::content::{ContentRoot, Library};
 use blockprint::roll::detective::{self as roller, DetectiveRequest};
@@ -237,23 +237,13 @@ fn markdown_and_json_match_golden() {
     ok(&blockprint(&["make", "detective", "-q", "--out", s(&pre)]));
     files.extend(tree(&pre));
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/detective-seed-42");
-    let bless = std::env::var_os("BLOCKPRINT_BLESS").is_some();
-    let mut n = 0;
     // Markdown and JSON are pinned; the PDF sheets are checked in `filled_sheets_and_fillable_forms`.
-    for (name, bytes) in files
-        .iter()
-        .filter(|(n, _)| !n.ends_with("manifest.json") && !n.ends_with(".pdf"))
-    {
-        let path: PathBuf = golden.join(name);
-        if bless {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, bytes).unwrap();
-        }
-        let want = std::fs::read(&path)
-            .unwrap_or_else(|_| panic!("{} missing; run with BLOCKPRINT_BLESS=1", path.display()));
-        assert!(&want == bytes, "{name} differs from {}", path.display());
-        n += 1;
-    }
+    let n = support::golden_files(
+        &golden,
+        files
+            .iter()
+            .filter(|(n, _)| !n.ends_with("manifest.json") && !n.ends_with(".pdf")),
+    );
     assert_eq!(
         n,
         2 * 2 + 1 + 4 * 2 + 1,

@@ -6,7 +6,7 @@
 mod support;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use blockprint::content::{ContentRoot, Library};
 use blockprint::roll::npc::{self as roller, NpcOptions, Role};
@@ -293,19 +293,10 @@ fn markdown_and_json_match_golden_and_splits_equal_the_whole() {
     ]));
     files.extend(tree(&stock));
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/npc-seed-42");
-    let bless = std::env::var_os("BLOCKPRINT_BLESS").is_some();
-    let mut n = 0;
-    for (name, bytes) in files.iter().filter(|(n, _)| !n.ends_with("manifest.json")) {
-        let path: PathBuf = golden.join(name);
-        if bless {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, bytes).unwrap();
-        }
-        let want = std::fs::read(&path)
-            .unwrap_or_else(|_| panic!("{} missing; run with BLOCKPRINT_BLESS=1", path.display()));
-        assert!(&want == bytes, "{name} differs from {}", path.display());
-        n += 1;
-    }
+    let n = support::golden_files(
+        &golden,
+        files.iter().filter(|(n, _)| !n.ends_with("manifest.json")),
+    );
     assert_eq!(
         n,
         4 + 1 + 2 + 2 + 1,

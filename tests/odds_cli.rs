@@ -3,7 +3,9 @@
 //! `--ties`), success-target warnings on stderr and in `check`, and Unicode notation with carets at the
 //! right column. Bless the goldens with `BLOCKPRINT_BLESS=1`.
 
-use std::collections::BTreeMap;
+mod support;
+use support::enumerate;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -113,31 +115,6 @@ fn frac(p: &BigRational) -> String {
     } else {
         format!("{}/{}", p.numer(), p.denom())
     }
-}
-
-/// Every roll of independent uniform dice, mapped by `f`, as exact probabilities.
-fn enumerate(dice: &[Vec<i64>], f: impl Fn(&[i64]) -> i64) -> BTreeMap<i64, BigRational> {
-    let mut counts: BTreeMap<i64, i64> = BTreeMap::new();
-    let total: i64 = dice.iter().map(|d| d.len() as i64).product();
-    let mut idx = vec![0usize; dice.len()];
-    'outer: loop {
-        let roll: Vec<i64> = idx.iter().zip(dice).map(|(&i, d)| d[i]).collect();
-        *counts.entry(f(&roll)).or_default() += 1;
-        for pos in 0..=idx.len() {
-            if pos == idx.len() {
-                break 'outer;
-            }
-            idx[pos] += 1;
-            if idx[pos] < dice[pos].len() {
-                break;
-            }
-            idx[pos] = 0;
-        }
-    }
-    counts
-        .into_iter()
-        .map(|(v, c)| (v, BigRational::new(c.into(), total.into())))
-        .collect()
 }
 
 #[test]

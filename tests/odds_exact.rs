@@ -3,6 +3,9 @@
 //! enumeration of every roll of every die, or a closed form. None of it calls the engine's code paths;
 //! the engine is only asked for its answer through the public API (`parse`, `distribution`, `contest`).
 
+mod support;
+use support::enumerate;
+
 use std::collections::BTreeMap;
 
 use blockprint::dice::{self, BigRational};
@@ -15,35 +18,6 @@ fn q(n: i64, d: i64) -> BigRational {
 
 fn int(n: i64) -> BigRational {
     q(n, 1)
-}
-
-/// Exact distribution of `f(roll)` over every roll of independent uniform dice with the given faces.
-fn enumerate(
-    dice: &[Vec<i64>],
-    f: impl Fn(&[i64]) -> BigRational,
-) -> BTreeMap<BigRational, BigRational> {
-    let mut counts: BTreeMap<BigRational, u64> = BTreeMap::new();
-    let mut idx = vec![0usize; dice.len()];
-    let mut all = 0u64;
-    'outer: loop {
-        let roll: Vec<i64> = idx.iter().zip(dice).map(|(&i, d)| d[i]).collect();
-        *counts.entry(f(&roll)).or_default() += 1;
-        all += 1;
-        for pos in 0..=idx.len() {
-            if pos == idx.len() {
-                break 'outer;
-            }
-            idx[pos] += 1;
-            if idx[pos] < dice[pos].len() {
-                break;
-            }
-            idx[pos] = 0;
-        }
-    }
-    counts
-        .into_iter()
-        .map(|(v, c)| (v, q(c as i64, all as i64)))
-        .collect()
 }
 
 fn d(sides: i64) -> Vec<i64> {

@@ -27,6 +27,58 @@ pub fn ok(o: &Output) {
     );
 }
 
+/// Compare `files` (relative name → bytes) with the golden copies under `dir`, writing them first when
+/// `BLOCKPRINT_BLESS` is set. Returns how many files were compared.
+pub fn golden_files<'a>(
+    dir: &Path,
+    files: impl IntoIterator<Item = (&'a String, &'a Vec<u8>)>,
+) -> usize {
+    let bless = std::env::var_os("BLOCKPRINT_BLESS").is_some();
+    let mut n = 0;
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        if bless {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, bytes).unwrap();
+        }
+        let want = std::fs::read(&path)
+            .unwrap_or_else(|_| panic!("{} missing; run with BLOCKPRINT_BLESS=1", path.display()));
+        assert!(&want == bytes, "{name} differs from {}", path.display());
+        n += 1;
+    }
+    n
+}
+
+/// The exact distribution of `f(roll)` over every roll of independent uniform dice with the given faces,
+/// by plain enumeration (the independent reference the dice tests compare the engine with).
+pub fn enumerate<K: Ord>(
+    dice: &[Vec<i64>],
+    f: impl Fn(&[i64]) -> K,
+) -> BTreeMap<K, num_rational::BigRational> {
+    let mut counts: BTreeMap<K, u64> = BTreeMap::new();
+    let mut idx = vec![0usize; dice.len()];
+    let mut all = 0u64;
+    'outer: loop {
+        let roll: Vec<i64> = idx.iter().zip(dice).map(|(&i, d)| d[i]).collect();
+        *counts.entry(f(&roll)).or_default() += 1;
+        all += 1;
+        for pos in 0..=idx.len() {
+            if pos == idx.len() {
+                break 'outer;
+            }
+            idx[pos] += 1;
+            if idx[pos] < dice[pos].len() {
+                break;
+            }
+            idx[pos] = 0;
+        }
+    }
+    counts
+        .into_iter()
+        .map(|(v, c)| (v, num_rational::BigRational::new(c.into(), all.into())))
+        .collect()
+}
+
 /// A path as the `&str` an argument list wants.
 pub fn s(p: &Path) -> &str {
     p.to_str().unwrap()
