@@ -15,6 +15,7 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
         .chain(lib.npcs.iter().map(|n| ("npc", &n.id)))
         .chain(lib.books.iter().map(|b| ("book", &b.id)))
         .chain(lib.rulings.iter().map(|r| ("ruling", &r.id)))
+        .chain(lib.kits.iter().map(|k| ("kit", &k.id)))
         .collect();
     let mut seen: BTreeMap<&str, (&str, &Located<String>)> = BTreeMap::new();
     for (what, id) in all {
@@ -23,6 +24,13 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                 Diagnostic::error(Kind::BadId, &lib.sources, &id.loc, format!("`{}` is not a valid id", id.value))
                     .with_table(&id.value)
                     .with_hint("use lowercase letters, digits, `.`, `_` and `-`, starting with a letter, e.g. `bbb.homicide.district`"),
+            );
+        }
+        if what == "kit" && id.value.contains('.') {
+            out.push(
+                Diagnostic::error(Kind::BadId, &lib.sources, &id.loc, format!("kit id `{}` is not a game name", id.value))
+                    .with_table(&id.value)
+                    .with_hint(format!("a kit's id is its game, the first segment of its tables' ids: `{}`", crate::content::game(&id.value))),
             );
         }
         match seen.get(id.value.as_str()) {

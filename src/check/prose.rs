@@ -1,12 +1,12 @@
 //! Prose: every book's chapters in; `unknown_reference` for directives naming nothing, `raw_html` for HTML
 //! (which no output would show the same way), `broken_link` for
 //! links to chapters or headings that do not exist, and `unplaced_table` for tables, lookups, decks (and the
-//! stock NPCs) that no chapter places, so the booklet can never leave one out.
+//! stock NPCs) of a book's game that no chapter places, so the booklet can never leave one out.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::content::prose::{Found, RefKind, parse};
-use crate::content::{Book, Library, Located};
+use crate::content::{Book, Library, Located, game};
 use crate::diag::{Diagnostic, Kind, Loc};
 
 pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
@@ -115,8 +115,11 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
             }
         }
     }
+    // A book places its own game's items (`bbb.…` for the book `bbb.srd`); another game's tables (a
+    // chase kit's) are printed by that game's kit, not by this book.
+    let games: BTreeSet<&str> = lib.books.iter().map(|b| game(&b.id.value)).collect();
     let unplaced = |of: RefKind, id: &Located<String>, out: &mut Vec<Diagnostic>| {
-        if !placed.contains(&(of, id.value.clone())) {
+        if games.contains(game(&id.value)) && !placed.contains(&(of, id.value.clone())) {
             let what = format!("{of:?}").to_lowercase();
             out.push(
                 Diagnostic::error(
@@ -142,7 +145,7 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
     for d in &lib.decks {
         unplaced(RefKind::Deck, &d.id, out);
     }
-    if let Some(n) = lib.npcs.first()
+    if let Some(n) = lib.npcs.iter().find(|n| games.contains(game(&n.id.value)))
         && !placed.contains(&(RefKind::Npcs, String::new()))
     {
         out.push(

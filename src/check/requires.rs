@@ -18,6 +18,8 @@ pub struct Requirements {
     pub row_tags: Vec<(String, Vec<String>)>,
     /// The content must have a `[[book]]`.
     pub book: bool,
+    /// Games whose `[[kit]]` (source and licence) the content must have: a chase kit prints them.
+    pub kits: Vec<String>,
     /// Table id prefixes: a table `<prefix>.<class>` (the class key in lower case, other characters
     /// than letters and digits as `_`) for every class of the lookup with `role = "class"`.
     pub class_tables: Vec<String>,
@@ -57,6 +59,7 @@ impl Requirements {
             || self.lookups.iter().any(|l| lib.lookup(l).is_some())
             || self.decks.iter().any(|d| lib.deck(d).is_some())
             || (self.book && !lib.books.is_empty())
+            || self.kits.iter().any(|k| lib.kit(k).is_some())
             || self
                 .class_lookups
                 .iter()
@@ -168,6 +171,15 @@ pub fn check(
                     )),
                 );
             }
+        }
+    }
+    for k in &req.kits {
+        if lib.kit(k).is_none() {
+            out.push(missing(
+                "kit",
+                k,
+                &format!("a `[[kit]]` with `id = \"{k}\"`, `title`, `source` and `licence`"),
+            ));
         }
     }
     people(lib, kind, req, &missing, out);

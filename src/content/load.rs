@@ -883,6 +883,17 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
             reason: r.reason,
         });
     }
+    for k in doc.kit {
+        let k = k.into_inner();
+        lib.kits.push(Kit {
+            id: located(file, k.id),
+            title: k.title,
+            source: k.source,
+            licence: k.licence,
+            attribution: k.attribution,
+            editorial: k.editorial,
+        });
+    }
     for n in doc.npc {
         let n = n.into_inner();
         lib.npcs.push(Npc {

@@ -13,7 +13,7 @@ pub use load::{
     load, load_files,
 };
 pub use model::{
-    Book, Chapter, Deck, Entry, EntryValue, Located, Lookup, Npc, RANKS, Row, Ruling, SUITS,
+    Book, Chapter, Deck, Entry, EntryValue, Kit, Located, Lookup, Npc, RANKS, Row, Ruling, SUITS,
     SuitMeanings, Table, Unit, ValueKind,
 };
 
@@ -64,6 +64,7 @@ pub struct Library {
     pub npcs: Vec<Npc>,
     pub books: Vec<Book>,
     pub rulings: Vec<Ruling>,
+    pub kits: Vec<Kit>,
     table_index: BTreeMap<String, usize>,
     lookup_index: BTreeMap<String, usize>,
 }
@@ -78,6 +79,11 @@ impl Library {
         for (i, l) in self.lookups.iter().enumerate() {
             self.lookup_index.entry(l.id.value.clone()).or_insert(i);
         }
+    }
+
+    /// The kit of a game (`coc`), by the id of its `[[kit]]`.
+    pub fn kit(&self, game: &str) -> Option<&Kit> {
+        self.kits.iter().find(|k| k.id.value == game)
     }
 
     pub fn table(&self, id: &str) -> Option<&Table> {
@@ -108,4 +114,10 @@ impl Library {
     pub fn line_of(&self, loc: &crate::diag::Loc) -> usize {
         self.sources[loc.file].line_col(loc.span.start).0
     }
+}
+
+/// The game an id belongs to: its first dotted segment (`coc` of `coc.hazard.random`). A book prints,
+/// and must place, only its own game's tables, lookups, decks and rulings; a kit is named by its game.
+pub fn game(id: &str) -> &str {
+    id.split('.').next().unwrap_or(id)
 }

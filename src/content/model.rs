@@ -23,6 +23,20 @@ pub(crate) struct FileDoc {
     pub book: Vec<Spanned<BookDoc>>,
     #[serde(default)]
     pub ruling: Vec<Spanned<RulingDoc>>,
+    #[serde(default)]
+    pub kit: Vec<Spanned<KitDoc>>,
+}
+
+/// A game's kit: where its rules come from and under which licence (printed on every page of the kit).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct KitDoc {
+    pub id: Spanned<String>,
+    pub title: String,
+    pub source: String,
+    pub licence: String,
+    pub attribution: Option<String>,
+    pub editorial: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -308,6 +322,21 @@ pub struct Chapter {
     /// Which source holds it and the byte offset of `body` in that source.
     pub file: usize,
     pub body_offset: usize,
+}
+
+/// A game's kit: its id is the game (`coc`), the first segment of every id that belongs to it.
+#[derive(Debug, Clone)]
+pub struct Kit {
+    pub id: Located<String>,
+    pub title: String,
+    /// What the kit is drawn from: title, author, publisher.
+    pub source: String,
+    /// The licence of the source text.
+    pub licence: String,
+    /// Text the licence asks every derived page to carry (CC BY-SA attribution).
+    pub attribution: Option<String>,
+    /// Corrections or fills that concern the kit as a whole.
+    pub editorial: Option<String>,
 }
 
 /// A house ruling on a point the rules leave open.

@@ -14,7 +14,7 @@ use super::data::{self, DeckData, LookupData, NpcData, TableData};
 use crate::check::{Fill, Report};
 use crate::content::prose::{self, Block, Found, RefKind};
 use crate::content::text::{Piece, pieces, smart_quotes};
-use crate::content::{Book, Library};
+use crate::content::{Book, Library, game};
 
 /// Appendix pages of the Markdown book, in order: (file stem, title).
 pub const APPENDICES: [(&str, &str); 4] = [
@@ -131,7 +131,14 @@ pub(crate) fn parts(result: &str, title: impl Fn(&str) -> Option<String>) -> Vec
 
 /// Build the booklet data. `None` when the library did not pass the checker.
 pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option<SrdData> {
-    let reference = data::reference(lib, report)?;
+    // The book prints its own game only: another game's tables, fills and rulings belong to its kit.
+    let ours = |id: &str| game(id) == game(&book.id.value);
+    let mut reference = data::reference(lib, report)?;
+    reference.tables.retain(|t| ours(&t.id));
+    reference.lookups.retain(|l| ours(&l.id));
+    reference.decks.retain(|d| ours(&d.id));
+    reference.npcs.retain(|n| ours(&n.id));
+    reference.editorial.retain(|f| ours(&f.id));
     let tables: BTreeMap<String, SrdTable> = reference
         .tables
         .iter()
@@ -230,6 +237,7 @@ pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option
         rulings: lib
             .rulings
             .iter()
+            .filter(|r| ours(&r.id.value))
             .map(|r| RulingData {
                 id: r.id.value.clone(),
                 title: smart_quotes(&r.title),
