@@ -28,9 +28,17 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
         }
         if what == "kit" && id.value.contains('.') {
             out.push(
-                Diagnostic::error(Kind::BadId, &lib.sources, &id.loc, format!("kit id `{}` is not a game name", id.value))
-                    .with_table(&id.value)
-                    .with_hint(format!("a kit's id is its game, the first segment of its tables' ids: `{}`", crate::content::game(&id.value))),
+                Diagnostic::error(
+                    Kind::BadId,
+                    &lib.sources,
+                    &id.loc,
+                    format!("kit id `{}` is not a game name", id.value),
+                )
+                .with_table(&id.value)
+                .with_hint(format!(
+                    "a kit's id is its game, the first segment of its tables' ids: `{}`",
+                    crate::content::game(&id.value)
+                )),
             );
         }
         match seen.get(id.value.as_str()) {

@@ -17,40 +17,63 @@ pub(super) fn one(
     count: u32,
     formats: &[Format],
 ) -> Result<()> {
+    many(&[name], content, batch, output, count, formats)
+}
+
+/// Make several kinds by name (`kit all`), on one content check and one engine.
+pub(super) fn many(
+    names: &[&str],
+    content: &ContentArg,
+    batch: &BatchArgs,
+    output: &OutputArgs,
+    count: u32,
+    formats: &[Format],
+) -> Result<()> {
     let (templates, registry) = super::kinds(content)?;
-    let kind = registry.get(name).ok_or_else(|| {
-        let names: Vec<&str> = registry.kinds().map(|k| k.name()).collect();
-        Error::Usage(format!(
-            "there is no document kind `{name}`; the kinds are: {}",
-            names.join(", ")
-        ))
-    })?;
-    let root = super::root(content);
-    let cx = super::checked(&root, &registry, &[name])?;
-    let req = request(kind, batch, output, count)?;
-    if kind.count(&cx, &req)? == 0 {
-        return Err(Error::Rules(format!(
-            "the content offers nothing for `{name}` to make"
-        )));
+    let mut kinds = Vec::new();
+    for name in names {
+        kinds.push(registry.get(name).ok_or_else(|| {
+            let names: Vec<&str> = registry.kinds().map(|k| k.name()).collect();
+            Error::Usage(format!(
+                "there is no document kind `{name}`; the kinds are: {}",
+                names.join(", ")
+            ))
+        })?);
     }
-    let engine = engine(templates, &cx)?;
-    let formats = if formats.is_empty() {
-        kind.formats().to_vec()
-    } else {
-        let unsupported: Vec<&Format> = formats
-            .iter()
-            .filter(|f| !kind.formats().contains(f))
-            .collect();
-        if !unsupported.is_empty() {
-            return Err(Error::Usage(format!(
-                "`{name}` makes {}, not {}",
-                format_list(kind.formats()),
-                format_list(&unsupported.into_iter().copied().collect::<Vec<_>>())
+    let root = super::root(content);
+    let cx = super::checked(&root, &registry, names)?;
+    let mut jobs = Vec::new();
+    for kind in kinds {
+        let name = kind.name();
+        let req = request(kind, batch, output, count)?;
+        if kind.count(&cx, &req)? == 0 {
+            return Err(Error::Rules(format!(
+                "the content offers nothing for `{name}` to make"
             )));
         }
-        formats.to_vec()
-    };
-    driver::run(kind, &cx, &req, &engine, &options(output, formats)).map(drop)
+        let formats = if formats.is_empty() {
+            kind.formats().to_vec()
+        } else {
+            let unsupported: Vec<&Format> = formats
+                .iter()
+                .filter(|f| !kind.formats().contains(f))
+                .collect();
+            if !unsupported.is_empty() {
+                return Err(Error::Usage(format!(
+                    "`{name}` makes {}, not {}",
+                    format_list(kind.formats()),
+                    format_list(&unsupported.into_iter().copied().collect::<Vec<_>>())
+                )));
+            }
+            formats.to_vec()
+        };
+        jobs.push((kind, req, formats));
+    }
+    let engine = engine(templates, &cx)?;
+    for (kind, req, formats) in jobs {
+        driver::run(kind, &cx, &req, &engine, &options(output, formats))?;
+    }
+    Ok(())
 }
 
 /// Every kind the content offers, in registration order.

@@ -238,6 +238,22 @@ pub enum Command {
         #[arg(long, value_enum, value_delimiter = ',')]
         format: Vec<crate::render::Format>,
     },
+    /// Make a chase kit into `--out/kits/<game>/`: track sheets, reference cards and tables with their
+    /// exact odds for Block by Block or one of the four chase systems published beside it.
+    Kit {
+        /// Which game's kit (`all`: every kit).
+        #[arg(value_enum)]
+        game: KitGame,
+        #[command(flatten)]
+        content: ContentArg,
+        #[command(flatten)]
+        batch: BatchArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+        /// Which kinds of file to write (default: PDF, Markdown and JSON).
+        #[arg(long, value_enum, value_delimiter = ',')]
+        format: Vec<crate::render::Format>,
+    },
     /// Build everything blockprint makes from the content into the output folder: every document kind
     /// (tables reference, a batch of case packets, the SRD booklet, and any kind under `--templates`).
     Build {
@@ -546,6 +562,17 @@ pub fn run(cli: Cli) -> ExitCode {
             let kind = kind.unwrap_or_default();
             return done(make::one(&kind, &content, &batch, &output, count, &format));
         }
+        Command::Kit {
+            game,
+            content,
+            batch,
+            output,
+            format,
+        } => {
+            let names: Vec<String> = game.kinds().iter().map(|g| format!("kit-{g}")).collect();
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            return done(make::many(&names, &content, &batch, &output, 1, &format));
+        }
         Command::Build {
             content,
             batch,
@@ -741,4 +768,36 @@ fn expr_error(src: &str, e: &crate::dice::ParseError) -> String {
         out.push_str(&format!("  = help: {h}\n"));
     }
     out
+}
+
+/// The games `blockprint kit` makes a kit for; the kit of game `g` is the document kind `kit-g`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum KitGame {
+    /// Block by Block's card chase.
+    Bbb,
+    /// Call of Cthulhu-style chase (locations, hazards and barriers, MOV).
+    Coc,
+    /// Urban World chases for Dungeon World (the chase ladder).
+    UrbanWorld,
+    /// Ready/Bolt/Flow (action cards, sprint tokens, a Fudge-dice track).
+    Rbf,
+    /// Storypath chases (laps and intervals).
+    Storypath,
+    /// Every kit.
+    All,
+}
+
+impl KitGame {
+    /// The games this choice makes, in `kit all`'s order.
+    fn kinds(self) -> &'static [&'static str] {
+        const ALL: [&str; 5] = ["bbb", "coc", "urban-world", "rbf", "storypath"];
+        match self {
+            KitGame::Bbb => &ALL[0..1],
+            KitGame::Coc => &ALL[1..2],
+            KitGame::UrbanWorld => &ALL[2..3],
+            KitGame::Rbf => &ALL[3..4],
+            KitGame::Storypath => &ALL[4..5],
+            KitGame::All => &ALL,
+        }
+    }
 }

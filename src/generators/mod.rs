@@ -11,6 +11,7 @@ pub mod cards;
 pub mod case;
 pub mod detective;
 pub mod export;
+pub mod kits;
 pub mod layout;
 pub mod npc;
 pub mod sheet;
