@@ -6,40 +6,14 @@ mod support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn blockprint(args: &[&str], envs: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_blockprint"));
-    cmd.args(args).env_remove("SOURCE_DATE_EPOCH");
-    for (k, v) in envs {
-        cmd.env(k, v);
-    }
-    cmd.output().expect("run blockprint")
-}
-
-fn ok(o: &Output) {
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "stderr: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-}
-
-use support::tree;
+use support::{blockprint_env as blockprint, ok, pdf_text, tree};
 
 fn case(out: &Path, extra: &[&str], envs: &[(&str, &str)]) -> BTreeMap<String, Vec<u8>> {
     let mut args = vec!["case", "--out", out.to_str().unwrap()];
     args.extend_from_slice(extra);
     ok(&blockprint(&args, envs));
     tree(out)
-}
-
-/// The PDF's text without the invisible break opportunities blockprint adds to long unbroken runs.
-fn pdf_text(bytes: &[u8]) -> String {
-    pdf_extract::extract_text_from_mem(bytes)
-        .expect("a readable PDF")
-        .replace('\u{200B}', "")
 }
 
 #[test]

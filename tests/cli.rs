@@ -1,25 +1,13 @@
 //! The CLI run through its real binary: exit codes, outputs, determinism, init/--content round trip.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args(args)
-        .output()
-        .expect("run blockprint")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
+mod support;
+use support::{blockprint as run, stderr, stdout};
 
 fn json(o: &Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))

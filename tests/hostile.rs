@@ -20,11 +20,11 @@ mod support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::OnceLock;
 
 use pulldown_cmark::{Event, Options, Parser, Tag};
-use support::glyphs;
+use support::{blockprint, glyphs, stderr};
 use toml::{Table, Value};
 
 /// Payloads that every output must print as written. Straight quotes may come out curly (content text
@@ -86,18 +86,6 @@ fn payloads() -> Vec<(&'static str, String)> {
 /// Characters no embedded font covers: each must draw exactly one warning per field, and still
 /// round-trip in JSON and Markdown.
 const UNCOVERED: &str = "Egyptian \u{13000}";
-
-fn blockprint(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args(args)
-        .env_remove("SOURCE_DATE_EPOCH")
-        .output()
-        .expect("run blockprint")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn ok(o: &Output, what: &str) {
     assert_eq!(o.status.code(), Some(0), "{what}: {}", stderr(o));

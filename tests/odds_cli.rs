@@ -4,28 +4,13 @@
 //! right column. Bless the goldens with `BLOCKPRINT_BLESS=1`.
 
 mod support;
-use support::enumerate;
+use support::{blockprint as run, enumerate, stderr, stdout};
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args(args)
-        .output()
-        .expect("run blockprint")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
 
 fn json(o: &Output) -> serde_json::Value {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(o));

@@ -7,38 +7,20 @@ mod support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use lopdf::{Document, Object};
 
-fn blockprint(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args(args)
-        .env_remove("SOURCE_DATE_EPOCH")
-        .env_remove("BLOCKPRINT_TIMINGS")
-        .output()
-        .expect("run blockprint")
-}
-
 fn ok(o: &Output) -> String {
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "stderr: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+    support::ok(o);
+    support::stderr(o)
 }
 
 fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
-use support::tree;
+use support::{blockprint, s, tree};
 
 fn case(out: &Path, extra: &[&str]) -> Output {
     let mut args = vec!["case", "--out", s(out), "--quiet"];

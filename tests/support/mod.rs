@@ -7,13 +7,39 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output};
 
-/// Run the built binary with `args`, without `SOURCE_DATE_EPOCH` (so PDFs carry no timestamp).
+/// Run the built binary with `args`, without `SOURCE_DATE_EPOCH` (so PDFs carry no timestamp) and without
+/// `BLOCKPRINT_TIMINGS` (so stderr holds only what the command says).
 pub fn blockprint(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args(args)
+    blockprint_env(args, &[])
+}
+
+/// [`blockprint`] with extra environment variables.
+pub fn blockprint_env(args: &[&str], envs: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_blockprint"));
+    cmd.args(args)
         .env_remove("SOURCE_DATE_EPOCH")
-        .output()
-        .expect("run blockprint")
+        .env_remove("BLOCKPRINT_TIMINGS");
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run blockprint")
+}
+
+/// What a run printed on stdout (UTF-8).
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+/// What a run printed on stderr (UTF-8).
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// A PDF's text without the invisible break opportunities blockprint adds to long unbroken runs.
+pub fn pdf_text(bytes: &[u8]) -> String {
+    pdf_extract::extract_text_from_mem(bytes)
+        .expect("a readable PDF")
+        .replace('\u{200B}', "")
 }
 
 /// Assert a run exited 0, showing what it printed when it did not.
