@@ -147,13 +147,24 @@ pub(crate) fn layout(value: &str, w: f64, h: f64, base: f64) -> Result<Layout, S
             lines: Vec::new(),
         });
     }
-    let paras: Vec<Vec<Word>> = value
+    // Each paragraph with its runs of whitespace made single spaces (as the print copy collapses them).
+    let paras: Vec<String> = value
         .split('\n')
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    let words: Vec<Vec<Word>> = paras
+        .iter()
         .map(|p| {
-            p.split_whitespace()
-                .map(|w| Word {
-                    text: w,
-                    graphemes: grapheme_advances(faces, w),
+            let mut at = 0;
+            p.split(' ')
+                .filter(|w| !w.is_empty())
+                .map(|w| {
+                    let start = p[at..].find(w).map_or(at, |i| at + i);
+                    at = start + w.len();
+                    Word {
+                        start,
+                        graphemes: grapheme_advances(faces, w),
+                    }
                 })
                 .collect()
         })
@@ -163,9 +174,11 @@ pub(crate) fn layout(value: &str, w: f64, h: f64, base: f64) -> Result<Layout, S
     let all = sizes(base);
     let mut chosen = None;
     for &s in &all {
-        let lines: Vec<String> = paras
+        // (paragraph, byte range of the line in it)
+        let lines: Vec<(usize, Range<usize>)> = words
             .iter()
-            .flat_map(|p| wrap(p, space, inner_w / s))
+            .enumerate()
+            .flat_map(|(i, p)| wrap(p, space, inner_w / s).into_iter().map(move |r| (i, r)))
             .collect();
         let fits = block(lines.len(), s) <= inner_h;
         if fits || Some(&s) == all.last() {
@@ -185,68 +198,77 @@ pub(crate) fn layout(value: &str, w: f64, h: f64, base: f64) -> Result<Layout, S
     };
     let first = h - top - cap * size;
     let pitch = size * (cap + LEADING);
+    // Directions are resolved over a whole paragraph, then each line is put in visual order (UAX #9).
+    let bidi: Vec<BidiInfo> = paras
+        .iter()
+        .map(|p| BidiInfo::new(p, Some(Level::ltr())))
+        .collect();
     Ok(Layout {
         size,
         x: PAD_X,
         lines: lines
-            .iter()
+            .into_iter()
             .enumerate()
-            .map(|(i, l)| Line {
+            .map(|(i, (p, range))| Line {
                 baseline: first - i as f64 * pitch,
-                glyphs: shape_line(faces, l),
+                glyphs: shape_line(faces, &bidi[p], range),
             })
             .collect(),
     })
 }
 
-/// A word and the advance of each of its graphemes (byte range, em).
-struct Word<'a> {
-    text: &'a str,
+/// A word: where it starts in its paragraph (bytes) and the advance of each of its graphemes (byte range
+/// in the word, em).
+struct Word {
+    start: usize,
     graphemes: Vec<(Range<usize>, f64)>,
 }
 
-/// The lines one paragraph wraps into, `max` em wide: at spaces, or inside a word too long for a line
-/// (between graphemes, never splitting a letter from its marks).
-fn wrap(words: &[Word], space: f64, max: f64) -> Vec<String> {
+/// The lines one paragraph (words one space apart) wraps into, `max` em wide, as byte ranges of the
+/// paragraph: at spaces, or inside a word too long for a line (between graphemes, never splitting a letter
+/// from its marks). An empty paragraph is one empty line.
+fn wrap(words: &[Word], space: f64, max: f64) -> Vec<Range<usize>> {
     let mut lines = Vec::new();
-    let mut line = String::new();
+    let mut line: Option<Range<usize>> = None;
     let mut width = 0.0;
     for word in words {
         let mut rest: &[(Range<usize>, f64)] = &word.graphemes;
+        let piece = |g: &[(Range<usize>, f64)]| match (g.first(), g.last()) {
+            (Some(a), Some(b)) => word.start + a.0.start..word.start + b.0.end,
+            _ => word.start..word.start,
+        };
         while !rest.is_empty() {
             let total: f64 = rest.iter().map(|(_, a)| a).sum();
-            let piece = |g: &[(Range<usize>, f64)]| match (g.first(), g.last()) {
-                (Some(a), Some(b)) => &word.text[a.0.start..b.0.end],
-                _ => "",
-            };
-            if line.is_empty() {
-                if total <= max {
-                    line.push_str(piece(rest));
+            match &mut line {
+                None if total <= max => {
+                    line = Some(piece(rest));
                     width = total;
                     break;
                 }
-                // Too long for any line: as many graphemes as fit (at least one) on this line.
-                let mut n = 0;
-                let mut acc = 0.0;
-                while n < rest.len() && (n == 0 || acc + rest[n].1 <= max) {
-                    acc += rest[n].1;
-                    n += 1;
+                None => {
+                    // Too long for any line: as many graphemes as fit (at least one) on this line.
+                    let mut n = 0;
+                    let mut acc = 0.0;
+                    while n < rest.len() && (n == 0 || acc + rest[n].1 <= max) {
+                        acc += rest[n].1;
+                        n += 1;
+                    }
+                    lines.push(piece(&rest[..n]));
+                    rest = &rest[n..];
                 }
-                lines.push(piece(&rest[..n]).to_owned());
-                rest = &rest[n..];
-                continue;
+                Some(l) if width + space + total <= max => {
+                    l.end = piece(rest).end;
+                    width += space + total;
+                    break;
+                }
+                Some(_) => {
+                    lines.extend(line.take());
+                    width = 0.0;
+                }
             }
-            if width + space + total <= max {
-                line.push(' ');
-                line.push_str(piece(rest));
-                width += space + total;
-                break;
-            }
-            lines.push(std::mem::take(&mut line));
-            width = 0.0;
         }
     }
-    lines.push(line);
+    lines.push(line.unwrap_or(0..0));
     lines
 }
 
@@ -366,16 +388,22 @@ fn grapheme_advances(faces: &[Face], word: &str) -> Vec<(Range<usize>, f64)> {
     out
 }
 
-/// One line's glyphs in visual order: bidi runs (paragraph direction left to right), each split by face
-/// and shaped in its direction; a right-to-left run's faces go right to left.
-fn shape_line(faces: &[Face], line: &str) -> Vec<Glyph> {
-    let bidi = BidiInfo::new(line, Some(Level::ltr()));
+/// One line's glyphs in visual order: the paragraph's bidi runs within the line (paragraph direction left
+/// to right), each split by face and shaped in its direction; a right-to-left run's faces go right to left.
+fn shape_line(faces: &[Face], bidi: &BidiInfo, line: Range<usize>) -> Vec<Glyph> {
     let mut out = Vec::new();
+    if line.is_empty() {
+        return out;
+    }
     for para in &bidi.paragraphs {
-        let (levels, runs) = bidi.visual_runs(para, para.range.clone());
+        let range = para.range.start.max(line.start)..para.range.end.min(line.end);
+        if range.is_empty() {
+            continue;
+        }
+        let (levels, runs) = bidi.visual_runs(para, range);
         for run in runs {
             let rtl = levels.get(run.start).is_some_and(|l| l.is_rtl());
-            let text = &line[run.clone()];
+            let text = &bidi.text[run.clone()];
             let mut parts = font_runs(text, faces);
             if rtl {
                 parts.reverse();
@@ -416,13 +444,20 @@ mod tests {
     #[test]
     fn right_to_left_lines_come_in_visual_order() {
         let faces = faces().unwrap();
-        let g = shape_line(faces, "דוד כהן");
+        let line = |s: &str| shape_line(faces, &BidiInfo::new(s, Some(Level::ltr())), 0..s.len());
+        let g = line("דוד כהן");
         assert_eq!(text_of(&g), "ןהכ דוד");
         // A number after a Hebrew word reads on from it, right to left: it stands to the word's left.
-        let g = shape_line(faces, "Ana כהן 12");
+        let g = line("Ana כהן 12");
         assert_eq!(text_of(&g), "Ana 12 ןהכ");
+        // Directions come from the whole paragraph: the comma between two Arabic words stays with the
+        // first even when the line ends there.
+        let p = "دليل، والمفتش";
+        let bidi = BidiInfo::new(p, Some(Level::ltr()));
+        let first = shape_line(faces, &bidi, 0..p.find(' ').unwrap());
+        assert_eq!(text_of(&first), "،ليلد");
         // Every glyph of an Arabic name carries its letters; the two mims are different forms.
-        let g = shape_line(faces, "محمد");
+        let g = line("محمد");
         let mims: Vec<u16> = g.iter().filter(|g| g.text == "م").map(|g| g.gid).collect();
         assert_eq!(mims.len(), 2);
         assert_ne!(mims[0], mims[1]);
@@ -431,21 +466,31 @@ mod tests {
     #[test]
     fn long_words_split_and_short_ones_move_whole() {
         let faces = faces().unwrap();
-        let words = |s: &'static str| -> Vec<Word<'static>> {
-            s.split_whitespace()
-                .map(|w| Word {
-                    text: w,
-                    graphemes: grapheme_advances(faces, w),
+        let lines = |s: &str| -> Vec<String> {
+            let mut at = 0;
+            let words: Vec<Word> = s
+                .split(' ')
+                .map(|w| {
+                    let word = Word {
+                        start: at,
+                        graphemes: grapheme_advances(faces, w),
+                    };
+                    at += w.len() + 1;
+                    word
                 })
+                .collect();
+            wrap(&words, 0.6, 9.6)
+                .into_iter()
+                .map(|r| s[r].to_owned())
                 .collect()
         };
         // Courier Prime: 0.6 em a character, so 9.6 em hold 16 characters.
         assert_eq!(
-            wrap(&words("a boxer who went the distance"), 0.6, 9.6),
+            lines("a boxer who went the distance"),
             ["a boxer who went", "the distance"]
         );
         assert_eq!(
-            wrap(&words("abcdefghijklmnopqrstuvwxyz"), 0.6, 9.6),
+            lines("abcdefghijklmnopqrstuvwxyz"),
             ["abcdefghijklmnop", "qrstuvwxyz"]
         );
     }
