@@ -169,8 +169,32 @@ pub(crate) fn layout(value: &str, w: f64, h: f64, base: f64) -> Result<Layout, S
                 .collect()
         })
         .collect();
+    // Lines of Courier Prime stand as in the print copy: capitals and the leading between them. Glyphs of
+    // the fallbacks (Arabic above all) reach higher and lower: then the lines stand far enough apart that
+    // their ink does not touch.
+    let (mut top, mut bot) = (cap, desc);
+    let mut pitch_em = cap + LEADING;
+    let mut fallback = false;
+    for p in &paras {
+        for (r, face) in font_runs(p, faces) {
+            if face == 0 {
+                continue;
+            }
+            for g in shape(faces, face, &p[r], None) {
+                if let Some(b) = faces[face].glyph_bounding_box(ttf_parser::GlyphId(g.gid)) {
+                    let up = faces[face].upem;
+                    top = top.max(f64::from(b.y_max) / up + g.dy);
+                    bot = bot.max(-f64::from(b.y_min) / up - g.dy);
+                    fallback = true;
+                }
+            }
+        }
+    }
+    if fallback {
+        pitch_em = pitch_em.max(top + bot + 0.05);
+    }
     let (inner_w, inner_h) = ((w - 2.0 * PAD_X).max(0.5), h - 2.0 * PAD_Y);
-    let block = |n: usize, s: f64| s * (n as f64 * cap + (n as f64 - 1.0) * LEADING + desc);
+    let block = |n: usize, s: f64| s * (top + (n as f64 - 1.0) * pitch_em + bot);
     let all = sizes(base);
     let mut chosen = None;
     for &s in &all {
@@ -189,15 +213,19 @@ pub(crate) fn layout(value: &str, w: f64, h: f64, base: f64) -> Result<Layout, S
     let Some((size, lines)) = chosen else {
         return Err("no font size to lay the value out at".into());
     };
-    let height = block(lines.len(), size);
-    // Centred in the box; a block taller than the box starts at its top (the end is clipped).
-    let top = if height <= inner_h {
-        (h - height) / 2.0
-    } else {
-        PAD_Y
-    };
-    let first = h - top - cap * size;
-    let pitch = size * (cap + LEADING);
+    let n = lines.len() as f64;
+    let pitch = size * pitch_em;
+    // From the top of the first line to the last baseline centred in the box, raised if the last line's
+    // descenders would cross the inset; a block taller than the box starts at its top (the end is clipped).
+    let caps = size * top + (n - 1.0) * pitch;
+    let mut first = h - (h - caps) / 2.0 - top * size;
+    let last = first - (n - 1.0) * pitch;
+    if last - bot * size < PAD_Y {
+        first += PAD_Y - (last - bot * size);
+    }
+    if block(lines.len(), size) > inner_h {
+        first = h - PAD_Y - top * size;
+    }
     // Directions are resolved over a whole paragraph, then each line is put in visual order (UAX #9).
     let bidi: Vec<BidiInfo> = paras
         .iter()
