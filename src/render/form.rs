@@ -6,11 +6,11 @@
 //! draws each value into the field's appearance stream, so every viewer shows it (`/NeedAppearances false`).
 //!
 //! Text fields are multi-line. Their appearances draw the value as the print copy types it
-//! ([`layout`]): Courier Prime with the templates' fallbacks per grapheme (Noto Naskh Arabic, Noto Serif
+//! (`form/layout.rs`): Courier Prime with the templates' fallbacks per grapheme (Noto Naskh Arabic, Noto Serif
 //! Hebrew, Noto Serif, Noto Emoji), shaped (joined Arabic, placed marks), right-to-left runs in visual order,
 //! at the print copy's size (the mark's `size`, kept in the widget as `/BlockprintSize`) or the first of its
 //! smaller sizes that fits. The fonts are embedded once per PDF as Type0 fonts subset to the glyphs drawn,
-//! with ToUnicode maps ([`embed`]); every [`fill`] draws every text appearance again, so the subsets always
+//! with ToUnicode maps (`form/embed.rs`); every [`fill`] draws every text appearance again, so the subsets always
 //! hold exactly the glyphs in use. For typing in a viewer the form's `/DA` and `/DR` name Courier Prime
 //! whole, as a simple WinAnsi TrueType font: a viewer that regenerates an appearance while the user types
 //! needs a font it can encode any typed Latin text in, which a subset cannot promise. Checkboxes have `/On`
