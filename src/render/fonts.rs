@@ -78,7 +78,7 @@ pub fn covered(c: char) -> bool {
 
 /// Characters that print nothing by design (or are joined into their neighbours by shaping), so no font
 /// needs a glyph for them: whitespace, controls, joiners, variation selectors, direction marks, tags.
-fn invisible(c: char) -> bool {
+pub(crate) fn invisible(c: char) -> bool {
     c.is_whitespace()
         || c.is_control()
         || matches!(c,

@@ -5,10 +5,16 @@
 //! ([`add_fields`]). A filled form keeps its fields editable: [`fill`] sets values on a fillable PDF and
 //! draws each value into the field's appearance stream, so every viewer shows it (`/NeedAppearances false`).
 //!
-//! Text fields are multi-line and draw their value in Courier Prime (embedded as a simple TrueType font with
-//! WinAnsi encoding, the family the sheets type in), shrunk until it fits the box and wrapped at spaces (or
-//! anywhere in a word too long for a line); characters outside WinAnsi show as `?` in the appearance (the
-//! value itself keeps them). Checkboxes have `/On` and `/Off` appearances (a drawn cross, no font).
+//! Text fields are multi-line. Their appearances draw the value as the print copy types it
+//! (`form/layout.rs`): Courier Prime with the templates' fallbacks per grapheme (Noto Naskh Arabic, Noto Serif
+//! Hebrew, Noto Serif, Noto Emoji), shaped (joined Arabic, placed marks), right-to-left runs in visual order,
+//! at the print copy's size (the mark's `size`, kept in the widget as `/BlockprintSize`) or the first of its
+//! smaller sizes that fits. The fonts are embedded once per PDF as Type0 fonts subset to the glyphs drawn,
+//! with ToUnicode maps (`form/embed.rs`); every [`fill`] draws every text appearance again, so the subsets always
+//! hold exactly the glyphs in use. For typing in a viewer the form's `/DA` and `/DR` name Courier Prime
+//! whole, as a simple WinAnsi TrueType font: a viewer that regenerates an appearance while the user types
+//! needs a font it can encode any typed Latin text in, which a subset cannot promise. Checkboxes have `/On`
+//! and `/Off` appearances (a drawn cross, no font).
 //! Fields are listed, and tabbed through, row by row: top to bottom, then left to right (`/Tabs /R`).
 
 use std::collections::BTreeMap;
@@ -18,6 +24,9 @@ use typst::foundations::{Label, Selector, Value};
 use typst::introspection::{Introspector, MetadataElem};
 use typst::utils::PicoStr;
 use typst_layout::PagedDocument;
+
+mod embed;
+mod layout;
 
 /// What a form field holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,7 +54,15 @@ pub struct Mark {
     pub w: f64,
     pub h: f64,
     pub value: Option<FieldValue>,
+    /// The print copy's font size for the value (pt), for text fields whose mark gives it.
+    pub size: Option<f64>,
 }
+
+/// The font size a text field's value starts from when its mark gives none (the templates' default).
+pub const DEFAULT_SIZE: f64 = 11.0;
+
+/// The widget key that keeps a text field's starting font size, so [`fill`] draws at the print copy's size.
+const SIZE_KEY: &str = "BlockprintSize";
 
 /// One field read back from a PDF: name, kind, page (1-based), rectangle in PDF user space
 /// `[x0, y0, x1, y1]` (origin bottom left), value, and whether it has a normal appearance stream.
@@ -119,6 +136,11 @@ pub fn marks(doc: &PagedDocument) -> Result<Vec<Mark>, String> {
             w: num("w")?,
             h: num("h")?,
             value,
+            size: match d.get("size") {
+                Ok(Value::Float(f)) if f.is_finite() && *f > 0.0 => Some(*f),
+                Ok(Value::Int(i)) if *i > 0 => Some(*i as f64),
+                _ => None,
+            },
         });
     }
     let mut seen = std::collections::BTreeSet::new();
@@ -201,6 +223,7 @@ pub fn add_fields(pdf: &[u8], marks: &[Mark]) -> Result<Vec<u8>, String> {
                 // Multi-line; no spell check.
                 d.set("Ff", Object::Integer((1 << 12) | (1 << 22)));
                 d.set("DA", Object::string_literal(format!("/{FONT} 0 Tf 0 g")));
+                d.set(SIZE_KEY, real(m.size.unwrap_or(DEFAULT_SIZE)));
             }
             FieldKind::Check => {
                 d.set("FT", Object::Name(b"Btn".to_vec()));
@@ -216,7 +239,7 @@ pub fn add_fields(pdf: &[u8], marks: &[Mark]) -> Result<Vec<u8>, String> {
             (None, FieldKind::Check) => FieldValue::Check(false),
         };
         let id = doc.add_object(Object::Dictionary(d));
-        set_value(&mut doc, id, &value, font)?;
+        set_value(&mut doc, id, &value)?;
         fields.push(Object::Reference(id));
         annots
             .entry(page_id)
@@ -237,6 +260,7 @@ pub fn add_fields(pdf: &[u8], marks: &[Mark]) -> Result<Vec<u8>, String> {
     doc.catalog_mut()
         .map_err(|e| format!("the PDF has no catalog: {e}"))?
         .set("AcroForm", Object::Reference(form_id));
+    draw_text(&mut doc)?;
     save(doc)
 }
 
@@ -245,7 +269,7 @@ pub fn add_fields(pdf: &[u8], marks: &[Mark]) -> Result<Vec<u8>, String> {
 pub fn fill(pdf: &[u8], values: &[(String, FieldValue)]) -> Result<Vec<u8>, String> {
     let mut doc = Document::load_mem(pdf).map_err(|e| format!("cannot read the PDF: {e}"))?;
     let by_name = field_ids(&doc)?;
-    let font = form_font(&doc)?;
+    form_font(&doc)?;
     for (name, value) in values {
         let &(id, kind) = by_name
             .get(name)
@@ -259,8 +283,11 @@ pub fn fill(pdf: &[u8], values: &[(String, FieldValue)]) -> Result<Vec<u8>, Stri
                 "field `{name}` is a {kind:?} field; {value:?} does not fit it"
             ));
         }
-        set_value(&mut doc, id, value, font)?;
+        set_value(&mut doc, id, value)?;
     }
+    // Every text appearance again, in one set of font subsets; the old appearances and subsets go.
+    draw_text(&mut doc)?;
+    doc.prune_objects();
     save(doc)
 }
 
@@ -547,55 +574,49 @@ fn form_font(doc: &Document) -> Result<ObjectId, String> {
         })
 }
 
-/// Set a field's value and draw its appearance.
-fn set_value(
-    doc: &mut Document,
-    id: ObjectId,
-    value: &FieldValue,
-    font: ObjectId,
-) -> Result<(), String> {
-    let rect = {
-        let d = doc.get_dictionary(id).map_err(|e| e.to_string())?;
-        let a = d
-            .get(b"Rect")
-            .and_then(Object::as_array)
-            .map_err(|e| e.to_string())?;
-        let [x0, y0, x1, y1] = a.as_slice() else {
-            return Err("a form field's /Rect is not four numbers".into());
-        };
-        [number(x0), number(y0), number(x1), number(y1)]
+/// The rectangle `[x0, y0, x1, y1]` of a widget.
+fn widget_rect(d: &Dictionary) -> Result<[f64; 4], String> {
+    let a = d
+        .get(b"Rect")
+        .and_then(Object::as_array)
+        .map_err(|e| e.to_string())?;
+    let [x0, y0, x1, y1] = a.as_slice() else {
+        return Err("a form field's /Rect is not four numbers".into());
     };
-    let (w, h) = ((rect[2] - rect[0]).abs(), (rect[3] - rect[1]).abs());
-    let bbox = Object::Array(vec![real(0.0), real(0.0), real(w), real(h)]);
-    let form_xobject = |content: Vec<u8>, resources: Option<Dictionary>| {
-        let mut sd = Dictionary::new();
-        sd.set("Type", Object::Name(b"XObject".to_vec()));
-        sd.set("Subtype", Object::Name(b"Form".to_vec()));
-        sd.set("BBox", bbox.clone());
-        if let Some(r) = resources {
-            sd.set("Resources", Object::Dictionary(r));
-        }
-        Stream::new(sd, content)
-    };
-    let mut ap = Dictionary::new();
+    Ok([number(x0), number(y0), number(x1), number(y1)])
+}
+
+/// A form XObject `w` × `h` with `content`.
+fn form_xobject(w: f64, h: f64, content: Vec<u8>, resources: Option<Dictionary>) -> Stream {
+    let mut sd = Dictionary::new();
+    sd.set("Type", Object::Name(b"XObject".to_vec()));
+    sd.set("Subtype", Object::Name(b"Form".to_vec()));
+    sd.set(
+        "BBox",
+        Object::Array(vec![real(0.0), real(0.0), real(w), real(h)]),
+    );
+    if let Some(r) = resources {
+        sd.set("Resources", Object::Dictionary(r));
+    }
+    Stream::new(sd, content)
+}
+
+/// Set a field's value; a checkbox also gets its appearances (a text field's are drawn by [`draw_text`]).
+fn set_value(doc: &mut Document, id: ObjectId, value: &FieldValue) -> Result<(), String> {
     match value {
         FieldValue::Text(s) => {
-            let mut fonts = Dictionary::new();
-            fonts.set(FONT, Object::Reference(font));
-            let mut res = Dictionary::new();
-            res.set("Font", Object::Dictionary(fonts));
-            let n = doc.add_object(form_xobject(text_appearance(s, w, h), Some(res)));
-            ap.set("N", Object::Reference(n));
             let d = doc.get_dictionary_mut(id).map_err(|e| e.to_string())?;
             d.set("V", text_string(s));
-            d.set("AP", Object::Dictionary(ap));
         }
         FieldValue::Check(on) => {
-            let on_id = doc.add_object(form_xobject(cross(w, h), None));
-            let off_id = doc.add_object(form_xobject(Vec::new(), None));
+            let [x0, y0, x1, y1] = widget_rect(doc.get_dictionary(id).map_err(|e| e.to_string())?)?;
+            let (w, h) = ((x1 - x0).abs(), (y1 - y0).abs());
+            let on_id = doc.add_object(form_xobject(w, h, cross(w, h), None));
+            let off_id = doc.add_object(form_xobject(w, h, Vec::new(), None));
             let mut n = Dictionary::new();
             n.set("On", Object::Reference(on_id));
             n.set("Off", Object::Reference(off_id));
+            let mut ap = Dictionary::new();
             ap.set("N", Object::Dictionary(n));
             let state = Object::Name(if *on { b"On".to_vec() } else { b"Off".to_vec() });
             let d = doc.get_dictionary_mut(id).map_err(|e| e.to_string())?;
@@ -603,6 +624,60 @@ fn set_value(
             d.set("AS", state);
             d.set("AP", Object::Dictionary(ap));
         }
+    }
+    Ok(())
+}
+
+/// Draw the appearance of every text field from its value (fields in name order), the glyphs of all of
+/// them in one subset per font.
+fn draw_text(doc: &mut Document) -> Result<(), String> {
+    let faces = layout::faces()?;
+    let mut fonts = embed::FontSet::new(faces.len());
+    let mut drawn = Vec::new();
+    for (name, (id, kind)) in field_ids(doc)? {
+        if kind != FieldKind::Text {
+            continue;
+        }
+        let d = doc.get_dictionary(id).map_err(|e| e.to_string())?;
+        let [x0, y0, x1, y1] = widget_rect(d).map_err(|e| format!("field `{name}`: {e}"))?;
+        let (w, h) = ((x1 - x0).abs(), (y1 - y0).abs());
+        let value = match d.get(b"V") {
+            Ok(Object::String(bytes, _)) => decode_text(bytes),
+            _ => String::new(),
+        };
+        let size = match d.get(SIZE_KEY.as_bytes()) {
+            Ok(o @ (Object::Integer(_) | Object::Real(_))) if number(o) > 0.0 => number(o),
+            _ => DEFAULT_SIZE,
+        };
+        let laid =
+            layout::layout(&value, w, h, size).map_err(|e| format!("field `{name}`: {e}"))?;
+        let (content, used) = embed::appearance(&laid, faces, &mut fonts, w, h)?;
+        drawn.push((id, w, h, content, used));
+    }
+    let objects = fonts.embed(doc, faces)?;
+    for (id, w, h, content, used) in drawn {
+        let resources = if used.is_empty() {
+            None
+        } else {
+            let mut f = Dictionary::new();
+            for k in used {
+                if let Some(font) = objects[k] {
+                    f.set(faces[k].resource, Object::Reference(font));
+                }
+            }
+            let mut r = Dictionary::new();
+            r.set("Font", Object::Dictionary(f));
+            Some(r)
+        };
+        let mut stream = form_xobject(w, h, content, resources);
+        stream
+            .compress()
+            .map_err(|e| format!("cannot compress an appearance: {e}"))?;
+        let n = doc.add_object(stream);
+        let mut ap = Dictionary::new();
+        ap.set("N", Object::Reference(n));
+        let d = doc.get_dictionary_mut(id).map_err(|e| e.to_string())?;
+        d.set("AP", Object::Dictionary(ap));
     }
     Ok(())
 }
@@ -618,108 +693,6 @@ fn cross(w: f64, h: f64) -> Vec<u8> {
         w - i
     )
     .into_bytes()
-}
-
-/// Courier Prime's advance in em (it is monospaced: every glyph 0.6 em).
-const ADVANCE: f64 = 0.6;
-const PAD: f64 = 2.0;
-
-/// The lines `s` wraps into at `size` in a box `w` wide: at spaces, or inside a word too long for a line.
-fn wrap_lines(s: &str, size: f64, w: f64) -> Vec<String> {
-    let per_line = (((w - 2.0 * PAD) / (ADVANCE * size)).floor() as usize).max(1);
-    let mut lines = Vec::new();
-    for para in s.split('\n') {
-        let mut line = String::new();
-        for word in para.split_whitespace() {
-            let mut word: Vec<char> = word.chars().collect();
-            loop {
-                let len = line.chars().count();
-                let need = if len == 0 {
-                    word.len()
-                } else {
-                    len + 1 + word.len()
-                };
-                if need <= per_line {
-                    if len > 0 {
-                        line.push(' ');
-                    }
-                    line.extend(word.iter());
-                    break;
-                }
-                if len > 0 {
-                    lines.push(std::mem::take(&mut line));
-                    continue;
-                }
-                let rest = word.split_off(per_line);
-                lines.push(word.iter().collect());
-                word = rest;
-            }
-        }
-        lines.push(line);
-    }
-    lines
-}
-
-/// A text field's appearance: the value in Courier Prime, as large as fits (11 pt at most, 4 pt at least).
-fn text_appearance(s: &str, w: f64, h: f64) -> Vec<u8> {
-    let mut out = b"/Tx BMC\n".to_vec();
-    if !s.trim().is_empty() {
-        let mut size = 11.0_f64.min((h - 2.0) / 1.15);
-        let lines = loop {
-            let lines = wrap_lines(s, size, w);
-            if (lines.len() as f64) * size * 1.15 <= h - 2.0 || size <= 4.0 {
-                break lines;
-            }
-            size -= 0.5;
-        };
-        let leading = size * 1.15;
-        let block = lines.len() as f64 * leading;
-        // The first baseline: the block centred vertically (one line sits a little low, like handwriting).
-        let top = ((h + block) / 2.0).min(h - 1.0);
-        let first = top - size * 0.85;
-        out.extend_from_slice(
-            format!(
-                "q 1 1 {:.2} {:.2} re W n BT /{FONT} {size:.2} Tf 0 g {leading:.2} TL {PAD:.2} {first:.2} Td\n",
-                w - 2.0,
-                h - 2.0
-            )
-            .as_bytes(),
-        );
-        for (i, line) in lines.iter().enumerate() {
-            if i > 0 {
-                out.extend_from_slice(b"T* ");
-            }
-            out.push(b'(');
-            for b in win_ansi(line) {
-                if matches!(b, b'(' | b')' | b'\\') {
-                    out.push(b'\\');
-                }
-                out.push(b);
-            }
-            out.extend_from_slice(b") Tj\n");
-        }
-        out.extend_from_slice(b"ET Q\n");
-    }
-    out.extend_from_slice(b"EMC\n");
-    out
-}
-
-/// WinAnsi bytes for a string; characters it lacks become `?`.
-fn win_ansi(s: &str) -> Vec<u8> {
-    s.chars()
-        .map(|c| {
-            let u = u32::from(c);
-            match u {
-                0x20..=0x7E | 0xA0..=0xFF => u as u8,
-                // The minus sign the sheets print modifiers with.
-                0x2212 => b'-',
-                _ => WIN_ANSI_EXTRA
-                    .iter()
-                    .find(|(ch, _)| *ch == c)
-                    .map_or(b'?', |(_, b)| *b),
-            }
-        })
-        .collect()
 }
 
 /// The WinAnsi (cp1252) codes 0x80–0x9F.
@@ -832,27 +805,6 @@ fn add_font(doc: &mut Document) -> Result<ObjectId, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn long_words_split_and_short_ones_move_whole() {
-        // 100 pt wide at 10 pt: (100 - 4) / 6 = 16 characters a line.
-        assert_eq!(
-            wrap_lines("a boxer who went the distance", 10.0, 100.0),
-            ["a boxer who went", "the distance"]
-        );
-        assert_eq!(
-            wrap_lines("abcdefghijklmnopqrstuvwxyz", 10.0, 100.0),
-            ["abcdefghijklmnop", "qrstuvwxyz"]
-        );
-    }
-
-    #[test]
-    fn win_ansi_maps_quotes_and_replaces_the_rest() {
-        assert_eq!(
-            win_ansi("“é—中”−"),
-            vec![0x93, 0xE9, 0x97, b'?', 0x94, b'-']
-        );
-    }
 
     #[test]
     fn detective_values_follow_the_contract() {
