@@ -48,7 +48,11 @@ fn percentile(extra: u32, penalty: bool) -> (Vec<u64>, u64) {
             for _ in 0..tens_dice {
                 let tens = (rest % 10) as i64;
                 rest /= 10;
-                let v = if tens == 0 && units == 0 { 100 } else { tens * 10 + units };
+                let v = if tens == 0 && units == 0 {
+                    100
+                } else {
+                    tens * 10 + units
+                };
                 kept = Some(match kept {
                     None => v,
                     Some(k) if penalty => k.max(v),
@@ -83,7 +87,12 @@ fn hazard_odds_match_an_enumeration_for_every_bonus_and_penalty_die() {
         .collect();
     assert_eq!(variants, ["d%", "d%b1", "d%b2", "d%p1", "d%p2"]);
     // The bands as the source prints them, read as the highest threshold reached.
-    let bands = [(1, 59, "Clear"), (60, 84, "Regular"), (85, 95, "Hard"), (96, 100, "Extreme")];
+    let bands = [
+        (1, 59, "Clear"),
+        (60, 84, "Regular"),
+        (85, 95, "Hard"),
+        (96, 100, "Extreme"),
+    ];
     let rows = h["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 4);
     for (vi, (extra, penalty)) in [(0, false), (1, false), (2, false), (1, true), (2, true)]
@@ -99,19 +108,32 @@ fn hazard_odds_match_an_enumeration_for_every_bonus_and_penalty_die() {
             sum += p.clone();
             let cell = &row["odds"][vi];
             assert_eq!(cell["dice"], variants[vi]);
-            assert_eq!(cell["probability"], fraction(&p), "{} {}", variants[vi], result);
+            assert_eq!(
+                cell["probability"],
+                fraction(&p),
+                "{} {}",
+                variants[vi],
+                result
+            );
             // The percentage printed is exact: n / total × 100 with at most two decimals here.
             let pct = BigRational::new((n * 100).into(), total.into());
             let printed: f64 = cell["percent"].as_str().unwrap().parse().unwrap();
             let want = pct.numer().to_string().parse::<f64>().unwrap()
                 / pct.denom().to_string().parse::<f64>().unwrap();
-            assert!((printed - want).abs() < 1e-9, "{} {result}: {printed} vs {want}", variants[vi]);
+            assert!(
+                (printed - want).abs() < 1e-9,
+                "{} {result}: {printed} vs {want}",
+                variants[vi]
+            );
         }
         assert_eq!(sum, BigRational::from_integer(1.into()));
     }
     // The source's own figures for the plain roll, and a few hand-checked cells.
     let pct = |r: usize, v: usize| rows[r]["odds"][v]["percent"].as_str().unwrap().to_owned();
-    assert_eq!([pct(0, 0), pct(1, 0), pct(2, 0), pct(3, 0)], ["59", "25", "11", "5"]);
+    assert_eq!(
+        [pct(0, 0), pct(1, 0), pct(2, 0), pct(3, 0)],
+        ["59", "25", "11", "5"]
+    );
     assert_eq!(pct(0, 1), "83.1");
     assert_eq!(pct(3, 2), "0.05");
     assert_eq!(pct(3, 4), "13.55");
@@ -161,9 +183,19 @@ fn check_reports_a_missing_kit_table() {
     let (code, text) = check(dir.path());
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("error[missing_requirement]"), "{text}");
-    assert!(text.contains("`kit-coc`") && text.contains("table `coc.hazard.random`"), "{text}");
+    assert!(
+        text.contains("`kit-coc`") && text.contains("table `coc.hazard.random`"),
+        "{text}"
+    );
     // And `kit coc` refuses to run on it, naming the same thing.
-    let o = blockprint(&["kit", "coc", "--content", s(&dir.path().join("content")), "--out", s(&dir.path().join("out"))]);
+    let o = blockprint(&[
+        "kit",
+        "coc",
+        "--content",
+        s(&dir.path().join("content")),
+        "--out",
+        s(&dir.path().join("out")),
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("coc.hazard.random"));
 }
@@ -171,10 +203,18 @@ fn check_reports_a_missing_kit_table() {
 #[test]
 fn check_reports_a_gap_in_the_hazard_table() {
     let dir = init_copy();
-    edit(dir.path(), |t| t.replace("{ on = \"96-00\", result = \"Extreme\", tags = [\"extreme\"] },\n", ""));
+    edit(dir.path(), |t| {
+        t.replace(
+            "{ on = \"96-00\", result = \"Extreme\", tags = [\"extreme\"] },\n",
+            "",
+        )
+    });
     let (code, text) = check(dir.path());
     assert_eq!(code, 1, "{text}");
-    assert!(text.contains("error[gap]") && text.contains("coc.hazard.random"), "{text}");
+    assert!(
+        text.contains("error[gap]") && text.contains("coc.hazard.random"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -182,13 +222,29 @@ fn check_reports_a_chart_row_with_the_wrong_cells() {
     let dir = init_copy();
     edit(dir.path(), |t| {
         t.replace("[\"Tank\", 11, 20, 24, \"4\"]", "[\"Tank\", 11, 20, \"4\"]")
-            .replace("[\"Jet plane\", 18, 11, 3, \"50+\"]", "[\"Jet plane\", \"fast\", 11, 3, \"50+\"]")
+            .replace(
+                "[\"Jet plane\", 18, 11, 3, \"50+\"]",
+                "[\"Jet plane\", \"fast\", 11, 3, \"50+\"]",
+            )
     });
     let (code, text) = check(dir.path());
     assert_eq!(code, 1, "{text}");
-    assert!(text.contains("a row of chart `coc.vehicles.heavy` has 4 cells but the chart has 5 columns"), "{text}");
-    assert!(text.contains("column `MOV` of chart `coc.vehicles.air` is numeric but a row has `fast` there"), "{text}");
-    assert!(text.contains("chase.toml:"), "diagnostics are located: {text}");
+    assert!(
+        text.contains(
+            "a row of chart `coc.vehicles.heavy` has 4 cells but the chart has 5 columns"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "column `MOV` of chart `coc.vehicles.air` is numeric but a row has `fast` there"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("chase.toml:"),
+        "diagnostics are located: {text}"
+    );
 }
 
 #[test]
@@ -200,11 +256,22 @@ fn seeded_track_is_byte_identical_on_rerun_and_differs_by_seed() {
     let fb = kit(b.path(), &["--seed", "42"]);
     let fc = kit(c.path(), &["--seed", "43"]);
     for name in ["track-seeded.json", "track-seeded.md", "track-seeded.pdf"] {
-        assert!(fa[name] == fb[name], "{name} differs between two runs of seed 42");
-        assert!(fa[name] != fc[name], "{name} is the same for seeds 42 and 43");
+        assert!(
+            fa[name] == fb[name],
+            "{name} differs between two runs of seed 42"
+        );
+        assert!(
+            fa[name] != fc[name],
+            "{name} is the same for seeds 42 and 43"
+        );
     }
     // Nothing else depends on the seed.
-    for name in ["track-blank.pdf", "hazards.pdf", "movement.pdf", "vehicles.pdf"] {
+    for name in [
+        "track-blank.pdf",
+        "hazards.pdf",
+        "movement.pdf",
+        "vehicles.pdf",
+    ] {
         assert!(fa[name] == fc[name], "{name} depends on the seed");
     }
     let t = &json(&fa, "track-seeded.json")["track"];
@@ -260,16 +327,24 @@ fn pdfs_carry_the_numbers_and_the_source_on_every_page() {
         let text = pdf_text(bytes);
         let n = pages(bytes);
         let footers = text.matches("No licence is stated in the source").count();
-        assert!(footers >= n, "{name}: {footers} licence lines for {n} pages");
+        assert!(
+            footers >= n,
+            "{name}: {footers} licence lines for {n} pages"
+        );
         assert!(text.contains("Chaosium"), "{name}");
     }
     let h = pdf_text(&files["hazards.pdf"]);
-    for want in ["83.1%", "831/1000", "92.99%", "0.05%", "13.55%", "271/2000", "Extreme", "100 HP"] {
+    for want in [
+        "83.1%", "831/1000", "92.99%", "0.05%", "13.55%", "271/2000", "Extreme", "100 HP",
+    ] {
         assert!(h.contains(want), "hazards.pdf lacks {want}");
     }
     let t = pdf_text(&files["track-seeded.pdf"]);
     assert!(t.contains("blockprint kit coc --seed 42"));
-    assert!(t.contains("25 HP"), "the seed-42 track has a 9-inch brick wall");
+    assert!(
+        t.contains("25 HP"),
+        "the seed-42 track has a 9-inch brick wall"
+    );
     let m = pdf_text(&files["movement.pdf"]);
     for want in ["1000", "1D3-1", "5D10", "Road kill"] {
         assert!(m.contains(want), "movement.pdf lacks {want}");
@@ -296,11 +371,21 @@ fn one_vehicle_card_per_vehicle_in_the_content() {
     assert_eq!(text.matches("Every full 10 damage").count(), rows);
     assert_eq!(pages(&files["vehicles.pdf"]), rows.div_ceil(9));
     // The copy error is fixed and marked.
-    let speedboat = v["cards"].as_array().unwrap().iter().find(|c| c["name"] == "Speedboat").unwrap();
+    let speedboat = v["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "Speedboat")
+        .unwrap();
     assert_eq!(speedboat["editorial"], true);
     assert_eq!(speedboat["mov"], "14");
     assert_eq!(speedboat["mph"], "90");
-    let bicycles = v["cards"].as_array().unwrap().iter().filter(|c| c["name"] == "Bicycle").count();
+    let bicycles = v["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["name"] == "Bicycle")
+        .count();
     assert_eq!(bicycles, 1);
 }
 
@@ -316,7 +401,14 @@ fn letter_paper_and_long_unbroken_strings_stay_in_their_boxes() {
     for paper in ["a4", "letter"] {
         let files = kit(
             &out.join(paper),
-            &["--seed", "42", "--paper", paper, "--content", s(&dir.path().join("content"))],
+            &[
+                "--seed",
+                "42",
+                "--paper",
+                paper,
+                "--content",
+                s(&dir.path().join("content")),
+            ],
         );
         assert_eq!(pages(&files["vehicles.pdf"]), 3, "{paper}");
         assert_eq!(pages(&files["track-seeded.pdf"]), 1, "{paper}");

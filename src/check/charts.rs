@@ -61,12 +61,18 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                         Kind::UnknownReference,
                         &lib.sources,
                         &n.loc,
-                        format!("`numeric` names `{}`, which is not a column of chart `{id}`", n.value),
+                        format!(
+                            "`numeric` names `{}`, which is not a column of chart `{id}`",
+                            n.value
+                        ),
                     )
                     .with_table(id)
                     .with_hint(format!(
                         "use one of the column names: {}",
-                        cols.iter().map(|c| format!("`{}`", c.value)).collect::<Vec<_>>().join(", ")
+                        cols.iter()
+                            .map(|c| format!("`{}`", c.value))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )),
                 ),
             }
@@ -77,7 +83,10 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                     Kind::Schema,
                     &lib.sources,
                     &c.rows.loc,
-                    format!("chart `{id}` has {} rows, more than {MAX_CHART_ROWS}", c.rows.value.len()),
+                    format!(
+                        "chart `{id}` has {} rows, more than {MAX_CHART_ROWS}",
+                        c.rows.value.len()
+                    ),
                 )
                 .with_table(id)
                 .with_hint("split it into several charts"),
@@ -102,7 +111,10 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                     .with_table(id)
                     .with_hint(format!(
                         "write one cell per column, in order: {}",
-                        cols.iter().map(|c| c.value.as_str()).collect::<Vec<_>>().join(", ")
+                        cols.iter()
+                            .map(|c| c.value.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )),
                 );
                 continue;

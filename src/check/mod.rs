@@ -151,10 +151,22 @@ fn fills(lib: &Library) -> Vec<Fill> {
         }
     }
     for c in &lib.charts {
-        push(&c.id.value, String::new(), String::new(), &c.editorial, &c.id.loc);
+        push(
+            &c.id.value,
+            String::new(),
+            String::new(),
+            &c.editorial,
+            &c.id.loc,
+        );
         for r in &c.rows.value {
             let first = r.cells.first().cloned().unwrap_or_default();
-            push(&c.id.value, first, r.cells.join(" · "), &r.editorial, &r.loc);
+            push(
+                &c.id.value,
+                first,
+                r.cells.join(" · "),
+                &r.editorial,
+                &r.loc,
+            );
         }
     }
     for d in &lib.decks {

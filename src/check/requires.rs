@@ -190,7 +190,10 @@ pub fn check(
             None => out.push(missing(
                 "chart",
                 c,
-                &format!("a `[[chart]]` with `id = \"{c}\"` and the columns {}", columns.join(", ")),
+                &format!(
+                    "a `[[chart]]` with `id = \"{c}\"` and the columns {}",
+                    columns.join(", ")
+                ),
             )),
             Some(chart) => {
                 for col in columns {
@@ -200,10 +203,14 @@ pub fn check(
                                 Kind::MissingRequirement,
                                 &lib.sources,
                                 &chart.columns.loc,
-                                format!("the `{kind}` generator needs a column `{col}` in chart `{c}`"),
+                                format!(
+                                    "the `{kind}` generator needs a column `{col}` in chart `{c}`"
+                                ),
                             )
                             .with_table(c)
-                            .with_hint(format!("add `\"{col}\"` to `columns` and a cell for it in every row")),
+                            .with_hint(format!(
+                                "add `\"{col}\"` to `columns` and a cell for it in every row"
+                            )),
                         );
                     }
                 }

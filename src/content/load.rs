@@ -909,7 +909,11 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
         let columns = {
             let span = c.columns.span();
             Located::new(
-                c.columns.into_inner().into_iter().map(|n| located(file, n)).collect(),
+                c.columns
+                    .into_inner()
+                    .into_iter()
+                    .map(|n| located(file, n))
+                    .collect(),
                 file,
                 span,
             )

@@ -47,8 +47,13 @@ pub const VEHICLES: [&str; 5] = [
 ];
 /// Columns every vehicle chart has.
 pub const VEHICLE_COLUMNS: [&str; 5] = ["Vehicle", "MOV", "Build", "Armour", "Passengers"];
-pub const COLLISION_COLUMNS: [&str; 5] =
-    ["Incident", "Typical hazard", "Damage (Build)", "Effect", "Examples"];
+pub const COLLISION_COLUMNS: [&str; 5] = [
+    "Incident",
+    "Typical hazard",
+    "Damage (Build)",
+    "Effect",
+    "Examples",
+];
 /// Tags of the hazard table's rows: the first means no obstacle.
 pub const LEVEL_TAGS: [&str; 4] = ["clear", "regular", "hard", "extreme"];
 /// Locations on a seeded track (ruling `coc.ruling.track`).
@@ -283,7 +288,8 @@ pub fn hazard_odds(cx: &Checked) -> Result<TableView> {
             .iter()
             .zip(&dists)
             .map(|((src, _), d)| {
-                let p = d.probability_where(|v| v.to_integer().to_i64().is_some_and(|v| on.contains(v)));
+                let p = d
+                    .probability_where(|v| v.to_integer().to_i64().is_some_and(|v| on.contains(v)));
                 odds(&p, src)
             })
             .collect();
@@ -503,7 +509,10 @@ impl CocKit {
                 serde_json::to_value(roll_track(&cx.lib, req.seed)?).map_err(bug)?,
             ),
             "hazards" => {
-                put("hazard", serde_json::to_value(hazard_odds(cx)?).map_err(bug)?);
+                put(
+                    "hazard",
+                    serde_json::to_value(hazard_odds(cx)?).map_err(bug)?,
+                );
                 let lists = [HAZARD_FOOT, HAZARD_CAR, BARRIER_FOOT, BARRIER_CAR]
                     .iter()
                     .map(|id| table_view(cx, id))
@@ -519,8 +528,14 @@ impl CocKit {
                 );
             }
             "movement" => {
-                put("actions", serde_json::to_value(actions_grid()).map_err(bug)?);
-                put("mph", serde_json::to_value(lookup_view(cx, MPH)?).map_err(bug)?);
+                put(
+                    "actions",
+                    serde_json::to_value(actions_grid()).map_err(bug)?,
+                );
+                put(
+                    "mph",
+                    serde_json::to_value(lookup_view(cx, MPH)?).map_err(bug)?,
+                );
                 put(
                     "collisions",
                     serde_json::to_value(chart_view(cx, COLLISIONS, &COLLISION_COLUMNS)?)
@@ -589,7 +604,11 @@ impl Kind for CocKit {
             ],
             kits: vec![GAME.into()],
             charts: std::iter::once((COLLISIONS.to_owned(), s(&COLLISION_COLUMNS)))
-                .chain(VEHICLES.iter().map(|v| ((*v).to_owned(), s(&VEHICLE_COLUMNS))))
+                .chain(
+                    VEHICLES
+                        .iter()
+                        .map(|v| ((*v).to_owned(), s(&VEHICLE_COLUMNS))),
+                )
                 .collect(),
             ..Requirements::default()
         }
