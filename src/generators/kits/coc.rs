@@ -238,6 +238,8 @@ pub struct Odds {
     pub probability: String,
     /// Exact percentage (`83.1`).
     pub percent: String,
+    /// The probability to five decimal places.
+    pub approx: f64,
 }
 
 /// A row of a table with its odds under every variant.
@@ -246,6 +248,10 @@ pub struct OddsRow {
     pub on: String,
     pub result: String,
     pub editorial: Option<String>,
+    /// The odds under the table's own dice (the first of `odds`): reduced fraction and its value to five
+    /// places, as the shared Markdown macro `table_with_odds` reads them.
+    pub probability: String,
+    pub approx: f64,
     pub odds: Vec<Odds>,
 }
 
@@ -267,6 +273,22 @@ fn odds(p: &BigRational, dice_src: &str) -> Odds {
         dice: dice_src.to_owned(),
         probability: dice::fraction(p),
         percent: display_value(&(p * BigRational::from_integer(100.into()))),
+        approx: dice::approx(p),
+    }
+}
+
+fn row(r: &crate::content::Row, odds: Vec<Odds>) -> OddsRow {
+    let (probability, approx) = odds
+        .first()
+        .map(|o| (o.probability.clone(), o.approx))
+        .unwrap_or_default();
+    OddsRow {
+        on: r.on.value.clone(),
+        result: smart_quotes(&r.result.value),
+        editorial: r.editorial.as_deref().map(smart_quotes),
+        probability,
+        approx,
+        odds,
     }
 }
 
@@ -293,12 +315,7 @@ pub fn hazard_odds(cx: &Checked) -> Result<TableView> {
                 odds(&p, src)
             })
             .collect();
-        rows.push(OddsRow {
-            on: r.on.value.clone(),
-            result: smart_quotes(&r.result.value),
-            editorial: r.editorial.as_deref().map(smart_quotes),
-            odds,
-        });
+        rows.push(row(r, odds));
     }
     Ok(TableView {
         id: HAZARD.into(),
@@ -328,12 +345,7 @@ fn table_view(cx: &Checked, id: &str) -> Result<TableView> {
             let p = row_probability(&cx.report, id, i)
                 .cloned()
                 .unwrap_or_else(BigRational::zero);
-            OddsRow {
-                on: r.on.value.clone(),
-                result: smart_quotes(&r.result.value),
-                editorial: r.editorial.as_deref().map(smart_quotes),
-                odds: vec![odds(&p, &t.dice.value)],
-            }
+            row(r, vec![odds(&p, &t.dice.value)])
         })
         .collect();
     Ok(TableView {
@@ -355,7 +367,17 @@ pub struct LookupView {
     pub key: String,
     pub value: String,
     pub note: Option<String>,
-    pub entries: Vec<(String, String, bool)>,
+    pub editorial: Option<String>,
+    pub entries: Vec<EntryView>,
+}
+
+/// A lookup entry as printed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EntryView {
+    pub key: String,
+    pub value: String,
+    pub note: Option<String>,
+    pub editorial: Option<String>,
 }
 
 fn lookup_view(cx: &Checked, id: &str) -> Result<LookupView> {
@@ -369,15 +391,15 @@ fn lookup_view(cx: &Checked, id: &str) -> Result<LookupView> {
         key: smart_quotes(&l.key),
         value: smart_quotes(&l.value),
         note: l.note.as_deref().map(smart_quotes),
+        editorial: l.editorial.as_deref().map(smart_quotes),
         entries: l
             .entries
             .iter()
-            .map(|e| {
-                (
-                    smart_quotes(&e.key.value),
-                    smart_quotes(&e.value.value.to_string()),
-                    e.editorial.is_some(),
-                )
+            .map(|e| EntryView {
+                key: smart_quotes(&e.key.value),
+                value: smart_quotes(&e.value.value.to_string()),
+                note: e.note.as_deref().map(smart_quotes),
+                editorial: e.editorial.as_deref().map(smart_quotes),
             })
             .collect(),
     })
