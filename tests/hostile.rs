@@ -387,6 +387,9 @@ fn hostile_content(dir: &Path) -> Rewriter {
         }
     }
     walk(dir, &mut tomls, &mut chapters);
+    // The suite checks the Block by Block documents (the SRD, the tables reference): the chase kits'
+    // content (other games, `content/<game>/`) never reaches them, so it keeps its own text here.
+    tomls.retain(|p| p.strip_prefix(dir).is_ok_and(|r| r.starts_with("bbb")));
     tomls.sort();
     chapters.sort();
     let name = |p: &Path| p.strip_prefix(dir).unwrap().display().to_string();

@@ -16,6 +16,7 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
         .chain(lib.books.iter().map(|b| ("book", &b.id)))
         .chain(lib.rulings.iter().map(|r| ("ruling", &r.id)))
         .chain(lib.kits.iter().map(|k| ("kit", &k.id)))
+        .chain(lib.charts.iter().map(|c| ("chart", &c.id)))
         .collect();
     let mut seen: BTreeMap<&str, (&str, &Located<String>)> = BTreeMap::new();
     for (what, id) in all {

@@ -1,6 +1,7 @@
 //! The rules checker: a loaded [`Library`] in, every problem found (not just the first) plus the exact odds of
 //! every table row out. Runs inside every command that reads content.
 
+mod charts;
 mod coverage;
 mod decks;
 mod ids;
@@ -81,6 +82,7 @@ pub fn run(lib: &Library, load_diags: Vec<Diagnostic>) -> Report {
     lookups::check(lib, &mut report.diagnostics);
     decks::check(lib, &mut report.diagnostics);
     prose::check(lib, &mut report.diagnostics);
+    charts::check(lib, &mut report.diagnostics);
     report.stats.tables = lib.tables.len();
     report.stats.lookups = lib.lookups.len();
     report.stats.decks = lib.decks.len();
@@ -145,6 +147,25 @@ fn fills(lib: &Library) -> Vec<Fill> {
                 e.value.value.to_string(),
                 &e.editorial,
                 &e.key.loc,
+            );
+        }
+    }
+    for c in &lib.charts {
+        push(
+            &c.id.value,
+            String::new(),
+            String::new(),
+            &c.editorial,
+            &c.id.loc,
+        );
+        for r in &c.rows.value {
+            let first = r.cells.first().cloned().unwrap_or_default();
+            push(
+                &c.id.value,
+                first,
+                r.cells.join(" · "),
+                &r.editorial,
+                &r.loc,
             );
         }
     }

@@ -32,6 +32,8 @@ pub struct Requirements {
     /// `(table, lo, hi)`: every row has a `modifier`, and the dice roll every whole number `lo..=hi`
     /// (a score looked up by the rolls it came from, as the attribute modifiers are).
     pub modifier_tables: Vec<(String, i64, i64)>,
+    /// `(chart, columns)`: a `[[chart]]` with at least these columns.
+    pub charts: Vec<(String, Vec<String>)>,
 }
 
 /// The largest whole number an `int_results` table may give (NPC levels: HP rolls this many dice).
@@ -60,6 +62,7 @@ impl Requirements {
             || self.decks.iter().any(|d| lib.deck(d).is_some())
             || (self.book && !lib.books.is_empty())
             || self.kits.iter().any(|k| lib.kit(k).is_some())
+            || self.charts.iter().any(|(c, _)| lib.chart(c).is_some())
             || self
                 .class_lookups
                 .iter()
@@ -180,6 +183,38 @@ pub fn check(
                 k,
                 &format!("a `[[kit]]` with `id = \"{k}\"`, `title`, `source` and `licence`"),
             ));
+        }
+    }
+    for (c, columns) in &req.charts {
+        match lib.chart(c) {
+            None => out.push(missing(
+                "chart",
+                c,
+                &format!(
+                    "a `[[chart]]` with `id = \"{c}\"` and the columns {}",
+                    columns.join(", ")
+                ),
+            )),
+            Some(chart) => {
+                for col in columns {
+                    if chart.column(col).is_none() {
+                        out.push(
+                            Diagnostic::error(
+                                Kind::MissingRequirement,
+                                &lib.sources,
+                                &chart.columns.loc,
+                                format!(
+                                    "the `{kind}` generator needs a column `{col}` in chart `{c}`"
+                                ),
+                            )
+                            .with_table(c)
+                            .with_hint(format!(
+                                "add `\"{col}\"` to `columns` and a cell for it in every row"
+                            )),
+                        );
+                    }
+                }
+            }
         }
     }
     people(lib, kind, req, &missing, out);

@@ -904,4 +904,46 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
             mastery: n.mastery,
         });
     }
+    for c in doc.chart {
+        let c = c.into_inner();
+        let columns = {
+            let span = c.columns.span();
+            Located::new(
+                c.columns
+                    .into_inner()
+                    .into_iter()
+                    .map(|n| located(file, n))
+                    .collect(),
+                file,
+                span,
+            )
+        };
+        let span = c.rows.span();
+        let rows = c
+            .rows
+            .into_inner()
+            .into_iter()
+            .map(|r| {
+                let rspan = r.span();
+                let (cells, editorial) = match r.into_inner() {
+                    ChartRowDoc::Cells(cells) => (cells, None),
+                    ChartRowDoc::Full(f) => (f.cells, f.editorial),
+                };
+                ChartRow {
+                    cells: cells.iter().map(Cell::text).collect(),
+                    editorial,
+                    loc: loc(file, rspan),
+                }
+            })
+            .collect();
+        lib.charts.push(Chart {
+            id: located(file, c.id),
+            title: c.title,
+            note: c.note,
+            editorial: c.editorial,
+            columns,
+            numeric: c.numeric.into_iter().map(|n| located(file, n)).collect(),
+            rows: Located::new(rows, file, span),
+        });
+    }
 }

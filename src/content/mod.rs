@@ -16,6 +16,7 @@ pub use model::{
     Book, Chapter, Deck, Entry, EntryValue, Kit, Located, Lookup, Npc, RANKS, Row, Ruling, SUITS,
     SuitMeanings, Table, Unit, ValueKind,
 };
+pub use model::{Chart, ChartRow};
 
 /// One content file's text, kept for diagnostics.
 #[derive(Debug, Clone)]
@@ -65,6 +66,8 @@ pub struct Library {
     pub books: Vec<Book>,
     pub rulings: Vec<Ruling>,
     pub kits: Vec<Kit>,
+    /// Multi-column reference charts (`[[chart]]`).
+    pub charts: Vec<Chart>,
     table_index: BTreeMap<String, usize>,
     lookup_index: BTreeMap<String, usize>,
 }
@@ -79,6 +82,11 @@ impl Library {
         for (i, l) in self.lookups.iter().enumerate() {
             self.lookup_index.entry(l.id.value.clone()).or_insert(i);
         }
+    }
+
+    /// The chart with this id.
+    pub fn chart(&self, id: &str) -> Option<&Chart> {
+        self.charts.iter().find(|c| c.id.value == id)
     }
 
     /// The kit of a game (`coc`), by the id of its `[[kit]]`.

@@ -25,6 +25,57 @@ pub(crate) struct FileDoc {
     pub ruling: Vec<Spanned<RulingDoc>>,
     #[serde(default)]
     pub kit: Vec<Spanned<KitDoc>>,
+    #[serde(default)]
+    pub chart: Vec<Spanned<ChartDoc>>,
+}
+
+/// A chart: a reference table of several columns (vehicles, speeds), read, never rolled.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ChartDoc {
+    pub id: Spanned<String>,
+    pub title: String,
+    pub note: Option<String>,
+    pub editorial: Option<String>,
+    pub columns: Spanned<Vec<Spanned<String>>>,
+    #[serde(default)]
+    pub numeric: Vec<Spanned<String>>,
+    pub rows: Spanned<Vec<Spanned<ChartRowDoc>>>,
+}
+
+/// A chart row: its cells alone, or a table with `cells` and an `editorial` reason.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum ChartRowDoc {
+    Cells(Vec<Cell>),
+    Full(ChartRowFull),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ChartRowFull {
+    pub cells: Vec<Cell>,
+    pub editorial: Option<String>,
+}
+
+/// A chart cell as written: text or a number.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum Cell {
+    Int(i64),
+    Float(f64),
+    Text(String),
+}
+
+impl Cell {
+    /// The cell as printed: numbers as written in TOML (`0.5`, `13`).
+    pub(crate) fn text(&self) -> String {
+        match self {
+            Cell::Int(i) => i.to_string(),
+            Cell::Float(f) => f.to_string(),
+            Cell::Text(s) => s.clone(),
+        }
+    }
 }
 
 /// A game's kit: where its rules come from and under which licence (printed on every page of the kit).
@@ -346,4 +397,33 @@ pub struct Ruling {
     pub title: String,
     pub ruling: String,
     pub reason: Option<String>,
+}
+
+/// A chart: columns and rows of cells (every cell as printed), checked by `check` (one cell per column,
+/// declared numeric columns hold numbers).
+#[derive(Debug, Clone)]
+pub struct Chart {
+    pub id: Located<String>,
+    pub title: String,
+    pub note: Option<String>,
+    pub editorial: Option<String>,
+    pub columns: Located<Vec<Located<String>>>,
+    /// Names of the columns whose cells must be numbers.
+    pub numeric: Vec<Located<String>>,
+    pub rows: Located<Vec<ChartRow>>,
+}
+
+/// One row of a [`Chart`].
+#[derive(Debug, Clone)]
+pub struct ChartRow {
+    pub cells: Vec<String>,
+    pub editorial: Option<String>,
+    pub loc: Loc,
+}
+
+impl Chart {
+    /// The place of the column named `name`.
+    pub fn column(&self, name: &str) -> Option<usize> {
+        self.columns.value.iter().position(|c| c.value == name)
+    }
 }
