@@ -507,6 +507,7 @@ impl Kind for StatusKind {
 pub struct PlanWeek {
     pub year: i32,
     pub week: u32,
+    pub month: u32,
     pub month_name: String,
     pub week_of_month: u32,
     pub span: String,
@@ -562,6 +563,7 @@ pub fn plan(c: &Campaign, count: u32) -> Result<Plan> {
         let mut line = PlanWeek {
             year,
             week,
+            month: m,
             month_name: MONTH_NAMES[(m - 1) as usize].into(),
             week_of_month: k,
             span: week_span(year, week),
