@@ -616,7 +616,7 @@ fn the_status_of_a_scripted_year_matches_its_golden_markdown_and_json() {
         got.insert(f.to_owned(), std::fs::read(dir.join("status").join(f)).unwrap());
     }
     let md = String::from_utf8(got["status.md"].clone()).unwrap();
-    assert!(md.contains("## Caseload: Ana Ruiz") && md.contains("## Squad calendar 1977"));
+    assert!(md.contains("## Caseload: Ana Ruiz") && md.contains("## Squad calendar 1976") && md.contains("# Squad status — End of 1976"));
     assert!(md.contains("thrown off the squad"));
     assert_eq!(support::golden_files(&golden, &got), 2);
 }

@@ -239,6 +239,10 @@ pub struct Status {
     pub started: i32,
     pub year: i32,
     pub week: u32,
+    /// The year the calendar and the rates show: the current one, or the one just ended.
+    pub calendar_year: i32,
+    /// `Week 7 of 48, 1976` or `End of 1976`.
+    pub as_of: String,
     pub months_closed: u32,
     pub next: String,
     pub commands: usize,
@@ -256,7 +260,15 @@ pub fn status(cx: &Checked, c: &Campaign) -> Result<Status> {
         .calendar
         .as_ref()
         .ok_or_else(|| Error::Bug("a campaign without a calendar".into()))?;
-    let year = cal.year;
+    // Right after a year end nothing of the new year has happened yet: show the year just ended.
+    let ended = cal.week == 0 && cal.year > c.setup.year;
+    let year = if ended { cal.year - 1 } else { cal.year };
+    let weeks_played = if ended { WEEKS_PER_YEAR } else { cal.week };
+    let as_of = if ended {
+        format!("End of {year}")
+    } else {
+        format!("Week {} of 48, {year}", cal.week)
+    };
     let mut lines = Vec::new();
     for k in &d.cases {
         let rolled = roll_case(cx, c.setup.seed, k)?;
@@ -372,7 +384,7 @@ pub fn status(cx: &Checked, c: &Campaign) -> Result<Status> {
     let calendar = (1..=WEEKS_PER_YEAR)
         .map(|w| {
             let (m, k) = month_of(w);
-            let played = w <= cal.week;
+            let played = w <= weeks_played;
             let stream = format!("week {year}/{w}");
             let check = checks.iter().find(|r| r.stream == stream).map(|r| r.result);
             let new_case = d
@@ -426,8 +438,10 @@ pub fn status(cx: &Checked, c: &Campaign) -> Result<Status> {
     Ok(Status {
         campaign_seed: c.setup.seed,
         started: c.setup.year,
-        year,
+        year: cal.year,
         week: cal.week,
+        calendar_year: year,
+        as_of,
         months_closed: cal.months_closed,
         next: cal.next.clone(),
         commands: c.steps.len(),
