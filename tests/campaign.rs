@@ -564,6 +564,17 @@ fn a_bad_state_file_is_reported_at_its_place_and_nothing_is_replaced() {
     let l = line_of(&good, "seed = ");
     check(good.replacen("seed = 9", "seed = \"nine\"", 1), l..=l, "campaign.toml");
 
+    // An edited log is replayed, not refused: drop the last command (the close) by hand and the next
+    // command works from there.
+    let l = line_of(&good, "command = \"close\"");
+    let lines: Vec<&str> = good.lines().collect();
+    let edited: String = lines[..l - 2].iter().chain(&lines[l + 1..]).map(|x| format!("{x}\n")).collect();
+    std::fs::write(&path, &edited).unwrap();
+    ok(&run(&dir, &["week", "-q"]));
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(!after.contains("command = \"close\""), "{after}");
+    assert_eq!(after.matches("command = \"week\"").count(), 6);
+
     // Put the good file back: everything works again.
     std::fs::write(&path, &good).unwrap();
     ok(&run(&dir, &["status", "-q", "--format", "md"]));

@@ -49,6 +49,7 @@ pub enum LoadError {
 struct Out<'a> {
     blockprint: &'a str,
     content_version: &'a str,
+    log_digest: String,
     setup: &'a Setup,
     #[serde(skip_serializing_if = "<[Step]>::is_empty")]
     command: &'a [Step],
@@ -69,6 +70,8 @@ struct In {
     #[allow(dead_code)]
     blockprint: String,
     content_version: String,
+    #[serde(default)]
+    log_digest: Option<String>,
     setup: Spanned<Setup>,
     #[serde(default)]
     command: Vec<Spanned<Step>>,
@@ -88,9 +91,9 @@ struct In {
 const HEADER: &str = "\
 # A Block by Block campaign kept by blockprint (`blockprint campaign --help`).
 # [setup] and the [[command]] log are what blockprint replays: every command adds to the log, and
-# `blockprint campaign undo DIR` drops its last entry. Everything below the log is worked out from it and
-# checked on every load; edit the log, never the tables after it. The previous good state is kept in
-# campaign.prev.toml.
+# `blockprint campaign undo DIR` drops its last entry. Everything below the log is worked out from it: an
+# edited log is replayed (the next command rewrites the rest), but an edit below it is refused as long as the
+# log is unchanged. The previous good state is kept in campaign.prev.toml.
 ";
 
 /// The text of a state file.
@@ -102,6 +105,7 @@ pub fn render(lib: &Library, setup: &Setup, steps: &[Step], d: &Derived) -> Resu
     let out = Out {
         blockprint: env!("CARGO_PKG_VERSION"),
         content_version: &lib.version,
+        log_digest: log_digest(setup, steps),
         setup,
         command: steps,
         calendar: cal,
@@ -114,6 +118,13 @@ pub fn render(lib: &Library, setup: &Setup, steps: &[Step], d: &Derived) -> Resu
     let body = toml::to_string(&out)
         .map_err(|e| Error::Bug(format!("cannot write the campaign state: {e}")))?;
     Ok(format!("{HEADER}\n{body}"))
+}
+
+/// The sha256 of the setup and the log: a file whose log no longer has the digest it was written with
+/// had its log edited, and its derived part is worked out again rather than checked.
+pub fn log_digest(setup: &Setup, steps: &[Step]) -> String {
+    let text = serde_json::to_string(&(setup, steps)).unwrap_or_default();
+    crate::render::manifest::sha256(text.as_bytes())
 }
 
 /// Write the state atomically; the file it replaces (a good state: it was loaded) is kept as
@@ -194,6 +205,11 @@ pub fn parse(
             Some("remove or correct this [[command]] entry; the previous good state is in campaign.prev.toml"),
         ),
     })?;
+    // An edited log (its digest changed) is the user's instruction: what follows from it is worked out
+    // again and written by the next command. Only a derived part edited under an unchanged log is refused.
+    if file.log_digest.as_deref() != Some(log_digest(&setup, &steps).as_str()) {
+        return Ok((setup, steps, d));
+    }
     let changed = file.content_version != lib.version;
     let hint = if changed {
         format!(
