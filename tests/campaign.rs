@@ -129,7 +129,9 @@ fn play(dir: &Path, steps: &[Step]) {
             Step::Week => run(dir, &["week", "-q"]),
             Step::Close { case } => run(dir, &["close", "-q", case]),
             Step::Month => run(dir, &["month", "-q"]),
-            Step::Year { top_brass } => run(dir, &["year", "-q", "--top-brass", &top_brass.join(",")]),
+            Step::Year { top_brass } => {
+                run(dir, &["year", "-q", "--top-brass", &top_brass.join(",")])
+            }
             Step::Mend {
                 detective,
                 relationship,
@@ -215,13 +217,20 @@ fn a_scripted_year_follows_the_rules() {
     assert_eq!(text, file::render(&lib, &setup, steps, &d).unwrap());
 
     // New cases on 1–2 of the week's 1d6, one check per week, with its exact odds.
-    let checks: Vec<_> = d.rolls.iter().filter(|r| r.purpose == "new-case check").collect();
+    let checks: Vec<_> = d
+        .rolls
+        .iter()
+        .filter(|r| r.purpose == "new-case check")
+        .collect();
     assert_eq!(checks.len(), 48);
     for (w, r) in checks.iter().enumerate() {
         assert_eq!((r.dice.as_str(), r.odds.as_str()), ("1d6", "1/3"));
         assert!((1..=6).contains(&r.result));
         assert_eq!(r.stream, format!("week 1976/{}", w + 1));
-        let came = d.cases.iter().find(|c| !c.starting && c.year == 1976 && c.week == w as u32 + 1);
+        let came = d
+            .cases
+            .iter()
+            .find(|c| !c.starting && c.year == 1976 && c.week == w as u32 + 1);
         assert_eq!(came.is_some(), r.result <= 2, "week {}: {r:?}", w + 1);
     }
     let new_cases = d.cases.iter().filter(|c| !c.starting).count();
@@ -232,13 +241,28 @@ fn a_scripted_year_follows_the_rules() {
     let mut last = String::new();
     for (i, c) in d.cases.iter().enumerate() {
         assert_eq!(c.number, format!("1976-{:02}", i + 1));
-        assert!(c.came_in >= last, "{} came in before the case numbered before it", c.number);
+        assert!(
+            c.came_in >= last,
+            "{} came in before the case numbered before it",
+            c.number
+        );
         last = c.came_in.clone();
         let (m, k) = ((c.week - 1) / 4 + 1, (c.week - 1) % 4 + 1);
         let day: u32 = c.came_in[8..10].parse().unwrap();
         assert_eq!(&c.came_in[..8], format!("1976-{m:02}-"));
-        let (lo, hi) = (7 * (k - 1) + 1, if k == 4 { days_in_month(1976, m) } else { 7 * k });
-        assert!((lo..=hi).contains(&day), "{} on day {day}, week {k} of month {m}", c.number);
+        let (lo, hi) = (
+            7 * (k - 1) + 1,
+            if k == 4 {
+                days_in_month(1976, m)
+            } else {
+                7 * k
+            },
+        );
+        assert!(
+            (lo..=hi).contains(&day),
+            "{} on day {day}, week {k} of month {m}",
+            c.number
+        );
         let minute: u32 = c.came_in[14..16].parse().unwrap();
         assert_eq!(minute % 5, 0);
         if c.starting {
@@ -259,12 +283,31 @@ fn a_scripted_year_follows_the_rules() {
             continue;
         }
         let case = after.cases.last().unwrap();
-        let open = |n: &str| before.cases.iter().filter(|c| c.is_open() && c.lead == n).count();
-        let on: Vec<&str> = before.detectives.iter().filter(|p| p.on_squad).map(|p| p.name.as_str()).collect();
+        let open = |n: &str| {
+            before
+                .cases
+                .iter()
+                .filter(|c| c.is_open() && c.lead == n)
+                .count()
+        };
+        let on: Vec<&str> = before
+            .detectives
+            .iter()
+            .filter(|p| p.on_squad)
+            .map(|p| p.name.as_str())
+            .collect();
         let fewest = on.iter().map(|n| open(n)).min().unwrap();
         let tied: Vec<&str> = on.iter().copied().filter(|n| open(n) == fewest).collect();
-        assert!(tied.contains(&case.received_by.as_str()), "{}: {} is not among {tied:?}", case.number, case.received_by);
-        let tie_rolls: Vec<_> = after.rolls[before.rolls.len()..].iter().filter(|r| r.purpose == "lead tie-break").collect();
+        assert!(
+            tied.contains(&case.received_by.as_str()),
+            "{}: {} is not among {tied:?}",
+            case.number,
+            case.received_by
+        );
+        let tie_rolls: Vec<_> = after.rolls[before.rolls.len()..]
+            .iter()
+            .filter(|r| r.purpose == "lead tie-break")
+            .collect();
         if tied.len() > 1 {
             ties += 1;
             assert_eq!(tie_rolls.len(), 1);
@@ -299,18 +342,32 @@ fn a_scripted_year_follows_the_rules() {
                     }
                     let m = months.next().unwrap();
                     assert_eq!((m.month, m.detective.as_str()), (month, name));
-                    let received = d.cases.iter().filter(|c| c.received_by == name && (c.week - 1) / 4 + 1 == month).count() as u32;
+                    let received = d
+                        .cases
+                        .iter()
+                        .filter(|c| c.received_by == name && (c.week - 1) / 4 + 1 == month)
+                        .count() as u32;
                     let closed = d
                         .cases
                         .iter()
-                        .filter(|c| c.closed_by.as_deref() == Some(name) && c.closed_week.is_some_and(|w| (w - 1) / 4 + 1 == month))
+                        .filter(|c| {
+                            c.closed_by.as_deref() == Some(name)
+                                && c.closed_week.is_some_and(|w| (w - 1) / 4 + 1 == month)
+                        })
                         .count() as u32;
-                    assert_eq!((m.received, m.closed), (received, closed), "{name}, month {month}");
+                    assert_eq!(
+                        (m.received, m.closed),
+                        (received, closed),
+                        "{name}, month {month}"
+                    );
                     if received == 0 {
                         assert_eq!(m.rate, None);
                     } else {
                         assert_eq!(m.rate.as_deref(), Some(frac(closed, received).as_str()));
-                        rates.entry(name).or_default().push(Ratio::new(closed as i64, received as i64));
+                        rates
+                            .entry(name)
+                            .or_default()
+                            .push(Ratio::new(closed as i64, received as i64));
                     }
                     let Some(rs) = rates.get(name) else {
                         assert!(m.roll.is_none() && m.outcome.starts_with("no roll"));
@@ -325,7 +382,13 @@ fn a_scripted_year_follows_the_rules() {
                     let logged = d
                         .rolls
                         .iter()
-                        .find(|r| r.purpose == "paperwork: commanding officer" && r.outcome.starts_with(&format!("{name}, {} 1976", campaign::MONTH_NAMES[month as usize - 1])))
+                        .find(|r| {
+                            r.purpose == "paperwork: commanding officer"
+                                && r.outcome.starts_with(&format!(
+                                    "{name}, {} 1976",
+                                    campaign::MONTH_NAMES[month as usize - 1]
+                                ))
+                        })
                         .unwrap();
                     assert_eq!(logged.result, i64::from(roll));
                     assert_eq!(ratio(&logged.odds), Ratio::new(i64::from(target), 100));
@@ -348,7 +411,11 @@ fn a_scripted_year_follows_the_rules() {
                         "commissioner" => "the relationship with the commissioner is strained",
                         _ => "off the squad",
                     };
-                    assert!(m.outcome.contains(says), "{name} month {month}: {} (want {says})", m.outcome);
+                    assert!(
+                        m.outcome.contains(says),
+                        "{name} month {month}: {} (want {says})",
+                        m.outcome
+                    );
                 }
             }
             _ => {}
@@ -358,28 +425,57 @@ fn a_scripted_year_follows_the_rules() {
     // Ana closes nothing: her starting case makes her average 0, so she strains her commanding officer
     // in January, the commissioner in February and is off the squad in March, to her assignment.
     for k in ["co", "commissioner", "off", "kept"] {
-        assert!(outcomes.get(k).is_some_and(|&n| n > 0), "no `{k}` outcome in {outcomes:?}");
+        assert!(
+            outcomes.get(k).is_some_and(|&n| n > 0),
+            "no `{k}` outcome in {outcomes:?}"
+        );
     }
     let ana = d.detectives.iter().find(|p| p.name == "Ana Ruiz").unwrap();
     assert!(!ana.on_squad);
-    assert_eq!(ana.left.as_deref(), Some(format!("March 1976: thrown off the squad to {}", ana.assignment).as_str()));
+    assert_eq!(
+        ana.left.as_deref(),
+        Some(format!("March 1976: thrown off the squad to {}", ana.assignment).as_str())
+    );
     // Her open cases went to those still on the squad, none of hers stays open.
     assert!(d.cases.iter().all(|c| !c.is_open() || c.lead != "Ana Ruiz"));
-    assert!(d.cases.iter().any(|c| c.received_by == "Ana Ruiz" && c.lead != "Ana Ruiz"));
+    assert!(
+        d.cases
+            .iter()
+            .any(|c| c.received_by == "Ana Ruiz" && c.lead != "Ana Ruiz")
+    );
     for p in &d.detectives {
-        assert_eq!((p.commanding_officer_strained, p.on_squad), (co[p.name.as_str()], on[p.name.as_str()]) , "{}", p.name);
+        assert_eq!(
+            (p.commanding_officer_strained, p.on_squad),
+            (co[p.name.as_str()], on[p.name.as_str()]),
+            "{}",
+            p.name
+        );
     }
 
     // The year end: squad rate and personal rate averaged, for those still on the squad.
-    let Some(Step::Year { top_brass }) = steps.last() else { panic!("the log ends with the year") };
+    let Some(Step::Year { top_brass }) = steps.last() else {
+        panic!("the log ends with the year")
+    };
     let received = d.cases.iter().filter(|c| c.year == 1976).count() as u32;
-    let closed = d.cases.iter().filter(|c| c.closed_year == Some(1976)).count() as u32;
+    let closed = d
+        .cases
+        .iter()
+        .filter(|c| c.closed_year == Some(1976))
+        .count() as u32;
     let squad = Ratio::new(closed as i64, received as i64);
     assert_eq!(d.years.len(), on.values().filter(|v| **v).count());
     for y in &d.years {
         assert_eq!(ratio(y.squad_rate.as_deref().unwrap()), squad);
-        let r = d.cases.iter().filter(|c| c.received_by == y.detective).count() as i64;
-        let c = d.cases.iter().filter(|c| c.closed_by.as_deref() == Some(y.detective.as_str())).count() as i64;
+        let r = d
+            .cases
+            .iter()
+            .filter(|c| c.received_by == y.detective)
+            .count() as i64;
+        let c = d
+            .cases
+            .iter()
+            .filter(|c| c.closed_by.as_deref() == Some(y.detective.as_str()))
+            .count() as i64;
         let personal = Ratio::new(c, r);
         assert_eq!(ratio(y.personal_rate.as_deref().unwrap()), personal);
         let chance = (squad + personal) / 2;
@@ -419,7 +515,10 @@ fn new_cases_come_on_one_or_two_of_a_d6_over_many_years() {
     // with probability below 2·10⁻⁹ for fair dice.
     let sd = (n * (1.0 / 3.0) * (2.0 / 3.0)).sqrt();
     let off = (cases as f64 - n / 3.0).abs();
-    assert!(off <= 6.0 * sd, "{cases} new cases in {n} weeks: {off} from n/3, sd {sd}");
+    assert!(
+        off <= 6.0 * sd,
+        "{cases} new cases in {n} weeks: {off} from n/3, sd {sd}"
+    );
     // The exact odds the tracker prints come from the dice engine: 1/3.
     assert_eq!(campaign::fraction(&campaign::new_case_odds()), "1/3");
     // Every face equally often: Pearson's chi-square with 5 degrees of freedom stays under 35.9 with
@@ -432,17 +531,28 @@ fn new_cases_come_on_one_or_two_of_a_d6_over_many_years() {
     // in a hundred.
     let m = 20_000u64;
     let same = (0..m)
-        .filter(|&s| campaign::new_case_check(s, 1976, 1).unwrap().0 == campaign::new_case_check(s, 1976, 2).unwrap().0)
+        .filter(|&s| {
+            campaign::new_case_check(s, 1976, 1).unwrap().0
+                == campaign::new_case_check(s, 1976, 2).unwrap().0
+        })
         .count() as f64;
     let sd = (m as f64 * (1.0 / 6.0) * (5.0 / 6.0)).sqrt();
-    assert!((same - m as f64 / 6.0).abs() <= 6.0 * sd, "{same} equal neighbours of {m}");
+    assert!(
+        (same - m as f64 / 6.0).abs() <= 6.0 * sd,
+        "{same} equal neighbours of {m}"
+    );
     let d100 = blockprint::dice::parse("1d100").unwrap();
     let roll = |seed: u64, index: u64| {
-        d100.roll(&mut campaign::stream(seed, campaign::MONTH, index)).unwrap().value
+        d100.roll(&mut campaign::stream(seed, campaign::MONTH, index))
+            .unwrap()
+            .value
     };
     let same = (0..m).filter(|&s| roll(s, 10) == roll(s, 12)).count() as f64;
     let sd = (m as f64 * 0.01 * 0.99).sqrt();
-    assert!((same - m as f64 / 100.0).abs() <= 6.0 * sd, "{same} equal d100 pairs of {m}");
+    assert!(
+        (same - m as f64 / 100.0).abs() <= 6.0 * sd,
+        "{same} equal d100 pairs of {m}"
+    );
 }
 
 /// Every file under `dir` (relative path → bytes).
@@ -453,7 +563,11 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
             if p.is_dir() {
                 walk(root, &p, out);
             } else {
-                let rel = p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+                let rel = p
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
                 out.insert(rel, std::fs::read(&p).unwrap());
             }
         }
@@ -468,7 +582,14 @@ fn short(dir: &Path, seed: u64, packets: &str) -> Derived {
     new_campaign(dir, seed, packets);
     let lib = library();
     let setup = setup(seed, vec![]);
-    let mut steps = vec![Step::Week, Step::Week, Step::Week, Step::Week, Step::Month, Step::Week];
+    let mut steps = vec![
+        Step::Week,
+        Step::Week,
+        Step::Week,
+        Step::Week,
+        Step::Month,
+        Step::Week,
+    ];
     let d = campaign::replay(&lib, &setup, &steps).unwrap();
     let open = d.cases.iter().find(|c| c.is_open()).unwrap().number.clone();
     steps.push(Step::Close { case: open });
@@ -485,13 +606,22 @@ fn reruns_are_byte_identical_and_undo_then_redo_restores_everything() {
     let (fa, fb) = (files(&a), files(&b));
     assert_eq!(fa.keys().collect::<Vec<_>>(), fb.keys().collect::<Vec<_>>());
     for (k, v) in &fa {
-        assert!(v == &fb[k], "{k} differs between two runs of the same commands");
+        assert!(
+            v == &fb[k],
+            "{k} differs between two runs of the same commands"
+        );
     }
     // Every case has its packet, its lead typed in.
     for c in &d.cases {
         let json = String::from_utf8(fa[&format!("cases/{0}/{0}.json", c.number)].clone()).unwrap();
-        assert!(json.contains(&format!("\"lead_detective\": \"{}\"", c.lead)), "{json}");
-        assert!(json.contains(&format!("\"date_in\": \"{}\"", &c.came_in[..10])), "{json}");
+        assert!(
+            json.contains(&format!("\"lead_detective\": \"{}\"", c.lead)),
+            "{json}"
+        );
+        assert!(
+            json.contains(&format!("\"date_in\": \"{}\"", &c.came_in[..10])),
+            "{json}"
+        );
         assert!(fa.contains_key(&format!("cases/{0}/{0}-gm.pdf", c.number)));
     }
     assert!(fa.contains_key("cases/gm.pdf") && fa.contains_key("cases/index.md"));
@@ -500,13 +630,32 @@ fn reruns_are_byte_identical_and_undo_then_redo_restores_everything() {
     let before = files(&a);
     ok(&run(&a, &["undo", "-q"]));
     ok(&run(&a, &["undo", "-q"]));
-    let undone = campaign::replay(&library(), &setup(42, vec![]), &[Step::Week, Step::Week, Step::Week, Step::Week, Step::Month]).unwrap();
+    let undone = campaign::replay(
+        &library(),
+        &setup(42, vec![]),
+        &[Step::Week, Step::Week, Step::Week, Step::Week, Step::Month],
+    )
+    .unwrap();
     // A case that came in during the undone week is gone, packet and all.
-    for c in d.cases.iter().filter(|c| !undone.cases.iter().any(|u| u.number == c.number)) {
-        assert!(!a.join("cases").join(&c.number).exists(), "{} still has a packet", c.number);
+    for c in d
+        .cases
+        .iter()
+        .filter(|c| !undone.cases.iter().any(|u| u.number == c.number))
+    {
+        assert!(
+            !a.join("cases").join(&c.number).exists(),
+            "{} still has a packet",
+            c.number
+        );
     }
     ok(&run(&a, &["week", "-q"]));
-    let case = d.cases.iter().find(|c| c.status == "closed").unwrap().number.clone();
+    let case = d
+        .cases
+        .iter()
+        .find(|c| c.status == "closed")
+        .unwrap()
+        .number
+        .clone();
     ok(&run(&a, &["close", "-q", &case]));
     let after = files(&a);
     for (k, v) in &before {
@@ -526,7 +675,8 @@ fn a_bad_state_file_is_reported_at_its_place_and_nothing_is_replaced() {
     let path = dir.join("campaign.toml");
     let prev = std::fs::read(dir.join("campaign.prev.toml")).unwrap();
     let good = std::fs::read_to_string(&path).unwrap();
-    let line_of = |text: &str, needle: &str| text.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let line_of =
+        |text: &str, needle: &str| text.lines().position(|l| l.contains(needle)).unwrap() + 1;
 
     // `lines`: where the report may point (the entry's header or its first key).
     let check = |text: String, lines: std::ops::RangeInclusive<usize>, says: &str| {
@@ -535,40 +685,81 @@ fn a_bad_state_file_is_reported_at_its_place_and_nothing_is_replaced() {
             let o = run(&dir, &[cmd]);
             fails(&o, 1, says);
             assert!(
-                lines.clone().any(|l| s(&o).contains(&format!("campaign.toml:{l}:"))),
+                lines
+                    .clone()
+                    .any(|l| s(&o).contains(&format!("campaign.toml:{l}:"))),
                 "not located at lines {lines:?}:\n{}",
                 s(&o)
             );
             assert!(s(&o).contains("error[campaign_state]"), "{}", s(&o));
             assert!(!s(&o).contains("panicked"));
-            assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "the bad file was replaced");
-            assert_eq!(std::fs::read(dir.join("campaign.prev.toml")).unwrap(), prev, "the previous good state was touched");
+            assert_eq!(
+                std::fs::read_to_string(&path).unwrap(),
+                text,
+                "the bad file was replaced"
+            );
+            assert_eq!(
+                std::fs::read(dir.join("campaign.prev.toml")).unwrap(),
+                prev,
+                "the previous good state was touched"
+            );
         }
     };
     // Not TOML.
     let l = line_of(&good, "months_closed = ");
-    check(good.replace("months_closed = 1", "months_closed = = 1"), l..=l, "campaign.toml");
+    check(
+        good.replace("months_closed = 1", "months_closed = = 1"),
+        l..=l,
+        "campaign.toml",
+    );
     // A derived value edited by hand.
     let l = line_of(&good, "result = ");
     let first_result = good.lines().nth(l - 1).unwrap().to_owned();
-    let header = good.lines().take(l).collect::<Vec<_>>().iter().rposition(|x| x.starts_with("[[roll]]")).unwrap() + 1;
-    check(good.replacen(&first_result, "result = 99", 1), header..=header + 1, "does not follow from the command log");
+    let header = good
+        .lines()
+        .take(l)
+        .collect::<Vec<_>>()
+        .iter()
+        .rposition(|x| x.starts_with("[[roll]]"))
+        .unwrap()
+        + 1;
+    check(
+        good.replacen(&first_result, "result = 99", 1),
+        header..=header + 1,
+        "does not follow from the command log",
+    );
     // A command blockprint does not know.
     let l = line_of(&good, "command = \"month\"");
-    check(good.replacen("command = \"month\"", "command = \"fortnight\"", 1), l - 1..=l, "fortnight");
+    check(
+        good.replacen("command = \"month\"", "command = \"fortnight\"", 1),
+        l - 1..=l,
+        "fortnight",
+    );
     // A command that cannot be applied.
     let l = line_of(&good, "command = \"close\"");
     let case_line = good.lines().nth(l).unwrap().to_owned();
-    check(good.replacen(&case_line, "case = \"1976-99\"", 1), l - 1..=l, "there is no case 1976-99");
+    check(
+        good.replacen(&case_line, "case = \"1976-99\"", 1),
+        l - 1..=l,
+        "there is no case 1976-99",
+    );
     // Wrong type in the setup.
     let l = line_of(&good, "seed = ");
-    check(good.replacen("seed = 9", "seed = \"nine\"", 1), l..=l, "campaign.toml");
+    check(
+        good.replacen("seed = 9", "seed = \"nine\"", 1),
+        l..=l,
+        "campaign.toml",
+    );
 
     // An edited log is replayed, not refused: drop the last command (the close) by hand and the next
     // command works from there.
     let l = line_of(&good, "command = \"close\"");
     let lines: Vec<&str> = good.lines().collect();
-    let edited: String = lines[..l - 2].iter().chain(&lines[l + 1..]).map(|x| format!("{x}\n")).collect();
+    let edited: String = lines[..l - 2]
+        .iter()
+        .chain(&lines[l + 1..])
+        .map(|x| format!("{x}\n"))
+        .collect();
     std::fs::write(&path, &edited).unwrap();
     ok(&run(&dir, &["week", "-q"]));
     let after = std::fs::read_to_string(&path).unwrap();
@@ -587,31 +778,79 @@ fn commands_out_of_order_are_usage_errors_that_name_the_fix() {
     new_campaign(&dir, 5, "none");
     let state = || std::fs::read(dir.join("campaign.toml")).unwrap();
     let start = state();
-    fails(&run(&dir, &["month"]), 2, "campaign week DIR`, 4 more times");
+    fails(
+        &run(&dir, &["month"]),
+        2,
+        "campaign week DIR`, 4 more times",
+    );
     fails(&run(&dir, &["year"]), 2, "0 of its 12 months are closed");
-    fails(&run(&dir, &["close", "1976-01"]), 2, "no week of 1976 has started");
+    fails(
+        &run(&dir, &["close", "1976-01"]),
+        2,
+        "no week of 1976 has started",
+    );
     fails(&run(&dir, &["undo"]), 2, "nothing to undo");
-    fails(&run(&dir, &["new", "--roll", "2"]), 2, "already holds a campaign");
+    fails(
+        &run(&dir, &["new", "--roll", "2"]),
+        2,
+        "already holds a campaign",
+    );
     assert_eq!(state(), start);
     ok(&run(&dir, &["week", "-q"]));
-    fails(&run(&dir, &["close", "1976-42"]), 2, "there is no case 1976-42; the open cases are 1976-01");
-    fails(&run(&dir, &["mend", "Ana Ruiz", "co"]), 2, "is not strained");
-    fails(&run(&dir, &["mend", "Nobody", "co"]), 2, "there is no detective `Nobody`");
+    fails(
+        &run(&dir, &["close", "1976-42"]),
+        2,
+        "there is no case 1976-42; the open cases are 1976-01",
+    );
+    fails(
+        &run(&dir, &["mend", "Ana Ruiz", "co"]),
+        2,
+        "is not strained",
+    );
+    fails(
+        &run(&dir, &["mend", "Nobody", "co"]),
+        2,
+        "there is no detective `Nobody`",
+    );
     ok(&run(&dir, &["close", "-q", "1976-01"]));
     fails(&run(&dir, &["close", "1976-01"]), 2, "already closed");
     for _ in 0..3 {
         ok(&run(&dir, &["week", "-q"]));
     }
     let full = state();
-    fails(&run(&dir, &["week"]), 2, "close the month with `blockprint campaign month DIR` first");
-    fails(&run(&dir, &["year", "--top-brass", "Ana Ruiz"]), 2, "months are closed");
+    fails(
+        &run(&dir, &["week"]),
+        2,
+        "close the month with `blockprint campaign month DIR` first",
+    );
+    fails(
+        &run(&dir, &["year", "--top-brass", "Ana Ruiz"]),
+        2,
+        "months are closed",
+    );
     assert_eq!(state(), full);
     ok(&run(&dir, &["month", "-q"]));
-    fails(&run(&dir, &["close", "1976-02"]), 2, "January 1976 has been closed");
+    fails(
+        &run(&dir, &["close", "1976-02"]),
+        2,
+        "January 1976 has been closed",
+    );
     // A missing campaign, an empty squad and a bad name are usage errors too.
-    fails(&run(&t.path().join("none"), &["week"]), 2, "holds no campaign");
-    fails(&run(&t.path().join("e"), &["new", "--detectives", "A,,B"]), 2, "empty name");
-    fails(&run(&t.path().join("e"), &["new", "--detectives", "A,a"]), 2, "two detectives are called");
+    fails(
+        &run(&t.path().join("none"), &["week"]),
+        2,
+        "holds no campaign",
+    );
+    fails(
+        &run(&t.path().join("e"), &["new", "--detectives", "A,,B"]),
+        2,
+        "empty name",
+    );
+    fails(
+        &run(&t.path().join("e"), &["new", "--detectives", "A,a"]),
+        2,
+        "two detectives are called",
+    );
     assert!(!t.path().join("e").join("campaign.toml").exists());
 }
 
@@ -624,10 +863,17 @@ fn the_status_of_a_scripted_year_matches_its_golden_markdown_and_json() {
     let golden = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/campaign");
     let mut got = BTreeMap::new();
     for f in ["status.md", "status.json"] {
-        got.insert(f.to_owned(), std::fs::read(dir.join("status").join(f)).unwrap());
+        got.insert(
+            f.to_owned(),
+            std::fs::read(dir.join("status").join(f)).unwrap(),
+        );
     }
     let md = String::from_utf8(got["status.md"].clone()).unwrap();
-    assert!(md.contains("## Caseload: Ana Ruiz") && md.contains("## Squad calendar 1976") && md.contains("# Squad status — End of 1976"));
+    assert!(
+        md.contains("## Caseload: Ana Ruiz")
+            && md.contains("## Squad calendar 1976")
+            && md.contains("# Squad status — End of 1976")
+    );
     assert!(md.contains("thrown off the squad"));
     assert_eq!(support::golden_files(&golden, &got), 2);
 }
@@ -639,13 +885,29 @@ fn status_and_plan_pdfs_render_on_a4_and_letter_without_warnings() {
         let dir = t.path().join(paper);
         // A long unbroken name must wrap inside its boxes.
         let long = "Bartholomew-Maximilian-Featherstonehaugh-Cholmondeley-Worcestershire".repeat(2);
-        let o = bp(&["campaign", "new", dir.to_str().unwrap(), "--seed", "3", "--paper", paper, "--packets", "none", "--detectives", &format!("Ana Ruiz,{long}"), "-q"]);
+        let o = bp(&[
+            "campaign",
+            "new",
+            dir.to_str().unwrap(),
+            "--seed",
+            "3",
+            "--paper",
+            paper,
+            "--packets",
+            "none",
+            "--detectives",
+            &format!("Ana Ruiz,{long}"),
+            "-q",
+        ]);
         ok(&o);
         for _ in 0..4 {
             ok(&run(&dir, &["week", "-q"]));
         }
         ok(&run(&dir, &["month", "-q"]));
-        for (cmd, args) in [("status", vec!["--format", "pdf"]), ("plan", vec!["--weeks", "48", "--format", "pdf,md"])] {
+        for (cmd, args) in [
+            ("status", vec!["--format", "pdf"]),
+            ("plan", vec!["--weeks", "48", "--format", "pdf,md"]),
+        ] {
             let mut a = vec![cmd, "-q"];
             a.extend(args);
             let o = run(&dir, &a);
@@ -654,15 +916,34 @@ fn status_and_plan_pdfs_render_on_a4_and_letter_without_warnings() {
             let pdf = std::fs::read(dir.join(cmd).join(format!("{cmd}.pdf"))).unwrap();
             let doc = lopdf::Document::load_mem(&pdf).unwrap();
             let page = doc.get_pages().values().next().copied().unwrap();
-            let media = doc.get_object(page).unwrap().as_dict().unwrap().get(b"MediaBox").unwrap().as_array().unwrap().clone();
+            let media = doc
+                .get_object(page)
+                .unwrap()
+                .as_dict()
+                .unwrap()
+                .get(b"MediaBox")
+                .unwrap()
+                .as_array()
+                .unwrap()
+                .clone();
             let width = media[2].as_float().unwrap();
-            assert!((width - if paper == "a4" { 595.28 } else { 612.0 }).abs() < 0.5, "{paper}: {width}");
+            assert!(
+                (width - if paper == "a4" { 595.28 } else { 612.0 }).abs() < 0.5,
+                "{paper}: {width}"
+            );
             let text = pdf_extract::extract_text_from_mem(&pdf).unwrap();
             if cmd == "status" {
-                assert!(text.contains("HOMICIDE CASELOAD") || text.contains("Homicide caseload"), "{text}");
+                assert!(
+                    text.contains("HOMICIDE CASELOAD") || text.contains("Homicide caseload"),
+                    "{text}"
+                );
                 assert!(text.contains("Ana Ruiz"));
                 assert!(text.contains("Barthol"), "{text}");
-                assert_eq!(doc.get_pages().len(), 3, "two caseload sheets and the calendar");
+                assert_eq!(
+                    doc.get_pages().len(),
+                    3,
+                    "two caseload sheets and the calendar"
+                );
             } else {
                 assert!(text.contains("1976-0"), "{text}");
             }
@@ -675,8 +956,12 @@ fn plan_prerolls_exactly_what_week_rolls() {
     let t = tempfile::tempdir().unwrap();
     let dir = t.path().join("p");
     new_campaign(&dir, 77, "none");
-    ok(&run(&dir, &["plan", "-q", "--weeks", "12", "--format", "json"]));
-    let plan: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("plan/plan.json")).unwrap()).unwrap();
+    ok(&run(
+        &dir,
+        &["plan", "-q", "--weeks", "12", "--format", "json"],
+    ));
+    let plan: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("plan/plan.json")).unwrap()).unwrap();
     for _ in 0..4 {
         ok(&run(&dir, &["week", "-q"]));
     }
@@ -684,8 +969,27 @@ fn plan_prerolls_exactly_what_week_rolls() {
     for _ in 0..4 {
         ok(&run(&dir, &["week", "-q"]));
     }
-    let d = campaign::replay(&library(), &setup(77, vec![]), &[Step::Week, Step::Week, Step::Week, Step::Week, Step::Month, Step::Week, Step::Week, Step::Week, Step::Week]).unwrap();
-    let checks: Vec<_> = d.rolls.iter().filter(|r| r.purpose == "new-case check").collect();
+    let d = campaign::replay(
+        &library(),
+        &setup(77, vec![]),
+        &[
+            Step::Week,
+            Step::Week,
+            Step::Week,
+            Step::Week,
+            Step::Month,
+            Step::Week,
+            Step::Week,
+            Step::Week,
+            Step::Week,
+        ],
+    )
+    .unwrap();
+    let checks: Vec<_> = d
+        .rolls
+        .iter()
+        .filter(|r| r.purpose == "new-case check")
+        .collect();
     let weeks = plan["weeks"].as_array().unwrap();
     assert_eq!(weeks.len(), 12);
     for (w, r) in weeks.iter().zip(&checks) {
