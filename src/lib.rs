@@ -7,8 +7,10 @@
 //! 4. [`roll`] rolls tables with a named, seeded ChaCha20 generator, recording which row produced what;
 //! 5. [`generators`] turns checked content and a request into documents, one [`generators::Kind`] per document kind;
 //! 6. [`render`] renders documents to PDF (typst) and Markdown (minijinja) and streams them to disk;
-//! 7. [`cli`] turns commands into calls of the stages above; [`error`] maps every failure to an exit code.
+//! 7. [`campaign`] keeps a squad's year between sessions: a setup and a command log replayed into the calendar, cases and rolls;
+//! 8. [`cli`] turns commands into calls of the stages above; [`error`] maps every failure to an exit code.
 
+pub mod campaign;
 pub mod check;
 pub mod cli;
 pub mod content;

@@ -10,6 +10,7 @@ macro_rules! outp {
     ($($arg:tt)*) => { $crate::cli::write_stdout(&format!($($arg)*)) };
 }
 
+mod campaign;
 mod cards;
 mod check;
 mod export;
@@ -329,6 +330,12 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Keep a squad's year between sessions: the weekly new-case checks, leads, case packets, monthly
+    /// closure rates and the year-end demotion rolls, in DIR/campaign.toml.
+    Campaign {
+        #[command(subcommand)]
+        command: campaign::CampaignCommand,
+    },
     /// Write the built-in content into DIR for editing; read it back with `--content DIR`.
     Init {
         /// A folder that does not exist yet or is empty.
@@ -614,6 +621,7 @@ pub fn run(cli: Cli) -> ExitCode {
             content,
             json,
         } => cards::draw(&id, seed, count, &content, json),
+        Command::Campaign { command } => return done(campaign::run(command)),
         Command::Init { dir, quiet } => init::run(&dir, quiet),
     };
     status.into()

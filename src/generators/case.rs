@@ -104,43 +104,8 @@ impl Kind for CaseKind {
                 year_cases: req.year_cases,
             },
         )?;
-        let n = case.case_number.clone();
-        let bug = |e: serde_json::Error| crate::error::Error::Bug(e.to_string());
-        let mut case_json = serde_json::to_value(&case).map_err(bug)?;
-        // The documents print curly quotes; `<case>.json` (below) keeps the content's own characters.
-        crate::content::text::smart_quotes_in(&mut case_json);
-        let pretty = serde_json::to_string_pretty(&case).map_err(bug)? + "\n";
-        let mut data = super::meta(cx, req);
-        data.insert("batch_seed".into(), req.seed.into());
-        data.insert("case".into(), case_json);
-        Ok(Document {
-            stem: format!("{n}/{n}"),
-            template: "case/case".into(),
-            title: format!("Case {n}"),
-            data: data.into(),
-            json: Some(pretty),
-            parts: vec![
-                PdfPart {
-                    name: "gm".into(),
-                    title: format!("Case {n} — GM file"),
-                },
-                PdfPart {
-                    name: "handout".into(),
-                    title: format!("Case {n} — player handout"),
-                },
-            ],
-            bookmark: format!("Case {n} — {}", case.victim.victim.name),
-            summary: json!({
-                "case_number": n,
-                "date_in": case.date_in,
-                "victim": case.victim.victim.name,
-                "occupation": case.victim.victim.occupation.text,
-                "method": case.method.text,
-                "district": case.district.text,
-            }),
-        })
+        document_of(cx, req, &case)
     }
-
     fn collect(&self) -> Collect {
         Collect {
             index: Some(Index {
@@ -176,4 +141,45 @@ impl Kind for CaseKind {
         data.insert("year_cases".into(), req.year_cases.into());
         data
     }
+}
+
+/// The packet document of a rolled case (also the campaign tracker's packets, whose cases come in on its
+/// calendar): what the case templates see, `<case>.json`, the two PDF parts and the index row.
+pub fn document_of(cx: &Checked, req: &Request, case: &roller::Case) -> Result<Document> {
+    let n = case.case_number.clone();
+
+    let bug = |e: serde_json::Error| crate::error::Error::Bug(e.to_string());
+    let mut case_json = serde_json::to_value(case).map_err(bug)?;
+    // The documents print curly quotes; `<case>.json` (below) keeps the content's own characters.
+    crate::content::text::smart_quotes_in(&mut case_json);
+    let pretty = serde_json::to_string_pretty(case).map_err(bug)? + "\n";
+    let mut data = super::meta(cx, req);
+    data.insert("batch_seed".into(), req.seed.into());
+    data.insert("case".into(), case_json);
+    Ok(Document {
+        stem: format!("{n}/{n}"),
+        template: "case/case".into(),
+        title: format!("Case {n}"),
+        data: data.into(),
+        json: Some(pretty),
+        parts: vec![
+            PdfPart {
+                name: "gm".into(),
+                title: format!("Case {n} — GM file"),
+            },
+            PdfPart {
+                name: "handout".into(),
+                title: format!("Case {n} — player handout"),
+            },
+        ],
+        bookmark: format!("Case {n} — {}", case.victim.victim.name),
+        summary: json!({
+            "case_number": n,
+            "date_in": case.date_in,
+            "victim": case.victim.victim.name,
+            "occupation": case.victim.victim.occupation.text,
+            "method": case.method.text,
+            "district": case.district.text,
+        }),
+    })
 }

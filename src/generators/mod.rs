@@ -7,6 +7,7 @@
 //! `templates/<kind>/`. A kind that only lays out checked content needs no Rust at all: a
 //! `templates/<kind>/kind.toml` (see [`layout`]) names its template and the content it shows.
 
+pub mod campaign;
 pub mod cards;
 pub mod case;
 pub mod detective;

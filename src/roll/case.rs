@@ -323,6 +323,16 @@ pub fn case_seed(batch_seed: u64, number: u32) -> u64 {
 /// Roll one case. The library must have passed the checker, including what the `case` generator requires
 /// (`generators::case::CaseKind::requires`).
 pub fn roll_case(lib: &Library, req: CaseRequest) -> Result<Case, RollError> {
+    roll_case_at(lib, req, None)
+}
+
+/// Roll one case that comes in at `came_in` instead of a moment of its slot of the year (the campaign
+/// tracker's cases, whose dates follow its weekly calendar); `None` is [`roll_case`].
+pub fn roll_case_at(
+    lib: &Library,
+    req: CaseRequest,
+    came_in: Option<DateTime>,
+) -> Result<Case, RollError> {
     let seed = case_seed(req.batch_seed, req.number);
     let mut r = Roller {
         lib,
@@ -332,7 +342,10 @@ pub fn roll_case(lib: &Library, req: CaseRequest) -> Result<Case, RollError> {
 
     // When the case comes in: the year is cut into `year_cases` equal slots and case N arrives at a
     // random five-minute mark of slot N, so numbers follow the calendar for any batch size.
-    let came_in = arrival(&mut r, req)?;
+    let came_in = match came_in {
+        Some(t) => t,
+        None => arrival(&mut r, req)?,
+    };
 
     // 1) Victim and crime details.
     let (victim, count) = r.victim("victim", true)?;

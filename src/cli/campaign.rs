@@ -1,0 +1,567 @@
+//! `blockprint campaign …`: the squad's year between sessions ([`crate::campaign`]). Every command loads
+//! `DIR/campaign.toml`, replays its log with the new command at the end (a command that does not fit where
+//! the campaign stands is a usage error naming what to run instead), writes the case packets through the
+//! driver, and only then replaces the state file (the old one is kept as `campaign.prev.toml`).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::ContentArg;
+use crate::campaign::{self, Campaign, Member, Relation, STATE_FILE, Setup, Step, file};
+use crate::error::{Error, Result};
+use crate::generators::campaign::{CampaignCases, PlanKind, StatusKind};
+use crate::generators::detective::DetectiveKind;
+use crate::generators::{Checked, Kind, Request};
+use crate::render::{Engine, Format, Paper, Templates, driver, manifest};
+
+#[derive(Debug, clap::Subcommand)]
+pub enum CampaignCommand {
+    /// Start a campaign in DIR: the squad, each detective's starting case (with its packet) and
+    /// DIR/campaign.toml, the state file every other command reads and extends.
+    New {
+        /// The campaign folder (created if needed; must not hold a campaign yet).
+        dir: PathBuf,
+        /// The year the campaign starts in (case numbers YYYY-NN).
+        #[arg(long, default_value_t = 1976, value_parser = clap::value_parser!(i32).range(1900..=2100))]
+        year: i32,
+        /// Campaign seed: every roll of the campaign comes from it. A random one is chosen and printed when
+        /// left out.
+        #[arg(long, value_parser = super::seed_parser())]
+        seed: Option<u64>,
+        /// The squad by name, comma-separated; `Name=assignment` gives a detective's least-wanted
+        /// assignment (otherwise it is rolled on the content's table and logged).
+        #[arg(
+            long,
+            value_name = "NAMES",
+            required_unless_present = "roll",
+            conflicts_with = "roll"
+        )]
+        detectives: Option<String>,
+        /// Roll N detectives with the detective generator instead (their sheets go to DIR/detectives/).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=campaign::MAX_SQUAD as i64))]
+        roll: Option<u32>,
+        /// Paper size of the packets, sheets and status.
+        #[arg(long, value_enum, ignore_case = true, default_value = "a4")]
+        paper: Paper,
+        /// Which files each case packet (and rolled detective sheet) is written as, comma-separated; `none`
+        /// writes none.
+        #[arg(long, value_delimiter = ',', default_value = "pdf,md,json")]
+        packets: Vec<String>,
+        #[command(flatten)]
+        content: ContentArg,
+        /// Print no "wrote …" lines.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Start the next week: the new-case check (1d6, a case on 1–2), and when a case comes in its lead
+    /// (fewest open cases; ties rolled), number, date and packet.
+    Week(Common),
+    /// Record a case closed this week (by its lead).
+    Close {
+        #[command(flatten)]
+        common: Common,
+        /// The case number, e.g. 1976-07.
+        case: String,
+    },
+    /// End the month: each detective's closure rate, the year-to-date average and the d100 roll for the
+    /// commanding officer, with the cascade on a failure.
+    Month(Common),
+    /// End the year: squad and personal closure rates averaged, the d100 demotion rolls; the calendar
+    /// moves on to the next year.
+    Year {
+        #[command(flatten)]
+        common: Common,
+        /// Detectives (comma-separated) who, failing the demotion roll, strain their relationship with the
+        /// top brass to stay (when it is still good).
+        #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+        top_brass: Vec<String>,
+    },
+    /// Record a strained relationship repaired in play (a downtime scene).
+    Mend {
+        #[command(flatten)]
+        common: Common,
+        /// The detective's name.
+        detective: String,
+        /// Which relationship: co (the commanding officer) or commissioner.
+        #[arg(value_enum)]
+        relationship: Relation,
+    },
+    /// Take back the last command (its rolls come out the same when it is run again).
+    Undo(Common),
+    /// Write the status: a caseload sheet per detective and the squad calendar, with the rates so far,
+    /// into DIR/status/.
+    Status {
+        #[command(flatten)]
+        common: Common,
+        /// Which files to write, comma-separated.
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "pdf,md,json")]
+        format: Vec<Format>,
+    },
+    /// Pre-roll the coming weeks' new-case checks (the same rolls `week` will make) for print, into
+    /// DIR/plan/.
+    Plan {
+        #[command(flatten)]
+        common: Common,
+        /// How many weeks, from the next one on.
+        #[arg(long, default_value_t = 48, value_parser = clap::value_parser!(u32).range(1..=480))]
+        weeks: u32,
+        /// Which files to write, comma-separated.
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "pdf,md")]
+        format: Vec<Format>,
+    },
+    /// Write every case packet (and rolled detective sheet) of the campaign again.
+    Packets(Common),
+}
+
+/// What every command on an existing campaign takes.
+#[derive(Debug, clap::Args)]
+pub struct Common {
+    /// The campaign folder (holding campaign.toml).
+    pub dir: PathBuf,
+    #[command(flatten)]
+    pub content: ContentArg,
+    /// Print no "wrote …" lines.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Run a campaign command.
+pub(super) fn run(cmd: CampaignCommand) -> Result<()> {
+    match cmd {
+        CampaignCommand::New {
+            dir,
+            year,
+            seed,
+            detectives,
+            roll,
+            paper,
+            packets,
+            content,
+            quiet,
+        } => new(
+            &dir,
+            year,
+            seed,
+            detectives.as_deref(),
+            roll,
+            paper,
+            &packets,
+            &content,
+            quiet,
+        ),
+        CampaignCommand::Week(c) => step(&c, Step::Week),
+        CampaignCommand::Close { common, case } => step(&common, Step::Close { case }),
+        CampaignCommand::Month(c) => step(&c, Step::Month),
+        CampaignCommand::Year { common, top_brass } => step(
+            &common,
+            Step::Year {
+                top_brass: top_brass
+                    .into_iter()
+                    .map(|s| s.trim().to_owned())
+                    .filter(|s| !s.is_empty())
+                    .collect(),
+            },
+        ),
+        CampaignCommand::Mend {
+            common,
+            detective,
+            relationship,
+        } => step(
+            &common,
+            Step::Mend {
+                detective,
+                relationship,
+            },
+        ),
+        CampaignCommand::Undo(c) => undo(&c),
+        CampaignCommand::Status { common, format } => status(&common, &format),
+        CampaignCommand::Plan {
+            common,
+            weeks,
+            format,
+        } => plan(&common, weeks, &format),
+        CampaignCommand::Packets(c) => {
+            let (templates, cx) = context(&c.content)?;
+            let camp = load(&c.dir, &cx)?;
+            let engine = super::make::engine(templates, &cx)?;
+            sheets(&engine, &cx, &camp, c.quiet)?;
+            packets(&engine, &cx, &camp, c.quiet)
+        }
+    }
+}
+
+/// The templates and the checked content (with what the case and detective generators need).
+fn context(content: &ContentArg) -> Result<(Templates, Checked)> {
+    let (templates, registry) = super::kinds(content)?;
+    let cx = super::checked(&super::root(content), &registry, &["case", "detective"])?;
+    Ok((templates, cx))
+}
+
+/// Load and replay the campaign; an invalid state file is reported at its place (exit 1).
+fn load(dir: &Path, cx: &Checked) -> Result<Campaign> {
+    match file::load(dir, &cx.lib) {
+        Ok(c) => Ok(c),
+        Err(file::LoadError::Io(e)) => Err(e),
+        Err(file::LoadError::State(s)) => {
+            eprint!("{}", s.rendered);
+            Err(Error::Rules(s.summary))
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn new(
+    dir: &Path,
+    year: i32,
+    seed: Option<u64>,
+    detectives: Option<&str>,
+    roll: Option<u32>,
+    paper: Paper,
+    packets: &[String],
+    content: &ContentArg,
+    quiet: bool,
+) -> Result<()> {
+    if dir.join(STATE_FILE).exists() {
+        return Err(Error::Usage(format!(
+            "{} already holds a campaign; carry on with `blockprint campaign week {}`, or choose another folder to start a new one",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    let mut formats = Vec::new();
+    for p in packets {
+        match p.trim().to_lowercase().as_str() {
+            "none" => {}
+            "pdf" => formats.push(Format::Pdf),
+            "md" => formats.push(Format::Md),
+            "json" => formats.push(Format::Json),
+            other => {
+                return Err(Error::Usage(format!(
+                    "--packets takes pdf, md, json or none, not `{other}`"
+                )));
+            }
+        }
+    }
+    formats.sort();
+    formats.dedup();
+    let members = match detectives {
+        Some(list) => parse_members(list)?,
+        None => Vec::new(),
+    };
+    let (templates, cx) = context(content)?;
+    let seed = super::seed_or_fresh(seed, "campaign");
+    let setup = Setup {
+        year,
+        seed,
+        paper,
+        packets: formats,
+        detectives: members,
+        roll: roll.unwrap_or(0),
+    };
+    campaign::validate_setup(&setup).map_err(|e| Error::Usage(e.0))?;
+    let derived = campaign::replay(&cx.lib, &setup, &[]).map_err(|(_, e)| Error::Rules(e.0))?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let c = Campaign {
+        dir: dir.to_owned(),
+        setup,
+        steps: Vec::new(),
+        derived,
+    };
+    let engine = super::make::engine(templates, &cx)?;
+    sheets(&engine, &cx, &c, quiet)?;
+    packets_of(&engine, &cx, &c, quiet)?;
+    let text = file::render(&cx.lib, &c.setup, &c.steps, &c.derived)?;
+    file::save(dir, &text)?;
+    outln!(
+        "campaign {} begun in {} (seed {})",
+        c.setup.year,
+        dir.display(),
+        c.setup.seed
+    );
+    for d in &c.derived.detectives {
+        let case = c
+            .derived
+            .cases
+            .iter()
+            .find(|k| k.lead == d.name)
+            .map(|k| format!("{} (came in {})", k.number, k.came_in))
+            .unwrap_or_default();
+        outln!(
+            "  {}{}: starting case {case}; least-wanted assignment ({}): {}",
+            d.name,
+            d.class
+                .as_deref()
+                .map(|c| format!(", {c}"))
+                .unwrap_or_default(),
+            d.assignment_from,
+            d.assignment
+        );
+    }
+    report(&c, 0);
+    Ok(())
+}
+
+/// `A, B=harbour patrol, C` → members.
+fn parse_members(list: &str) -> Result<Vec<Member>> {
+    let mut out = Vec::new();
+    for item in list.split(',') {
+        let (name, assignment) = match item.split_once('=') {
+            Some((n, a)) => (n.trim(), Some(a.trim().to_owned())),
+            None => (item.trim(), None),
+        };
+        if name.is_empty() {
+            return Err(Error::Usage(format!(
+                "--detectives has an empty name in `{list}`; separate names with single commas"
+            )));
+        }
+        out.push(Member {
+            name: name.to_owned(),
+            assignment,
+        });
+    }
+    Ok(out)
+}
+
+/// Apply one command at the end of the log.
+fn step(c: &Common, s: Step) -> Result<()> {
+    let (templates, cx) = context(&c.content)?;
+    let old = load(&c.dir, &cx)?;
+    let mut steps = old.steps.clone();
+    steps.push(s);
+    let derived =
+        campaign::replay(&cx.lib, &old.setup, &steps).map_err(|(_, e)| Error::Usage(e.0))?;
+    let new = Campaign {
+        dir: c.dir.clone(),
+        setup: old.setup,
+        steps,
+        derived,
+    };
+    let engine = super::make::engine(templates, &cx)?;
+    forget_changed(&c.dir, &old.derived, &new.derived);
+    packets(&engine, &cx, &new, c.quiet)?;
+    let text = file::render(&cx.lib, &new.setup, &new.steps, &new.derived)?;
+    file::save(&c.dir, &text)?;
+    report(&new, new.steps.len() as u32);
+    Ok(())
+}
+
+fn undo(c: &Common) -> Result<()> {
+    let (templates, cx) = context(&c.content)?;
+    let mut camp = load(&c.dir, &cx)?;
+    let before = camp.derived.clone();
+    let Some(last) = camp.steps.pop() else {
+        return Err(Error::Usage(format!(
+            "there is nothing to undo: no command has been run since `campaign new`; to start again, remove {}",
+            c.dir.join(STATE_FILE).display()
+        )));
+    };
+    camp.derived = campaign::replay(&cx.lib, &camp.setup, &camp.steps)
+        .map_err(|(_, e)| Error::Bug(format!("a log that replayed no longer does: {}", e.0)))?;
+    let engine = super::make::engine(templates, &cx)?;
+    forget_changed(&c.dir, &before, &camp.derived);
+    packets(&engine, &cx, &camp, c.quiet)?;
+    let text = file::render(&cx.lib, &camp.setup, &camp.steps, &camp.derived)?;
+    file::save(&c.dir, &text)?;
+    outln!(
+        "undid command {} (`{}`)",
+        camp.steps.len() + 1,
+        last.describe()
+    );
+    report(&camp, u32::MAX);
+    Ok(())
+}
+
+/// Print what command `n` rolled and what comes next.
+fn report(c: &Campaign, n: u32) {
+    for r in c.derived.rolls.iter().filter(|r| r.command == n) {
+        let pct = campaign::parse_fraction(&r.odds)
+            .map(|f| campaign::percent(&f))
+            .unwrap_or_default();
+        outln!(
+            "{}: {} = {} (odds {} = {pct} of {}) → {}",
+            r.purpose,
+            r.dice,
+            r.result,
+            r.odds,
+            r.odds_of,
+            r.outcome
+        );
+    }
+    if n != 0 && n != u32::MAX {
+        for m in c.derived.months.iter().filter(|m| {
+            c.derived.calendar.as_ref().is_some_and(|cal| {
+                m.year == cal.year && m.month == cal.months_closed && m.roll.is_none()
+            })
+        }) {
+            outln!("{}: {}", m.detective, m.outcome);
+        }
+    }
+    if let Some(cal) = &c.derived.calendar {
+        outln!("next: {}", cal.next);
+    }
+}
+
+fn driver_options(dir: &Path, formats: Vec<Format>, quiet: bool, what: &str) -> driver::Options {
+    driver::Options {
+        out: dir.to_owned(),
+        formats,
+        jobs: driver::default_jobs(),
+        quiet,
+        force: false,
+        command: format!("blockprint campaign {what}"),
+    }
+}
+
+/// The request the campaign's kinds run with.
+fn request(c: &Campaign, seed: u64, count: u32) -> Request {
+    Request {
+        seed,
+        paper: c.setup.paper,
+        first: 1,
+        count,
+        year: c.setup.year,
+        year_cases: count.max(1),
+    }
+}
+
+/// The rolled detectives' sheets (DIR/detectives/), when the squad was rolled.
+fn sheets(engine: &Engine, cx: &Checked, c: &Campaign, quiet: bool) -> Result<()> {
+    if c.setup.roll == 0 || c.setup.packets.is_empty() {
+        return Ok(());
+    }
+    let kind = DetectiveKind::batch(None, false);
+    let req = request(
+        c,
+        campaign::detective_batch_seed(c.setup.seed),
+        c.setup.roll,
+    );
+    driver::run(
+        &kind,
+        cx,
+        &req,
+        engine,
+        &driver_options(&c.dir, c.setup.packets.clone(), quiet, "new"),
+    )
+    .map(drop)
+}
+
+/// Every case packet (DIR/cases/); packets of cases an undo took back are removed.
+fn packets(engine: &Engine, cx: &Checked, c: &Campaign, quiet: bool) -> Result<()> {
+    packets_of(engine, cx, c, quiet)
+}
+
+fn packets_of(engine: &Engine, cx: &Checked, c: &Campaign, quiet: bool) -> Result<()> {
+    if c.setup.packets.is_empty() {
+        return Ok(());
+    }
+    let kind = CampaignCases {
+        campaign: c.clone(),
+    };
+    let n = kind.count(cx, &request(c, 0, 1))? as u32;
+    driver::run(
+        &kind,
+        cx,
+        &request(c, c.setup.seed, n),
+        engine,
+        &driver_options(&c.dir, c.setup.packets.clone(), quiet, "packets"),
+    )?;
+    prune(&c.dir.join(kind.folder()), c)
+}
+
+/// Remove the packets of cases whose lead changed (a reassignment, or an undo and another course), so
+/// the driver writes them again instead of keeping the files it wrote with the old lead.
+fn forget_changed(dir: &Path, old: &campaign::Derived, new: &campaign::Derived) {
+    for k in &new.cases {
+        if old
+            .cases
+            .iter()
+            .any(|o| o.number == k.number && o.lead != k.lead)
+        {
+            let _ = std::fs::remove_dir_all(dir.join("cases").join(&k.number));
+        }
+    }
+}
+
+/// Remove the files of cases no longer on the books (taken back by `undo`) and their manifest entries.
+fn prune(folder: &Path, c: &Campaign) -> Result<()> {
+    let path = folder.join(manifest::MANIFEST);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(());
+    };
+    let Ok(mut m) = serde_json::from_str::<manifest::Manifest>(&text) else {
+        return Ok(());
+    };
+    let keep: std::collections::BTreeSet<&str> =
+        c.derived.cases.iter().map(|k| k.number.as_str()).collect();
+    let gone: Vec<String> = m
+        .files
+        .keys()
+        .filter(|rel| {
+            rel.split_once('/')
+                .is_some_and(|(top, _)| !keep.contains(top))
+        })
+        .cloned()
+        .collect();
+    if gone.is_empty() {
+        return Ok(());
+    }
+    for rel in &gone {
+        m.files.remove(rel);
+        let p = folder.join(rel);
+        let _ = std::fs::remove_file(&p);
+        if let Some(parent) = p.parent() {
+            let _ = std::fs::remove_dir(parent);
+        }
+    }
+    let text = serde_json::to_string_pretty(&m).map_err(|e| Error::Bug(e.to_string()))? + "\n";
+    crate::render::output::write_atomic(&path, text.as_bytes()).map_err(|e| Error::io(&path, e))
+}
+
+fn status(c: &Common, formats: &[Format]) -> Result<()> {
+    let started = Instant::now();
+    let (templates, cx) = context(&c.content)?;
+    let camp = load(&c.dir, &cx)?;
+    let status = crate::generators::campaign::status(&cx, &camp)?;
+    let engine = super::make::engine(templates, &cx)?;
+    let kind = StatusKind { status };
+    driver::run(
+        &kind,
+        &cx,
+        &request(&camp, camp.setup.seed, 1),
+        &engine,
+        &driver_options(&c.dir, formats.to_vec(), c.quiet, "status"),
+    )?;
+    if !c.quiet {
+        eprintln!(
+            "status of {} in {:.2} s",
+            c.dir.display(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+fn plan(c: &Common, weeks: u32, formats: &[Format]) -> Result<()> {
+    let (templates, cx) = context(&c.content)?;
+    let camp = load(&c.dir, &cx)?;
+    let plan = crate::generators::campaign::plan(&camp, weeks)?;
+    outln!(
+        "the next {} weeks bring {} new case{} (each week {} ≤ {}, odds {})",
+        plan.weeks.len(),
+        plan.new_cases,
+        if plan.new_cases == 1 { "" } else { "s" },
+        plan.die,
+        plan.at_most,
+        plan.odds
+    );
+    let engine = super::make::engine(templates, &cx)?;
+    let kind = PlanKind { plan };
+    driver::run(
+        &kind,
+        &cx,
+        &request(&camp, camp.setup.seed, 1),
+        &engine,
+        &driver_options(&c.dir, formats.to_vec(), c.quiet, "plan"),
+    )
+    .map(drop)
+}
