@@ -38,6 +38,9 @@ pub static RUST_KINDS: &[&dyn Kind] = &[
     &export::FOUNDRY_V12,
     &export::ROLL20,
     &export::CSV,
+    &kits::urban_world::KIT,
+    &kits::storypath::KIT,
+    &kits::bbb::KIT,
 ];
 
 /// Content that passed the checker: every table has its exact odds. Only [`Checked::new`] makes one.
