@@ -281,3 +281,47 @@ fn check_names_what_a_kit_lacks_in_an_init_copy() {
     let o = blockprint(&["kit", "urban-world", "--content", s(&content), "--out", s(&dir.path().join("o"))]);
     assert_eq!(o.status.code(), Some(1));
 }
+
+/// A 400-character unbroken string in a hold option and a movement action still wraps inside the page:
+/// no glyph of any sheet or card page leaves the printable area (5 mm from every edge).
+#[test]
+fn long_unbroken_strings_wrap_inside_their_boxes() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    ok(&blockprint(&["init", s(&content), "--quiet"]));
+    let long = "Unbrokenchasetext".repeat(24);
+    let uw = content.join("urban-world/chase.toml");
+    let text = std::fs::read_to_string(&uw).unwrap().replace("Gain an advantage", &long);
+    std::fs::write(&uw, text).unwrap();
+    let sp = content.join("storypath/chase.toml");
+    let text = std::fs::read_to_string(&sp).unwrap().replace("Turn and run", &long);
+    std::fs::write(&sp, text).unwrap();
+    let out = dir.path().join("out");
+    for game in ["urban-world", "storypath"] {
+        ok(&blockprint(&["kit", game, "--content", s(&content), "--out", s(&out), "--seed", "1"]));
+    }
+    let mm = 72.0 / 25.4;
+    let mut seen = 0;
+    for pdf in [
+        "urban-world/urban-world.pdf",
+        "urban-world/urban-world-cards.pdf",
+        "storypath/storypath.pdf",
+        "storypath/storypath-cards.pdf",
+    ] {
+        let bytes = std::fs::read(out.join("kits").join(pdf)).unwrap();
+        for page in support::glyphs::pages(&bytes) {
+            for g in &page.glyphs {
+                seen += 1;
+                assert!(
+                    g.x >= 5.0 * mm && g.x + g.w <= page.width - 5.0 * mm,
+                    "{pdf} page {}: glyph {:?} at x = {:.1} pt leaves the page ({:.1} pt wide)",
+                    g.page,
+                    g.text,
+                    g.x,
+                    page.width
+                );
+            }
+        }
+    }
+    assert!(seen > 1000);
+}
