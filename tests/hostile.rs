@@ -130,7 +130,10 @@ struct Rewriter {
 /// Keys the case roller reads by name (src/roll/case.rs), and the attributes and classes the detective
 /// roller reads by name (src/roll/detective.rs: the six attributes; a background table per class is named
 /// after the class): they stay as written.
-const KEPT_KEYS: [&str; 15] = [
+const KEPT_KEYS: [&str; 18] = [
+    "Gaining ground",
+    "Die size",
+    "Succeeds on",
     "Each Break in the case",
     "Victim is a police officer",
     "High-profile, respected suspect",
