@@ -161,6 +161,9 @@ fn make_list_names_every_kind() {
             "export-foundry-v12",
             "export-roll20",
             "export-csv",
+            "kit-urban-world",
+            "kit-storypath",
+            "kit-bbb",
             "tables",
             "toy"
         ]
@@ -652,7 +655,10 @@ mod library {
                 "sheet/character.typ",
                 "npc/cards.typ",
                 "sheet/character.typ",
-                "cards/cards.typ"
+                "cards/cards.typ",
+                "kit-urban-world/kit.typ",
+                "kit-storypath/kit.typ",
+                "kit-bbb/kit.typ"
             ]
         );
         // The stress sample: long, hostile and non-Latin strings in every field.

@@ -40,6 +40,9 @@ pub static RUST_KINDS: &[&dyn Kind] = &[
     &export::ROLL20,
     &export::CSV,
     &kits::coc::KIT,
+    &kits::urban_world::KIT,
+    &kits::storypath::KIT,
+    &kits::bbb::KIT,
 ];
 
 /// Content that passed the checker: every table has its exact odds. Only [`Checked::new`] makes one.

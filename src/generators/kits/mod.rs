@@ -81,3 +81,8 @@ pub fn about(cx: &Checked, g: &str) -> Option<About> {
             .collect(),
     })
 }
+
+pub mod bbb;
+pub mod storypath;
+pub mod urban_world;
+pub mod uwsp;
