@@ -16,6 +16,7 @@ pub use model::{
     Book, Chapter, Deck, Entry, EntryValue, Kit, Located, Lookup, Npc, RANKS, Row, Ruling, SUITS,
     SuitMeanings, Table, Unit, ValueKind,
 };
+pub use model::{Challenge, Feature, Side, Space, Start, Track};
 
 /// One content file's text, kept for diagnostics.
 #[derive(Debug, Clone)]
@@ -65,6 +66,7 @@ pub struct Library {
     pub books: Vec<Book>,
     pub rulings: Vec<Ruling>,
     pub kits: Vec<Kit>,
+    pub tracks: Vec<Track>,
     table_index: BTreeMap<String, usize>,
     lookup_index: BTreeMap<String, usize>,
 }
