@@ -238,7 +238,6 @@ fn footer_box(lay: &Imposition) -> FooterBox {
     };
     let (cw, ch, b) = (lay.um.card_w, lay.um.card_h, lay.um.bleed);
     let left = grid.fronts.iter().map(|s| s.x).min().unwrap_or(0) - b;
-    let top = grid.fronts.iter().map(|s| s.y).min().unwrap_or(0) - b;
     let bottom = grid.fronts.iter().map(|s| s.y + ch).max().unwrap_or(0) + b;
     let mut xs: Vec<i64> = grid
         .fronts
@@ -248,16 +247,17 @@ fn footer_box(lay: &Imposition) -> FooterBox {
         .collect();
     xs.sort_unstable();
     xs.dedup();
-    let widest = |v: &[i64]| {
+    // The widest gap between marks; of equally wide ones, the one nearest the middle of the page.
+    let widest = |v: &[i64], mid: i64| {
         v.windows(2)
             .map(|w| (w[1] - w[0], w[0]))
-            .max_by_key(|&(len, at)| (len, -at))
+            .max_by_key(|&(len, at)| (len, -(at + len / 2 - mid).abs()))
             .unwrap_or((0, 0))
     };
     let pad = MM;
     let f = crate::generators::cards::layout::mm_f;
     if grid.page_h - bottom >= 9 * MM {
-        let (len, at) = widest(&xs);
+        let (len, at) = widest(&xs, grid.page_w / 2);
         return FooterBox {
             x: f(at + pad),
             y: f(bottom + 3 * MM),
@@ -274,8 +274,7 @@ fn footer_box(lay: &Imposition) -> FooterBox {
         .collect();
     ys.sort_unstable();
     ys.dedup();
-    let (len, at) = widest(&ys);
-    let _ = top;
+    let (len, at) = widest(&ys, grid.page_h / 2);
     FooterBox {
         x: f(2 * MM),
         y: f(at + pad),
