@@ -179,6 +179,7 @@ fn make_list_names_every_kind() {
             "export-foundry-v12",
             "export-roll20",
             "export-csv",
+            "kit-rbf",
             "tables",
             "toy"
         ]
@@ -670,7 +671,8 @@ mod library {
                 "sheet/character.typ",
                 "npc/cards.typ",
                 "sheet/character.typ",
-                "cards/cards.typ"
+                "cards/cards.typ",
+                "kit-rbf/cards.typ"
             ]
         );
         // The stress sample: long, hostile and non-Latin strings in every field.
