@@ -68,6 +68,14 @@ pub enum Kind {
     ControlCharacter,
     /// Raw HTML in a chapter (HTML comments are fine: no output shows them).
     RawHtml,
+    /// A chase track whose spaces are missing or not numbered one after another.
+    TrackOrder,
+    /// A challenge path that leads to no space of its track, or the wrong way (or past a gate).
+    TrackPath,
+    /// A chase track with no exit.
+    TrackExit,
+    /// A start position on no space of its track, or a track where one side has no start.
+    TrackStart,
 }
 
 impl Kind {

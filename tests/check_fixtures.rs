@@ -56,6 +56,10 @@ fn every_kind_has_a_fixture() {
         "bad_band",
         "duplicate_result",
         "missing_requirement",
+        "track_order",
+        "track_path",
+        "track_exit",
+        "track_start",
     ] {
         assert!(names.iter().any(|n| n == kind), "no fixture for `{kind}`");
     }

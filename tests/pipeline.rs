@@ -164,6 +164,7 @@ fn make_list_names_every_kind() {
             "kit-urban-world",
             "kit-storypath",
             "kit-bbb",
+            "kit-rbf",
             "tables",
             "toy"
         ]
@@ -659,6 +660,7 @@ mod library {
                 "kit-urban-world/kit.typ",
                 "kit-storypath/kit.typ",
                 "kit-bbb/kit.typ"
+                "kit-rbf/cards.typ"
             ]
         );
         // The stress sample: long, hostile and non-Latin strings in every field.

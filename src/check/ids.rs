@@ -84,7 +84,7 @@ pub(super) fn tags(lib: &Library, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn valid_id(id: &str) -> bool {
+pub(super) fn valid_id(id: &str) -> bool {
     id.chars().next().is_some_and(|c| c.is_ascii_lowercase())
         && id
             .chars()

@@ -9,6 +9,7 @@ mod inline;
 mod lookups;
 mod prose;
 pub mod requires;
+mod tracks;
 
 use std::collections::BTreeMap;
 
@@ -83,6 +84,7 @@ pub fn run(lib: &Library, load_diags: Vec<Diagnostic>) -> Report {
     decks::check(lib, &mut report.diagnostics);
     prose::check(lib, &mut report.diagnostics);
     charts::check(lib, &mut report.diagnostics);
+    tracks::check(lib, &mut report.diagnostics);
     report.stats.tables = lib.tables.len();
     report.stats.lookups = lib.lookups.len();
     report.stats.decks = lib.decks.len();
@@ -177,6 +179,19 @@ fn fills(lib: &Library) -> Vec<Fill> {
             &d.editorial,
             &d.id.loc,
         );
+    }
+    for t in &lib.tracks {
+        let id = &t.id.value;
+        push(id, String::new(), String::new(), &t.editorial, &t.id.loc);
+        for s in &t.spaces {
+            let at = format!("space {}", s.n.value);
+            if let Some(c) = &s.challenge {
+                push(id, at.clone(), c.title.clone(), &c.editorial, &c.loc);
+            }
+            for f in [&s.gate, &s.exit].into_iter().flatten() {
+                push(id, at.clone(), f.title.clone(), &f.editorial, &s.n.loc);
+            }
+        }
     }
     out
 }

@@ -944,6 +944,59 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
             columns,
             numeric: c.numeric.into_iter().map(|n| located(file, n)).collect(),
             rows: Located::new(rows, file, span),
+    for t in doc.track {
+        let t = t.into_inner();
+        let feature = |f: FeatureDoc| Feature {
+            title: f.title,
+            text: f.text,
+            editorial: f.editorial,
+        };
+        lib.tracks.push(Track {
+            id: located(file, t.id),
+            title: t.title,
+            note: t.note,
+            editorial: t.editorial,
+            spaces: t
+                .space
+                .into_iter()
+                .map(|s| {
+                    let s = s.into_inner();
+                    Space {
+                        n: located(file, s.n),
+                        name: s.name,
+                        challenge: s.challenge.map(|c| {
+                            let at = loc(file, c.span());
+                            let c = c.into_inner();
+                            Challenge {
+                                title: c.title,
+                                text: c.text,
+                                plus: located(file, c.plus),
+                                minus: located(file, c.minus),
+                                damage: c.damage,
+                                plus_text: c.plus_text,
+                                default_text: c.default_text,
+                                minus_text: c.minus_text,
+                                editorial: c.editorial,
+                                loc: at,
+                            }
+                        }),
+                        gate: s.gate.map(feature),
+                        exit: s.exit.map(feature),
+                    }
+                })
+                .collect(),
+            starts: t
+                .start
+                .into_iter()
+                .map(|s| {
+                    let s = s.into_inner();
+                    Start {
+                        who: s.who,
+                        side: s.side,
+                        space: located(file, s.space),
+                    }
+                })
+                .collect(),
         });
     }
 }

@@ -17,6 +17,7 @@ pub use model::{
     SuitMeanings, Table, Unit, ValueKind,
 };
 pub use model::{Chart, ChartRow};
+pub use model::{Challenge, Feature, Side, Space, Start, Track};
 
 /// One content file's text, kept for diagnostics.
 #[derive(Debug, Clone)]
@@ -68,6 +69,7 @@ pub struct Library {
     pub kits: Vec<Kit>,
     /// Multi-column reference charts (`[[chart]]`).
     pub charts: Vec<Chart>,
+    pub tracks: Vec<Track>,
     table_index: BTreeMap<String, usize>,
     lookup_index: BTreeMap<String, usize>,
 }

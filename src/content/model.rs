@@ -76,6 +76,7 @@ impl Cell {
             Cell::Text(s) => s.clone(),
         }
     }
+    pub track: Vec<Spanned<TrackDoc>>,
 }
 
 /// A game's kit: where its rules come from and under which licence (printed on every page of the kit).
@@ -403,6 +404,72 @@ pub struct Ruling {
 /// declared numeric columns hold numbers).
 #[derive(Debug, Clone)]
 pub struct Chart {
+/// A chase track as written: spaces in order, features on them, and where the runners start.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TrackDoc {
+    pub id: Spanned<String>,
+    pub title: String,
+    pub note: Option<String>,
+    pub editorial: Option<String>,
+    #[serde(default)]
+    pub space: Vec<Spanned<SpaceDoc>>,
+    #[serde(default)]
+    pub start: Vec<Spanned<StartDoc>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SpaceDoc {
+    pub n: Spanned<i64>,
+    pub name: Option<String>,
+    pub challenge: Option<Spanned<ChallengeDoc>>,
+    pub gate: Option<FeatureDoc>,
+    pub exit: Option<FeatureDoc>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ChallengeDoc {
+    pub title: String,
+    pub text: Option<String>,
+    pub plus: Spanned<i64>,
+    pub minus: Spanned<i64>,
+    pub damage: u32,
+    pub plus_text: Option<String>,
+    pub default_text: Option<String>,
+    pub minus_text: Option<String>,
+    pub editorial: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FeatureDoc {
+    pub title: String,
+    pub text: Option<String>,
+    pub editorial: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StartDoc {
+    pub who: String,
+    pub side: Side,
+    pub space: Spanned<i64>,
+}
+
+/// Which side of a chase a runner is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Pursuer,
+    Evader,
+}
+
+/// A chase track (`[[track]]`): numbered spaces in running order, challenges, gates and exits on them,
+/// and the runners' start spaces. The checker (src/check/tracks.rs) validates every path and place.
+#[derive(Debug, Clone)]
+pub struct Track {
     pub id: Located<String>,
     pub title: String,
     pub note: Option<String>,
@@ -426,4 +493,48 @@ impl Chart {
     pub fn column(&self, name: &str) -> Option<usize> {
         self.columns.value.iter().position(|c| c.value == name)
     }
+    pub spaces: Vec<Space>,
+    pub starts: Vec<Start>,
+}
+
+/// One space of a track.
+#[derive(Debug, Clone)]
+pub struct Space {
+    pub n: Located<i64>,
+    pub name: Option<String>,
+    pub challenge: Option<Challenge>,
+    pub gate: Option<Feature>,
+    pub exit: Option<Feature>,
+}
+
+/// A challenge on a space: the + path (a shortcut) leads to `plus`, ahead of the next space; the − path
+/// (a detour) to `minus`, at or behind the challenge's own space; `damage` is the hazard's damage.
+#[derive(Debug, Clone)]
+pub struct Challenge {
+    pub title: String,
+    pub text: Option<String>,
+    pub plus: Located<i64>,
+    pub minus: Located<i64>,
+    pub damage: u32,
+    pub plus_text: Option<String>,
+    pub default_text: Option<String>,
+    pub minus_text: Option<String>,
+    pub editorial: Option<String>,
+    pub loc: crate::diag::Loc,
+}
+
+/// A gate or an exit.
+#[derive(Debug, Clone)]
+pub struct Feature {
+    pub title: String,
+    pub text: Option<String>,
+    pub editorial: Option<String>,
+}
+
+/// Where a runner starts.
+#[derive(Debug, Clone)]
+pub struct Start {
+    pub who: String,
+    pub side: Side,
+    pub space: Located<i64>,
 }

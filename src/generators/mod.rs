@@ -43,6 +43,7 @@ pub static RUST_KINDS: &[&dyn Kind] = &[
     &kits::urban_world::KIT,
     &kits::storypath::KIT,
     &kits::bbb::KIT,
+    &kits::rbf::KIT,
 ];
 
 /// Content that passed the checker: every table has its exact odds. Only [`Checked::new`] makes one.

@@ -5,6 +5,7 @@
 //! editorial fills and house rulings.
 
 pub mod coc;
+pub mod rbf;
 
 use serde::Serialize;
 
