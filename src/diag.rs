@@ -68,6 +68,10 @@ pub enum Kind {
     ControlCharacter,
     /// Raw HTML in a chapter (HTML comments are fine: no output shows them).
     RawHtml,
+    /// A `[[claimed_odds]]` table that cannot be checked: an unknown `ties`, `rounding` or `counts`, a cell
+    /// that is not a percentage as the table prints them, a row with more or fewer cells than columns, or
+    /// contests in one column that disagree with each other.
+    BadClaim,
 }
 
 impl Kind {

@@ -1,6 +1,7 @@
 //! The rules checker: a loaded [`Library`] in, every problem found (not just the first) plus the exact odds of
 //! every table row out. Runs inside every command that reads content.
 
+pub mod claims;
 mod coverage;
 mod decks;
 mod ids;
@@ -81,6 +82,7 @@ pub fn run(lib: &Library, load_diags: Vec<Diagnostic>) -> Report {
     lookups::check(lib, &mut report.diagnostics);
     decks::check(lib, &mut report.diagnostics);
     prose::check(lib, &mut report.diagnostics);
+    claims::check(lib, &mut report.diagnostics);
     report.stats.tables = lib.tables.len();
     report.stats.lookups = lib.lookups.len();
     report.stats.decks = lib.decks.len();

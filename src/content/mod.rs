@@ -13,7 +13,7 @@ pub use load::{
     load, load_files,
 };
 pub use model::{
-    Book, Chapter, Deck, Entry, EntryValue, Kit, Located, Lookup, Npc, RANKS, Row, Ruling, SUITS,
+    Book, Chapter, ClaimColumn, ClaimRow, ClaimedOdds, Deck, Entry, EntryValue, Kit, Located, Lookup, Npc, RANKS, Row, Ruling, SUITS,
     SuitMeanings, Table, Unit, ValueKind,
 };
 
@@ -65,6 +65,8 @@ pub struct Library {
     pub books: Vec<Book>,
     pub rulings: Vec<Ruling>,
     pub kits: Vec<Kit>,
+    /// Printed odds tables (`[[claimed_odds]]`) that `verify-odds` checks.
+    pub claimed_odds: Vec<ClaimedOdds>,
     table_index: BTreeMap<String, usize>,
     lookup_index: BTreeMap<String, usize>,
 }

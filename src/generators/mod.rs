@@ -38,6 +38,7 @@ pub static RUST_KINDS: &[&dyn Kind] = &[
     &export::FOUNDRY_V12,
     &export::ROLL20,
     &export::CSV,
+    &kits::rbf_odds::RbfOddsKind, // TEMPORARY: folds into kit-rbf at merge
 ];
 
 /// Content that passed the checker: every table has its exact odds. Only [`Checked::new`] makes one.

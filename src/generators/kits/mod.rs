@@ -4,6 +4,8 @@
 //! Every page of a kit carries [`about`]: where its rules come from, their licence, and the game's
 //! editorial fills and house rulings.
 
+pub mod rbf_odds;
+
 use serde::Serialize;
 
 use super::Checked;
