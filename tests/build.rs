@@ -78,6 +78,7 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
             "cards",
             "cases",
             "export",
+            "kits",
             "pregenerated",
             "sheet",
             "srd",

@@ -56,6 +56,7 @@ fn every_kind_has_a_fixture() {
         "bad_band",
         "duplicate_result",
         "missing_requirement",
+        "bad_claim",
     ] {
         assert!(names.iter().any(|n| n == kind), "no fixture for `{kind}`");
     }

@@ -670,7 +670,8 @@ mod library {
                 "sheet/character.typ",
                 "npc/cards.typ",
                 "sheet/character.typ",
-                "cards/cards.typ"
+                "cards/cards.typ",
+                "kit-rbf/odds.typ"
             ]
         );
         // The stress sample: long, hostile and non-Latin strings in every field.

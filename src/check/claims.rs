@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Signed, Zero};
+use num_traits::{One, Signed};
 use serde::Serialize;
 
 use crate::content::{ClaimedOdds, Library, Located};
@@ -602,6 +602,7 @@ pub fn verify(lib: &Library, c: &ClaimedOdds) -> Option<Verified> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_traits::Zero;
 
     fn q(n: i64, d: i64) -> BigRational {
         BigRational::new(n.into(), d.into())
