@@ -154,6 +154,10 @@ impl Reading {
     }
 }
 
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
 fn side(s: &str) -> Option<Side> {
     match s {
         "a" | "A" => Some(Side::A),
@@ -278,7 +282,7 @@ pub fn read(
                 format!("`counts = \"{}\"` is not an outcome", row.counts.value),
                 "write `counts = \"a\"` (side A comes out ahead), `\"b\"` or `\"draw\"`",
             )),
-            Some(Counts::Draw) if c.ties.value != "show" => out.push(bad(
+            Some(Counts::Draw) if matches!(c.ties.value.as_str(), "defender" | "attacker") => out.push(bad(
                 &row.counts.loc,
                 format!(
                     "row `{}` counts draws, but in this table a draw counts for the {}",
@@ -293,10 +297,10 @@ pub fn read(
             out.push(bad(
                 &row.cells_loc,
                 format!(
-                    "row `{}` prints {} cells but the table has {} columns",
+                    "row `{}` prints {} but the table has {}",
                     row.label,
-                    row.cells.len(),
-                    c.columns.len()
+                    plural(row.cells.len(), "cell"),
+                    plural(c.columns.len(), "column")
                 ),
                 "give every row one cell per column, in the columns' order",
             ));
