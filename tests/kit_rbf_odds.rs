@@ -407,3 +407,49 @@ fn a_malformed_claim_is_located_and_exits_1() {
     }
     assert!(!dir.path().join("out/kits/rbf-odds/rbf-odds.pdf").exists());
 }
+
+#[test]
+fn long_unbroken_labels_wrap_inside_the_page() {
+    let long = "Advantagedbytheslipstreamofapassingcargooctopodwhilerunningalongtherailing".repeat(2);
+    let dir = content_copy(|t| {
+        t.replacen(r#"{ key = "Advantaged", value = "1dF+1" }"#, &format!(r#"{{ key = "{long}", value = "1dF+1" }}"#), 1)
+            .replacen(
+                r#"{ label = "If A is advantaged", a = "1dF+1", b = "2dF" },"#,
+                &format!(r#"{{ label = "{long}", a = "1dF+1", b = "2dF" }},"#),
+                1,
+            )
+    });
+    let out = dir.path().join("out");
+    for paper in ["a4", "letter"] {
+        ok(&blockprint(&[
+            "make",
+            "kit-rbf-odds",
+            "--content",
+            s(&dir.path().join("content")),
+            "--out",
+            s(&out),
+            "--paper",
+            paper,
+            "--format",
+            "pdf",
+            "--force",
+            "--quiet",
+        ]));
+        let pdf = std::fs::read(out.join("kits/rbf-odds/rbf-odds.pdf")).unwrap();
+        let pages = support::glyphs::pages(&pdf);
+        let mut glyphs = 0;
+        for p in &pages {
+            for g in &p.glyphs {
+                glyphs += 1;
+                assert!(
+                    g.x >= 30.0 && g.x + g.w <= p.width - 30.0 && g.y >= 20.0 && g.y <= p.height - 20.0,
+                    "{paper}: glyph {:?} at ({:.1}, {:.1}) leaves the page's margins",
+                    g.text,
+                    g.x,
+                    g.y
+                );
+            }
+        }
+        assert!(glyphs > 1000, "{paper}: {glyphs} glyphs");
+    }
+}
