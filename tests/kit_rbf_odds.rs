@@ -453,3 +453,23 @@ fn long_unbroken_labels_wrap_inside_the_page() {
         assert!(glyphs > 1000, "{paper}: {glyphs} glyphs");
     }
 }
+
+#[test]
+fn card_markdown_and_json_match_goldens() {
+    let dir = tempfile::tempdir().unwrap();
+    make_card(dir.path(), "a4");
+    let folder = dir.path().join("kits/rbf-odds");
+    let v = read_json(&folder.join("rbf-odds.json"));
+    let version = v["content_version"].as_str().unwrap().to_owned();
+    assert_eq!(version.len(), 12);
+    // The content version changes with any content edit: masked so only the card itself is compared.
+    let files: Vec<(String, Vec<u8>)> = ["rbf-odds.md", "rbf-odds.json"]
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(folder.join(f)).unwrap();
+            (f.to_string(), text.replace(&version, "<content version>").into_bytes())
+        })
+        .collect();
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/kit-rbf");
+    assert_eq!(support::golden_files(&golden, files.iter().map(|(a, b)| (a, b))), 2);
+}

@@ -15,7 +15,10 @@ use crate::check::claims::{self, Rounding};
 use crate::dice;
 use crate::error::{Error, Result};
 use crate::generators::{Checked, Document, Kind, Request, Requirements};
-use crate::render::Format;
+use crate::render::{Format, Paper};
+
+/// The paper sizes the card is laid out for.
+pub const PAPERS: [Paper; 2] = [Paper::A4, Paper::Letter];
 
 /// The lookup naming each way to roll and its dice, in the card's order.
 pub const ROLLS: &str = "rbf.odds.rolls";
@@ -236,6 +239,12 @@ pub fn card(cx: &Checked) -> Result<OddsCard> {
 /// The odds card document (stem `rbf-odds`, template `kit-rbf/odds`): the metadata, `about` (the kit's
 /// source, licence, attribution, fills and rulings) and the [`card`].
 pub fn document(cx: &Checked, req: &Request) -> Result<Document> {
+    if !PAPERS.contains(&req.paper) {
+        return Err(Error::Usage(format!(
+            "the Ready/Bolt/Flow odds card prints on a4 or letter, not {}",
+            req.paper.name()
+        )));
+    }
     let about = super::about(cx, "rbf").ok_or_else(|| {
         rules_error(
             "the Ready/Bolt/Flow odds card needs the `[[kit]]` with `id = \"rbf\"` (its source and licence)"
@@ -280,6 +289,9 @@ impl Kind for RbfOddsKind {
     }
     fn formats(&self) -> &[Format] {
         &[Format::Pdf, Format::Md, Format::Json]
+    }
+    fn papers(&self) -> &[Paper] {
+        &PAPERS
     }
     fn requires(&self) -> Requirements {
         Requirements {
