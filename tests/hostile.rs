@@ -398,7 +398,9 @@ fn hostile_content(dir: &Path) -> Rewriter {
             }
         }
     }
-    walk(dir, &mut tomls, &mut chapters);
+    // Only Block by Block's content: the SRD prints no other game's items (a chase kit's content is
+    // printed by its kit).
+    walk(&dir.join("bbb"), &mut tomls, &mut chapters);
     tomls.sort();
     chapters.sort();
     let name = |p: &Path| p.strip_prefix(dir).unwrap().display().to_string();

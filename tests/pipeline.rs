@@ -179,6 +179,7 @@ fn make_list_names_every_kind() {
             "export-foundry-v12",
             "export-roll20",
             "export-csv",
+            "kit-rbf-odds",
             "tables",
             "toy"
         ]
