@@ -76,6 +76,10 @@ pub enum Kind {
     TrackExit,
     /// A start position on no space of its track, or a track where one side has no start.
     TrackStart,
+    /// A `[[claimed_odds]]` table that cannot be checked: an unknown `ties`, `rounding` or `counts`, a cell
+    /// that is not a percentage as the table prints them, a row with more or fewer cells than columns, or
+    /// contests in one column that disagree with each other.
+    BadClaim,
 }
 
 impl Kind {

@@ -60,6 +60,7 @@ fn every_kind_has_a_fixture() {
         "track_path",
         "track_exit",
         "track_start",
+        "bad_claim",
     ] {
         assert!(names.iter().any(|n| n == kind), "no fixture for `{kind}`");
     }

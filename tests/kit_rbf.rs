@@ -119,7 +119,11 @@ fn five_cards_per_set_and_bolt_reads_both_ways() {
     assert_eq!(counts["RUN"], SETS);
     assert_eq!(counts["FLOW"], SETS);
     assert_eq!(counts["STRIKE"], SETS);
-    assert_eq!(counts["BOLT"], 2 * SETS, "Bolt prints its name on both halves");
+    assert_eq!(
+        counts["BOLT"],
+        2 * SETS,
+        "Bolt prints its name on both halves"
+    );
     assert_eq!(
         turned_all.matches("INVERTED:BID2SPRINTTOKENS").count()
             + turned_all.matches("Inverted:bid2SprintTokens").count(),
@@ -136,7 +140,11 @@ fn five_cards_per_set_and_bolt_reads_both_ways() {
     // Every front page credits the source and its licence.
     for (i, p) in pdf.iter().enumerate() {
         let (up, _) = page_text(p);
-        assert!(up.contains("AndrewGross") && up.contains("CCBY-SA4.0"), "page {}", i + 1);
+        assert!(
+            up.contains("AndrewGross") && up.contains("CCBY-SA4.0"),
+            "page {}",
+            i + 1
+        );
     }
 }
 
@@ -157,7 +165,11 @@ fn flow_and_ready_odds_match_an_enumeration_of_fudge_dice() {
         assert_eq!(rows.len(), want.len());
         for r in rows {
             let on: i64 = r["on"].as_str().unwrap().parse().unwrap();
-            assert_eq!(r["fraction"].as_str().unwrap(), want[&on].to_string(), "{name} {on}");
+            assert_eq!(
+                r["fraction"].as_str().unwrap(),
+                want[&on].to_string(),
+                "{name} {on}"
+            );
         }
     }
 }
@@ -196,7 +208,10 @@ fn card_sheets_carry_trim_and_bleed_boxes() {
                 let bleed = rect(b"BleedBox");
                 // Every sheet of these documents is full (45 cards = 5 × 9; 54 tokens = 6 × 9).
                 for (a, b) in trim.iter().zip(want) {
-                    assert!((a - b).abs() < 0.05, "{paper} {name} page {n}: {trim:?} vs {want:?}");
+                    assert!(
+                        (a - b).abs() < 0.05,
+                        "{paper} {name} page {n}: {trim:?} vs {want:?}"
+                    );
                 }
                 // No bleed: the bleed box is the trim box; both inside the media box.
                 assert_eq!(trim, bleed);
@@ -217,7 +232,15 @@ fn tokens_and_sprint_track() {
     assert!(!pages[0]["marks"].as_array().unwrap().is_empty());
     let text = pdf_extract::extract_text_from_mem(&files["sprint-track.pdf"]).unwrap();
     let t = squash(&text);
-    for want in ["16orless", "17–20", "21–24", "25–28", "29ormore", "Set9", "CCBY-SA4.0"] {
+    for want in [
+        "16orless",
+        "17–20",
+        "21–24",
+        "25–28",
+        "29ormore",
+        "Set9",
+        "CCBY-SA4.0",
+    ] {
         assert!(t.contains(want), "sprint track lacks {want}: {text}");
     }
     let md = String::from_utf8(files["sprint-track.md"].clone()).unwrap();
@@ -234,10 +257,25 @@ fn the_tenderloin_track_is_drawn_from_its_description() {
     // Every space number, the five challenges with their paths and damage, gates, exit, starts.
     for want in [
         "FootchasethroughtheTenderloinDistrict",
-        "C1", "C2", "C3", "C4", "C5",
-        "+1→8", "−1→6", "+1→13", "−1→11", "+1→34", "−1→32",
-        "2dmg", "3dmg", "4dmg", "GATE", "EXIT",
-        "4pursuers", "3evaders", "36",
+        "C1",
+        "C2",
+        "C3",
+        "C4",
+        "C5",
+        "+1→8",
+        "−1→6",
+        "+1→13",
+        "−1→11",
+        "+1→34",
+        "−1→32",
+        "2dmg",
+        "3dmg",
+        "4dmg",
+        "GATE",
+        "EXIT",
+        "4pursuers",
+        "3evaders",
+        "36",
     ] {
         assert!(up.contains(want), "track page lacks `{want}`");
     }
@@ -258,24 +296,42 @@ fn the_tenderloin_track_is_drawn_from_its_description() {
         .collect();
     assert_eq!(
         ch,
-        [(6, 8, 6, 2), (11, 13, 11, 3), (19, 21, 19, 3), (24, 26, 24, 4), (32, 34, 32, 3)]
+        [
+            (6, 8, 6, 2),
+            (11, 13, 11, 3),
+            (19, 21, 19, 3),
+            (24, 26, 24, 4),
+            (32, 34, 32, 3)
+        ]
     );
     // No challenge's paths are split across rows (13 spaces a row on A4).
     for c in data["challenges"].as_array().unwrap() {
-        let row = |i: &serde_json::Value| data["spaces"][i.as_u64().unwrap() as usize]["row"].clone();
+        let row =
+            |i: &serde_json::Value| data["spaces"][i.as_u64().unwrap() as usize]["row"].clone();
         assert_eq!(row(&c["at"]), row(&c["plus_at"]));
         assert_eq!(row(&c["at"]), row(&c["minus_at"]));
     }
     let (up2, _) = page_text(&pages[1]);
-    assert!(up2.contains("Departingtrain") && up2.contains("Trafficcontrolgate") || up2.contains("Traffic-controlgate"));
-    assert!(up2.contains("Whomovesfourwith"), "rulings on the track's feature page");
+    assert!(
+        up2.contains("Departingtrain") && up2.contains("Trafficcontrolgate")
+            || up2.contains("Traffic-controlgate")
+    );
+    assert!(
+        up2.contains("Whomovesfourwith"),
+        "rulings on the track's feature page"
+    );
 }
 
 #[test]
 fn a_gm_s_own_track_gets_its_drawing_and_bad_tracks_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let content = dir.path().join("content");
-    copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("content").as_path(), &content);
+    copy(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("content")
+            .as_path(),
+        &content,
+    );
     std::fs::write(
         content.join("rbf/mine.toml"),
         r#"[[track]]
@@ -315,10 +371,20 @@ space = 2
     )
     .unwrap();
     let out = dir.path().join("out");
-    ok(&blockprint(&["kit", "rbf", "--content", s(&content), "--out", s(&out)]));
+    ok(&blockprint(&[
+        "kit",
+        "rbf",
+        "--content",
+        s(&content),
+        "--out",
+        s(&out),
+    ]));
     let mine = std::fs::read(out.join("kits/rbf/track-rbf_track_mine.pdf")).unwrap();
     let (up, _) = page_text(&glyphs::pages(&mine)[0]);
-    assert!(up.contains("Marketrun") && up.contains("+1→4") && up.contains("−2→1"), "{up}");
+    assert!(
+        up.contains("Marketrun") && up.contains("+1→4") && up.contains("−2→1"),
+        "{up}"
+    );
     // Break it: the + path runs off the track. `check` and `kit` both refuse, located.
     let bad = std::fs::read_to_string(content.join("rbf/mine.toml"))
         .unwrap()
@@ -330,7 +396,10 @@ space = 2
     let e = &v["errors"][0];
     assert_eq!(e["kind"], "track_path");
     assert_eq!(e["file"], "rbf/mine.toml");
-    assert_eq!((e["line"].as_u64(), e["column"].as_u64()), (Some(13), Some(8)));
+    assert_eq!(
+        (e["line"].as_u64(), e["column"].as_u64()),
+        (Some(13), Some(8))
+    );
     let o = blockprint(&["kit", "rbf", "--content", s(&content), "--out", s(&out)]);
     assert_eq!(o.status.code(), Some(1));
 }
@@ -351,7 +420,10 @@ fn track_fixtures_are_located() {
             ],
         ),
         ("track_exit", &[("track_exit", 2, 6)]),
-        ("track_start", &[("track_start", 2, 6), ("track_start", 16, 9)]),
+        (
+            "track_start",
+            &[("track_start", 2, 6), ("track_start", 16, 9)],
+        ),
     ];
     for (dir, want) in cases {
         let o = blockprint(&[
@@ -375,8 +447,10 @@ fn track_fixtures_are_located() {
                 )
             })
             .collect();
-        let want: Vec<(String, u64, u64)> =
-            want.iter().map(|(k, l, c)| ((*k).to_owned(), *l, *c)).collect();
+        let want: Vec<(String, u64, u64)> = want
+            .iter()
+            .map(|(k, l, c)| ((*k).to_owned(), *l, *c))
+            .collect();
         assert_eq!(got, want, "{dir}");
     }
 }
@@ -406,19 +480,39 @@ fn reruns_are_byte_identical() {
 fn long_unbroken_strings_stay_on_the_page() {
     let dir = tempfile::tempdir().unwrap();
     let content = dir.path().join("content");
-    copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("content").as_path(), &content);
+    copy(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("content")
+            .as_path(),
+        &content,
+    );
     let long = "Ж".repeat(40) + &"x".repeat(160);
     let track = std::fs::read_to_string(content.join("rbf/tenderloin.toml"))
         .unwrap()
         .replace("name = \"Promenade stairs\"", &format!("name = \"{long}\""))
-        .replace("title = \"Mural work crew\"", &format!("title = \"{long}\""));
+        .replace(
+            "title = \"Mural work crew\"",
+            &format!("title = \"{long}\""),
+        );
     std::fs::write(content.join("rbf/tenderloin.toml"), track).unwrap();
     let actions = std::fs::read_to_string(content.join("rbf/actions.toml"))
         .unwrap()
-        .replace("The steady default: three spaces", &format!("{long} three spaces"));
+        .replace(
+            "The steady default: three spaces",
+            &format!("{long} three spaces"),
+        );
     std::fs::write(content.join("rbf/actions.toml"), actions).unwrap();
     let out = dir.path().join("out");
-    ok(&blockprint(&["kit", "rbf", "--content", s(&content), "--out", s(&out), "--format", "pdf"]));
+    ok(&blockprint(&[
+        "kit",
+        "rbf",
+        "--content",
+        s(&content),
+        "--out",
+        s(&out),
+        "--format",
+        "pdf",
+    ]));
     for name in ["track-rbf_track_tenderloin.pdf", "action-cards.pdf"] {
         let pdf = std::fs::read(out.join("kits/rbf").join(name)).unwrap();
         for (i, p) in glyphs::pages(&pdf).iter().enumerate() {

@@ -13,7 +13,14 @@ use support::{blockprint, golden_files, ok, s, tree};
 
 fn make(game: &str, out: &Path, paper: &str) {
     ok(&blockprint(&[
-        "kit", game, "--out", s(out), "--seed", "7", "--paper", paper,
+        "kit",
+        game,
+        "--out",
+        s(out),
+        "--seed",
+        "7",
+        "--paper",
+        paper,
     ]));
 }
 
@@ -29,7 +36,10 @@ fn pdf_text(path: &Path) -> String {
 }
 
 fn squash(t: &str) -> String {
-    t.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_lowercase()
+    t.chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_lowercase()
 }
 
 /// Whether the squashed PDF text holds `what`.
@@ -44,14 +54,16 @@ fn odds(q: &BigRational) -> String {
     if pct.is_integer() {
         format!("{}%", pct.to_integer())
     } else {
-        let f = pct.numer().to_string().parse::<f64>().unwrap() / pct.denom().to_string().parse::<f64>().unwrap();
+        let f = pct.numer().to_string().parse::<f64>().unwrap()
+            / pct.denom().to_string().parse::<f64>().unwrap();
         format!("{}/{} ({:.1}%)", q.numer(), q.denom(), f)
     }
 }
 
 fn pct(q: &BigRational) -> String {
     let p = q * BigRational::from_integer(100.into());
-    let f = p.numer().to_string().parse::<f64>().unwrap() / p.denom().to_string().parse::<f64>().unwrap();
+    let f = p.numer().to_string().parse::<f64>().unwrap()
+        / p.denom().to_string().parse::<f64>().unwrap();
     format!("{f:.1}%")
 }
 
@@ -83,7 +95,10 @@ fn urban_world_hold_odds_match_enumeration_and_the_pdf_shows_the_kit() {
                 }
             }
         }
-        let want: Vec<String> = [low, mid, high].iter().map(|&c| odds(&frac(c, 36))).collect();
+        let want: Vec<String> = [low, mid, high]
+            .iter()
+            .map(|&c| odds(&frac(c, 36)))
+            .collect();
         let got: Vec<String> = stats[i]["odds"]
             .as_array()
             .unwrap()
@@ -94,18 +109,38 @@ fn urban_world_hold_odds_match_enumeration_and_the_pdf_shows_the_kit() {
         for w in &want {
             assert!(has(&sheet, w), "the sheet lacks {w}");
         }
-        let pcts: Vec<String> = [low, mid, high].iter().map(|&c| pct(&frac(c, 36))).collect();
+        let pcts: Vec<String> = [low, mid, high]
+            .iter()
+            .map(|&c| pct(&frac(c, 36)))
+            .collect();
         assert_eq!(stats[i]["pct"], serde_json::json!(pcts));
     }
     // Spot values: stat 0 gives 15/36, 15/36, 6/36; stat +3 gives 3/36, 12/36, 21/36.
-    assert_eq!(stats[1]["odds"], serde_json::json!(["5/12 (41.7%)", "5/12 (41.7%)", "1/6 (16.7%)"]));
-    assert_eq!(stats[4]["odds"], serde_json::json!(["1/12 (8.3%)", "1/3 (33.3%)", "7/12 (58.3%)"]));
-    for rung in ["Escape!", "Getting away", "Gaining ground", "On their heels", "Capture!", "Start here"] {
+    assert_eq!(
+        stats[1]["odds"],
+        serde_json::json!(["5/12 (41.7%)", "5/12 (41.7%)", "1/6 (16.7%)"])
+    );
+    assert_eq!(
+        stats[4]["odds"],
+        serde_json::json!(["1/12 (8.3%)", "1/3 (33.3%)", "7/12 (58.3%)"])
+    );
+    for rung in [
+        "Escape!",
+        "Getting away",
+        "Gaining ground",
+        "On their heels",
+        "Capture!",
+        "Start here",
+    ] {
         assert!(has(&sheet, rung), "the ladder lacks {rung}");
     }
     assert_eq!(data["start"], "Gaining ground");
     let cards = pdf_text(&k.join("urban-world-cards.pdf"));
-    for option in ["Direct the chase", "Perform a character action", "Gain an advantage"] {
+    for option in [
+        "Direct the chase",
+        "Perform a character action",
+        "Gain an advantage",
+    ] {
         assert!(has(&cards, option), "the hold card lacks {option}");
     }
     // Four fronts (the hold options twice, one per party) and four backs on one sheet.
@@ -159,9 +194,23 @@ fn storypath_pool_odds_match_enumeration_and_the_pdf_names_every_rule() {
     assert_eq!(rows[0]["at_least"][0], "30%");
     let cards = pdf_text(&k.join("storypath-cards.pdf"));
     for name in [
-        "Head Start", "Hazard", "Snatch and Grab", "Move", "Disengage", "Drop / Stand", "Rise from Prone",
-        "Rush", "Utilize Cover", "Withdraw", "Expendable", "Light", "Heavy", "Full", "Barrier",
-        "Dangerous terrain", "Difficult terrain",
+        "Head Start",
+        "Hazard",
+        "Snatch and Grab",
+        "Move",
+        "Disengage",
+        "Drop / Stand",
+        "Rise from Prone",
+        "Rush",
+        "Utilize Cover",
+        "Withdraw",
+        "Expendable",
+        "Light",
+        "Heavy",
+        "Full",
+        "Barrier",
+        "Dangerous terrain",
+        "Difficult terrain",
     ] {
         assert!(has(&sheet, name), "the sheet lacks {name}");
         assert!(has(&cards, name), "the cards lack {name}");
@@ -169,7 +218,10 @@ fn storypath_pool_odds_match_enumeration_and_the_pdf_names_every_rule() {
     for name in ["Laps needed", "Interval limit", "Pursuer", "Quarry"] {
         assert!(has(&sheet, name), "the tracker lacks {name}");
     }
-    assert!(has(&sheet, "sp.ruling.pool"), "the sheet lists the pool ruling");
+    assert!(
+        has(&sheet, "sp.ruling.pool"),
+        "the sheet lists the pool ruling"
+    );
 }
 
 #[test]
@@ -188,7 +240,15 @@ fn bbb_kit_outcome_odds_decks_and_cards() {
         assert_eq!(r["odds"], want.as_str());
         assert!(has(&sheet, &want));
     }
-    for h in ["Hot Pursuit", "Swerve", "Bridge", "Slow down", "Splitting up", "One-sided pursuit", "Chase mat"] {
+    for h in [
+        "Hot Pursuit",
+        "Swerve",
+        "Bridge",
+        "Slow down",
+        "Splitting up",
+        "One-sided pursuit",
+        "Chase mat",
+    ] {
         assert!(has(&sheet, h), "the sheet lacks {h}");
     }
     // The chase reference cards of `blockprint cards`, three fronts and their backs.
@@ -272,13 +332,24 @@ fn check_names_what_a_kit_lacks_in_an_init_copy() {
     let o = blockprint(&["check", "--content", s(&content)]);
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr).to_string() + &String::from_utf8_lossy(&o.stdout);
-    for (kind, what) in [("kit-urban-world", "uw.hold"), ("kit-storypath", "sp.movement"), ("kit-bbb", "bbb")] {
+    for (kind, what) in [
+        ("kit-urban-world", "uw.hold"),
+        ("kit-storypath", "sp.movement"),
+        ("kit-bbb", "bbb"),
+    ] {
         assert!(
             err.lines().any(|l| l.contains(kind) && l.contains(what)),
             "check does not name `{what}` for {kind}:\n{err}"
         );
     }
-    let o = blockprint(&["kit", "urban-world", "--content", s(&content), "--out", s(&dir.path().join("o"))]);
+    let o = blockprint(&[
+        "kit",
+        "urban-world",
+        "--content",
+        s(&content),
+        "--out",
+        s(&dir.path().join("o")),
+    ]);
     assert_eq!(o.status.code(), Some(1));
 }
 
@@ -291,14 +362,27 @@ fn long_unbroken_strings_wrap_inside_their_boxes() {
     ok(&blockprint(&["init", s(&content), "--quiet"]));
     let long = "Unbrokenchasetext".repeat(24);
     let uw = content.join("urban-world/chase.toml");
-    let text = std::fs::read_to_string(&uw).unwrap().replace("Gain an advantage", &long);
+    let text = std::fs::read_to_string(&uw)
+        .unwrap()
+        .replace("Gain an advantage", &long);
     std::fs::write(&uw, text).unwrap();
     let sp = content.join("storypath/chase.toml");
-    let text = std::fs::read_to_string(&sp).unwrap().replace("Turn and run", &long);
+    let text = std::fs::read_to_string(&sp)
+        .unwrap()
+        .replace("Turn and run", &long);
     std::fs::write(&sp, text).unwrap();
     let out = dir.path().join("out");
     for game in ["urban-world", "storypath"] {
-        ok(&blockprint(&["kit", game, "--content", s(&content), "--out", s(&out), "--seed", "1"]));
+        ok(&blockprint(&[
+            "kit",
+            game,
+            "--content",
+            s(&content),
+            "--out",
+            s(&out),
+            "--seed",
+            "1",
+        ]));
     }
     let mm = 72.0 / 25.4;
     let mut seen = 0;

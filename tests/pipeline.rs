@@ -659,8 +659,9 @@ mod library {
                 "cards/cards.typ",
                 "kit-urban-world/kit.typ",
                 "kit-storypath/kit.typ",
-                "kit-bbb/kit.typ"
-                "kit-rbf/cards.typ"
+                "kit-bbb/kit.typ",
+                "kit-rbf/cards.typ",
+                "kit-rbf/odds.typ"
             ]
         );
         // The stress sample: long, hostile and non-Latin strings in every field.

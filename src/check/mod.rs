@@ -2,6 +2,7 @@
 //! every table row out. Runs inside every command that reads content.
 
 mod charts;
+pub mod claims;
 mod coverage;
 mod decks;
 mod ids;
@@ -85,6 +86,7 @@ pub fn run(lib: &Library, load_diags: Vec<Diagnostic>) -> Report {
     prose::check(lib, &mut report.diagnostics);
     charts::check(lib, &mut report.diagnostics);
     tracks::check(lib, &mut report.diagnostics);
+    claims::check(lib, &mut report.diagnostics);
     report.stats.tables = lib.tables.len();
     report.stats.lookups = lib.lookups.len();
     report.stats.decks = lib.decks.len();

@@ -75,7 +75,8 @@ fn track(lib: &Library, t: &Track, out: &mut Vec<Diagnostic>) {
             Kind::TrackOrder,
             &t.id.loc,
             format!("track `{id}` has no spaces"),
-            "list the spaces in running order as `[[track.space]]` tables with `n = 0`, `n = 1` …".into(),
+            "list the spaces in running order as `[[track.space]]` tables with `n = 0`, `n = 1` …"
+                .into(),
         ));
         return;
     };
@@ -140,8 +141,14 @@ fn track(lib: &Library, t: &Track, out: &mut Vec<Diagnostic>) {
             out.push(err(
                 Kind::TrackPath,
                 &c.plus.loc,
-                format!("the + path of challenge `{}` on space {n} leads past the gate on space {}", c.title, g.n.value),
-                format!("every runner stops at a gate: end the + path at space {} or before", g.n.value),
+                format!(
+                    "the + path of challenge `{}` on space {n} leads past the gate on space {}",
+                    c.title, g.n.value
+                ),
+                format!(
+                    "every runner stops at a gate: end the + path at space {} or before",
+                    g.n.value
+                ),
             ));
         }
         let m = c.minus.value;
@@ -183,7 +190,10 @@ fn track(lib: &Library, t: &Track, out: &mut Vec<Diagnostic>) {
             out.push(err(
                 Kind::TrackStart,
                 &s.space.loc,
-                format!("{} starts on space {n}, which track `{id}` does not have (spaces {range})", s.who),
+                format!(
+                    "{} starts on space {n}, which track `{id}` does not have (spaces {range})",
+                    s.who
+                ),
                 format!("start every runner on a space from {start} to {last}"),
             ));
         } else if t.spaces.iter().any(|x| x.n.value == n && x.exit.is_some()) {
@@ -195,7 +205,10 @@ fn track(lib: &Library, t: &Track, out: &mut Vec<Diagnostic>) {
             ));
         }
     }
-    for (side, name, a) in [(Side::Pursuer, "pursuer", "a"), (Side::Evader, "evader", "an")] {
+    for (side, name, a) in [
+        (Side::Pursuer, "pursuer", "a"),
+        (Side::Evader, "evader", "an"),
+    ] {
         if !t.starts.iter().any(|s| s.side == side) {
             out.push(err(
                 Kind::TrackStart,

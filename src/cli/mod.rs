@@ -20,6 +20,7 @@ mod odds;
 mod people;
 mod roll;
 mod tables;
+mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -336,6 +337,24 @@ pub enum Command {
         #[command(subcommand)]
         command: campaign::CampaignCommand,
     },
+    /// Check the odds tables a source prints (`[[claimed_odds]]` in content) against the exact odds from
+    /// the dice engine, rounded as the source rounds, and list every printed cell that disagrees.
+    ///
+    /// Exit status: 0 when the report is written, whatever it finds (a source's wrong cells are the
+    /// report, not an error); with `--strict`, 1 when any printed cell disagrees. Content errors exit 1,
+    /// usage and I/O errors 2.
+    VerifyOdds {
+        /// Claimed tables to check, by id (default: all).
+        ids: Vec<String>,
+        #[command(flatten)]
+        content: ContentArg,
+        /// Print JSON (every cell, agreeing or not) instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Exit 1 when any printed cell disagrees with the exact odds.
+        #[arg(long)]
+        strict: bool,
+    },
     /// Write the built-in content into DIR for editing; read it back with `--content DIR`.
     Init {
         /// A folder that does not exist yet or is empty.
@@ -623,6 +642,12 @@ pub fn run(cli: Cli) -> ExitCode {
         } => cards::draw(&id, seed, count, &content, json),
         Command::Campaign { command } => return done(campaign::run(command)),
         Command::Init { dir, quiet } => init::run(&dir, quiet),
+        Command::VerifyOdds {
+            ids,
+            content,
+            json,
+            strict,
+        } => verify::run(&root(&content), &ids, json, strict),
     };
     status.into()
 }

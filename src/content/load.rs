@@ -904,6 +904,65 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
             mastery: n.mastery,
         });
     }
+    for c in doc.claimed_odds {
+        let c = c.into_inner();
+        let columns_loc = loc(file, c.columns.span());
+        let rows_loc = loc(file, c.rows.span());
+        let columns = c
+            .columns
+            .into_inner()
+            .into_iter()
+            .map(|col| {
+                let col_loc = loc(file, col.span());
+                let col = col.into_inner();
+                let mut contests = vec![(located(file, col.a), located(file, col.b))];
+                contests.extend(col.also.into_iter().map(|x| {
+                    let x = x.into_inner();
+                    (located(file, x.a), located(file, x.b))
+                }));
+                ClaimColumn {
+                    label: col.label,
+                    contests,
+                    loc: col_loc,
+                }
+            })
+            .collect();
+        let rows = c
+            .rows
+            .into_inner()
+            .into_iter()
+            .map(|r| {
+                let row_loc = loc(file, r.span());
+                let r = r.into_inner();
+                ClaimRow {
+                    label: r.label,
+                    counts: located(file, r.counts),
+                    cells_loc: loc(file, r.cells.span()),
+                    cells: r
+                        .cells
+                        .into_inner()
+                        .into_iter()
+                        .map(|x| located(file, x))
+                        .collect(),
+                    loc: row_loc,
+                }
+            })
+            .collect();
+        lib.claimed_odds.push(ClaimedOdds {
+            id: located(file, c.id),
+            title: c.title,
+            printed_in: c.printed_in,
+            note: c.note,
+            ties: located(file, c.ties),
+            attacker: c.attacker.map(|a| located(file, a)),
+            rounding: located(file, c.rounding),
+            decimals: c.decimals.map(|d| located(file, d)),
+            columns,
+            columns_loc,
+            rows,
+            rows_loc,
+        });
+    }
     for c in doc.chart {
         let c = c.into_inner();
         let columns = {
@@ -944,6 +1003,8 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
             columns,
             numeric: c.numeric.into_iter().map(|n| located(file, n)).collect(),
             rows: Located::new(rows, file, span),
+        });
+    }
     for t in doc.track {
         let t = t.into_inner();
         let feature = |f: FeatureDoc| Feature {

@@ -13,11 +13,11 @@ pub use load::{
     load, load_files,
 };
 pub use model::{
-    Book, Chapter, Deck, Entry, EntryValue, Kit, Located, Lookup, Npc, RANKS, Row, Ruling, SUITS,
-    SuitMeanings, Table, Unit, ValueKind,
+    Book, Chapter, ClaimColumn, ClaimRow, ClaimedOdds, Deck, Entry, EntryValue, Kit, Located,
+    Lookup, Npc, RANKS, Row, Ruling, SUITS, SuitMeanings, Table, Unit, ValueKind,
 };
-pub use model::{Chart, ChartRow};
 pub use model::{Challenge, Feature, Side, Space, Start, Track};
+pub use model::{Chart, ChartRow};
 
 /// One content file's text, kept for diagnostics.
 #[derive(Debug, Clone)]
@@ -70,6 +70,8 @@ pub struct Library {
     /// Multi-column reference charts (`[[chart]]`).
     pub charts: Vec<Chart>,
     pub tracks: Vec<Track>,
+    /// Printed odds tables (`[[claimed_odds]]`) that `verify-odds` checks.
+    pub claimed_odds: Vec<ClaimedOdds>,
     table_index: BTreeMap<String, usize>,
     lookup_index: BTreeMap<String, usize>,
 }

@@ -26,7 +26,53 @@ pub(crate) struct FileDoc {
     #[serde(default)]
     pub kit: Vec<Spanned<KitDoc>>,
     #[serde(default)]
+    pub claimed_odds: Vec<Spanned<ClaimedOddsDoc>>,
+    #[serde(default)]
+    pub track: Vec<Spanned<TrackDoc>>,
+    #[serde(default)]
     pub chart: Vec<Spanned<ChartDoc>>,
+}
+
+/// A table of contest odds as a source prints them (`[[claimed_odds]]`): what `blockprint verify-odds`
+/// checks against the exact odds. Enumerated keys are strings so the checker can locate a bad one.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClaimedOddsDoc {
+    pub id: Spanned<String>,
+    pub title: String,
+    pub printed_in: Option<String>,
+    pub note: Option<String>,
+    pub ties: Spanned<String>,
+    pub attacker: Option<Spanned<String>>,
+    pub rounding: Spanned<String>,
+    pub decimals: Option<Spanned<i64>>,
+    pub columns: Spanned<Vec<Spanned<ClaimColumnDoc>>>,
+    pub rows: Spanned<Vec<Spanned<ClaimRowDoc>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClaimColumnDoc {
+    pub label: String,
+    pub a: Spanned<String>,
+    pub b: Spanned<String>,
+    #[serde(default)]
+    pub also: Vec<Spanned<ClaimContestDoc>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClaimContestDoc {
+    pub a: Spanned<String>,
+    pub b: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClaimRowDoc {
+    pub label: String,
+    pub counts: Spanned<String>,
+    pub cells: Spanned<Vec<Spanned<String>>>,
 }
 
 /// A chart: a reference table of several columns (vehicles, speeds), read, never rolled.
@@ -76,7 +122,6 @@ impl Cell {
             Cell::Text(s) => s.clone(),
         }
     }
-    pub track: Vec<Spanned<TrackDoc>>,
 }
 
 /// A game's kit: where its rules come from and under which licence (printed on every page of the kit).
@@ -404,6 +449,31 @@ pub struct Ruling {
 /// declared numeric columns hold numbers).
 #[derive(Debug, Clone)]
 pub struct Chart {
+    pub id: Located<String>,
+    pub title: String,
+    pub note: Option<String>,
+    pub editorial: Option<String>,
+    pub columns: Located<Vec<Located<String>>>,
+    /// Names of the columns whose cells must be numbers.
+    pub numeric: Vec<Located<String>>,
+    pub rows: Located<Vec<ChartRow>>,
+}
+
+/// One row of a [`Chart`].
+#[derive(Debug, Clone)]
+pub struct ChartRow {
+    pub cells: Vec<String>,
+    pub editorial: Option<String>,
+    pub loc: Loc,
+}
+
+impl Chart {
+    /// The place of the column named `name`.
+    pub fn column(&self, name: &str) -> Option<usize> {
+        self.columns.value.iter().position(|c| c.value == name)
+    }
+}
+
 /// A chase track as written: spaces in order, features on them, and where the runners start.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -474,25 +544,6 @@ pub struct Track {
     pub title: String,
     pub note: Option<String>,
     pub editorial: Option<String>,
-    pub columns: Located<Vec<Located<String>>>,
-    /// Names of the columns whose cells must be numbers.
-    pub numeric: Vec<Located<String>>,
-    pub rows: Located<Vec<ChartRow>>,
-}
-
-/// One row of a [`Chart`].
-#[derive(Debug, Clone)]
-pub struct ChartRow {
-    pub cells: Vec<String>,
-    pub editorial: Option<String>,
-    pub loc: Loc,
-}
-
-impl Chart {
-    /// The place of the column named `name`.
-    pub fn column(&self, name: &str) -> Option<usize> {
-        self.columns.value.iter().position(|c| c.value == name)
-    }
     pub spaces: Vec<Space>,
     pub starts: Vec<Start>,
 }
@@ -537,4 +588,48 @@ pub struct Start {
     pub who: String,
     pub side: Side,
     pub space: Located<i64>,
+}
+
+/// A printed table of contest odds (`[[claimed_odds]]`): rows are outcomes (`counts`), columns are contests
+/// of side A against side B, cells are the percentages exactly as the source prints them.
+#[derive(Debug, Clone)]
+pub struct ClaimedOdds {
+    pub id: Located<String>,
+    pub title: String,
+    /// Where the source prints the table.
+    pub printed_in: Option<String>,
+    pub note: Option<String>,
+    /// `show` (draws on their own), `defender` or `attacker` (the side a draw counts for).
+    pub ties: Located<String>,
+    /// `a` or `b`: which side attacks (required unless `ties = "show"`).
+    pub attacker: Option<Located<String>>,
+    /// `nearest`, `down` or `up`: how the source rounds a percentage.
+    pub rounding: Located<String>,
+    /// Digits the source prints after the decimal point (absent: 0).
+    pub decimals: Option<Located<i64>>,
+    pub columns: Vec<ClaimColumn>,
+    pub columns_loc: Loc,
+    pub rows: Vec<ClaimRow>,
+    pub rows_loc: Loc,
+}
+
+/// One column of a claimed table: the contest it stands for, and any other contests the source says the
+/// same column covers ("both advantaged (or disadvantaged)").
+#[derive(Debug, Clone)]
+pub struct ClaimColumn {
+    pub label: String,
+    /// `(a, b)` dice expressions: the first is the column's own, the rest its `also`.
+    pub contests: Vec<(Located<String>, Located<String>)>,
+    pub loc: Loc,
+}
+
+/// One row of a claimed table: which outcome it counts and the printed cells, one per column.
+#[derive(Debug, Clone)]
+pub struct ClaimRow {
+    pub label: String,
+    /// `a` (side A comes out ahead), `b`, or `draw`.
+    pub counts: Located<String>,
+    pub cells: Vec<Located<String>>,
+    pub cells_loc: Loc,
+    pub loc: Loc,
 }

@@ -6,6 +6,7 @@
 
 pub mod coc;
 pub mod rbf;
+pub mod rbf_odds;
 
 use serde::Serialize;
 

@@ -33,9 +33,14 @@ pub const ACTIONS: [&str; 5] = ["Ready", "Run", "Flow", "Bolt", "Strike"];
 pub const BOLT_INVERTED: &str = "Bolt inverted";
 
 /// One function per document kind of the kit, in output order: each gives its documents (a track
-/// document per `[[track]]`). The odds card joins with one line here.
+/// document per `[[track]]`).
 type DocFn = fn(&Checked, &Request) -> Result<Vec<Document>>;
-pub const DOCS: &[DocFn] = &[action_cards, sprint_tokens, sprint_track, tracks];
+pub const DOCS: &[DocFn] = &[action_cards, sprint_tokens, sprint_track, odds_card, tracks];
+
+/// The odds card ([`super::rbf_odds`]).
+fn odds_card(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
+    Ok(vec![super::rbf_odds::document(cx, req)?])
+}
 
 /// The kind `kit-rbf`.
 pub struct RbfKit;
@@ -85,7 +90,11 @@ impl Kind for RbfKit {
         }
         Requirements {
             tables: vec!["rbf.ready".into(), "rbf.flow".into()],
-            lookups: lookups().iter().map(|s| (*s).to_owned()).collect(),
+            lookups: lookups()
+                .iter()
+                .chain(&[super::rbf_odds::ROLLS])
+                .map(|s| (*s).to_owned())
+                .collect(),
             keys,
             kits: vec![GAME.into()],
             ..Requirements::default()
@@ -812,6 +821,9 @@ mod tests {
         // A challenge on 12 whose + path reaches 14 moves the break back to 12.
         assert_eq!(rows(26, 13, &[(12, 14)]), vec![(0, 12), (12, 25), (25, 26)]);
         // A span starting the row cannot move the break (the row would be empty).
-        assert_eq!(rows(20, 5, &[(0, 9)]), vec![(0, 5), (5, 10), (10, 15), (15, 20)]);
+        assert_eq!(
+            rows(20, 5, &[(0, 9)]),
+            vec![(0, 5), (5, 10), (10, 15), (15, 20)]
+        );
     }
 }

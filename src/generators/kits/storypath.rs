@@ -112,7 +112,11 @@ fn entry_list(cx: &Checked, id: &str) -> Result<Vec<(String, String)>> {
     Ok(l.entries
         .iter()
         .map(|e| {
-            let tag = e.note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default();
+            let tag = e
+                .note
+                .as_deref()
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default();
             (
                 format!("{}{tag}: ", smart_quotes(&e.key.value)),
                 smart_quotes(&e.value.value.to_string()),
@@ -147,7 +151,10 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
         })
         .collect();
     let mut cover_blocks = vec![
-        text("Utilize Cover: ", "a simple Athletics + Dexterity roll, or a Defensive Stunt."),
+        text(
+            "Utilize Cover: ",
+            "a simple Athletics + Dexterity roll, or a Defensive Stunt.",
+        ),
         table(&["Cover", "Absorbs", "For example"], &[3, 2, 7], cover_rows),
     ];
     if let Some(n) = &cover.note {
@@ -166,20 +173,30 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
         vec![
             text(
                 "House ruling: ",
-                &format!("d{die}s, each {target} or more is a success. Chance of at least this many successes:"),
+                &format!(
+                    "d{die}s, each {target} or more is a success. Chance of at least this many successes:"
+                ),
             ),
             table(
                 &cols,
                 &widths,
                 odds.iter()
-                    .map(|o| std::iter::once(o.dice.to_string()).chain(o.pct.iter().cloned()).collect())
+                    .map(|o| {
+                        std::iter::once(o.dice.to_string())
+                            .chain(o.pct.iter().cloned())
+                            .collect()
+                    })
                     .collect(),
             ),
         ],
     );
     let faces = vec![
         card("Chase modifiers", "", mods),
-        card("Movement", "1/2", vec![heading("Actions"), list(moves[..half].to_vec())]),
+        card(
+            "Movement",
+            "1/2",
+            vec![heading("Actions"), list(moves[..half].to_vec())],
+        ),
         card("Movement", "2/2", vec![list(moves[half..].to_vec())]),
         card("Cover", "", cover_blocks),
         card("Hard going", "", vec![list(entry_list(cx, TERRAIN)?)]),

@@ -62,7 +62,10 @@ pub fn signed(s: i64) -> String {
 /// The bands of the hold table: the first row reaches down without floor and the last up without
 /// ceiling, since a stat moves the total past the dice's own range.
 pub fn bands(cx: &Checked) -> Result<(String, Vec<Band>)> {
-    let t = cx.lib.table(HOLD).ok_or_else(|| uwsp::missing(NAME, HOLD))?;
+    let t = cx
+        .lib
+        .table(HOLD)
+        .ok_or_else(|| uwsp::missing(NAME, HOLD))?;
     let n = t.rows.len();
     let mut out = Vec::new();
     for (i, r) in t.rows.iter().enumerate() {
@@ -115,7 +118,10 @@ fn sheet_data(cx: &Checked) -> Result<serde_json::Value> {
     let get = |id: &str| lib.lookup(id).ok_or_else(|| uwsp::missing(NAME, id));
     let ladder = get(LADDER)?;
     if !ladder.entries.iter().any(|e| e.key.value == START) {
-        return Err(uwsp::missing(NAME, &format!("{LADDER}: the rung `{START}`")));
+        return Err(uwsp::missing(
+            NAME,
+            &format!("{LADDER}: the rung `{START}`"),
+        ));
     }
     let (dice, bands) = bands(cx)?;
     let odds = hold_odds(&dice, &bands)?;
@@ -148,26 +154,42 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
         "Spend your hold",
         "",
         vec![
-            text("", "Split your hold in secret, any number of points on one option; both parties reveal at once."),
+            text(
+                "",
+                "Split your hold in secret, any number of points on one option; both parties reveal at once.",
+            ),
             list(
                 options
                     .entries
                     .iter()
-                    .map(|e| (format!("{}: ", smart_quotes(&e.key.value)), smart_quotes(&e.value.value.to_string())))
+                    .map(|e| {
+                        (
+                            format!("{}: ", smart_quotes(&e.key.value)),
+                            smart_quotes(&e.value.value.to_string()),
+                        )
+                    })
                     .collect(),
             ),
         ],
     );
     let mut beat = vec![
         heading("1 · Lay out the terrain"),
-        text("", "Whoever controls the chase (the GM in the first beat) describes the ground ahead:"),
+        text(
+            "",
+            "Whoever controls the chase (the GM in the first beat) describes the ground ahead:",
+        ),
         table(
             &["Terrain", "Stat"],
             &[5, 1],
             terrain
                 .entries
                 .iter()
-                .map(|e| vec![smart_quotes(&e.key.value), smart_quotes(&e.value.value.to_string())])
+                .map(|e| {
+                    vec![
+                        smart_quotes(&e.key.value),
+                        smart_quotes(&e.value.value.to_string()),
+                    ]
+                })
                 .collect(),
         ),
         heading("2 · Roll and assign hold"),
@@ -184,11 +206,21 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
             ),
         ),
         heading("3 · Apply the results"),
-        text("", "The party now in control describes the action. At Escape! the quarry gets away; at Capture! the chasers run them down. Otherwise, another beat."),
+        text(
+            "",
+            "The party now in control describes the action. At Escape! the quarry gets away; at Capture! the chasers run them down. Otherwise, another beat.",
+        ),
     ];
-    beat.push(text("Singleton rule: ", "once the chase leaves a place it never returns there."));
+    beat.push(text(
+        "Singleton rule: ",
+        "once the chase leaves a place it never returns there.",
+    ));
     let columns: Vec<String> = std::iter::once("Stat".to_owned())
-        .chain(bands.iter().map(|b| format!("{} ({})", b.label, b.hold.to_lowercase())))
+        .chain(
+            bands
+                .iter()
+                .map(|b| format!("{} ({})", b.label, b.hold.to_lowercase())),
+        )
         .collect();
     let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
     let mut widths = vec![2];
@@ -202,11 +234,21 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
                 &cols,
                 &widths,
                 odds.iter()
-                    .map(|o| std::iter::once(o.stat.clone()).chain(o.pct.iter().cloned()).collect())
+                    .map(|o| {
+                        std::iter::once(o.stat.clone())
+                            .chain(o.pct.iter().cloned())
+                            .collect()
+                    })
                     .collect(),
             ),
-            text("Aid or interfere: ", "a character action (often defy danger) can shift hold: a full hit gives ±1 hold while its conditions last, a 7–9 only once."),
-            text("NPC parties ", "don't roll: they take points in CON, DEX and INT (3/2/1; inept 2/2/1; elite 3/2/2) and spend the terrain stat's points as hold."),
+            text(
+                "Aid or interfere: ",
+                "a character action (often defy danger) can shift hold: a full hit gives ±1 hold while its conditions last, a 7–9 only once.",
+            ),
+            text(
+                "NPC parties ",
+                "don't roll: they take points in CON, DEX and INT (3/2/1; inept 2/2/1; elite 3/2/2) and spend the terrain stat's points as hold.",
+            ),
         ],
     );
     uwsp::card_document(
@@ -241,7 +283,12 @@ impl Kind for UrbanWorldKit {
     fn requires(&self) -> Requirements {
         Requirements {
             tables: vec![HOLD.into()],
-            lookups: vec![LADDER.into(), TERRAIN.into(), OPTIONS.into(), NPC_POINTS.into()],
+            lookups: vec![
+                LADDER.into(),
+                TERRAIN.into(),
+                OPTIONS.into(),
+                NPC_POINTS.into(),
+            ],
             keys: vec![(LADDER.into(), START.into())],
             kits: vec![GAME.into()],
             ..Requirements::default()

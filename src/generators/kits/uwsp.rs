@@ -21,7 +21,8 @@ pub const FORMATS: [crate::render::Format; 3] = [
 ];
 
 /// The papers the kit sheets and the card imposition are laid out for.
-pub const PAPERS: [crate::render::Paper; 2] = [crate::render::Paper::A4, crate::render::Paper::Letter];
+pub const PAPERS: [crate::render::Paper; 2] =
+    [crate::render::Paper::A4, crate::render::Paper::Letter];
 
 /// Content the kind needs but the content lacks (the checker names it first; this is the run-time guard).
 pub fn missing(kind: &str, what: &str) -> Error {
@@ -33,7 +34,12 @@ pub fn missing(kind: &str, what: &str) -> Error {
 /// The `about` of `game` as JSON (source, licence, fills, rulings), or an error naming the missing kit.
 /// With `only`, just the fills and rulings whose id starts with one of those prefixes (a kit that prints
 /// a few tables of a large game lists the fills of those, not of the whole game).
-pub fn about(cx: &Checked, kind: &str, game: &str, only: Option<&[&str]>) -> Result<serde_json::Value> {
+pub fn about(
+    cx: &Checked,
+    kind: &str,
+    game: &str,
+    only: Option<&[&str]>,
+) -> Result<serde_json::Value> {
     let mut a =
         super::about(cx, game).ok_or_else(|| missing(kind, &format!("[[kit]] id = \"{game}\"")))?;
     if let Some(prefixes) = only {
