@@ -76,6 +76,29 @@ pub(super) fn many(
     Ok(())
 }
 
+/// The seed of a build: `--seed`, else the seed of the first batch already in the output folder (a rerun
+/// continues it), else a fresh one, printed.
+fn build_seed(registry: &crate::generators::Registry, batch: &BatchArgs, output: &OutputArgs) -> u64 {
+    if let Some(s) = batch.seed {
+        return s;
+    }
+    for kind in registry.kinds().filter(|k| k.rolls()) {
+        let dir = output.out.join(kind.folder());
+        if let Some(s) = manifest::existing_batch(&dir).and_then(|b| b["seed"].as_u64()) {
+            if !output.quiet {
+                eprintln!(
+                    "seed: {s} (continuing the batch in {}; pass --seed to start another)",
+                    dir.display()
+                );
+            }
+            return s;
+        }
+    }
+    let s = crate::roll::fresh_seed();
+    eprintln!("seed: {s} (regenerate this build with --seed {s})");
+    s
+}
+
 /// Every kind the content offers, in registration order.
 pub(super) fn build(
     content: &ContentArg,
@@ -87,6 +110,12 @@ pub(super) fn build(
     let root = super::root(content);
     let cx = super::checked(&root, &registry, &[])?;
     let engine = engine(templates, &cx)?;
+    // One batch seed for every kind that rolls (the cases, the seeded chase track), so one printed seed
+    // makes the whole build again.
+    let batch = &BatchArgs {
+        seed: Some(build_seed(&registry, batch, output)),
+        ..*batch
+    };
     for kind in registry.kinds() {
         // `build --paper a5` makes every kind that prints on A5 (the SRD, the tables) and says which it
         // left out; `case --paper a5` alone is refused by `request`.
