@@ -463,7 +463,7 @@ fn golden_markdown_and_json() {
         .into_iter()
         .filter(|(n, _)| n.ends_with(".md") || (n.ends_with(".json") && n != "manifest.json"))
         .collect();
-    assert_eq!(support::golden_files(&golden, &picked), 8);
+    assert_eq!(support::golden_files(&golden, &picked), 10);
 }
 
 #[test]

@@ -78,7 +78,11 @@ pub(super) fn many(
 
 /// The seed of a build: `--seed`, else the seed of the first batch already in the output folder (a rerun
 /// continues it), else a fresh one, printed.
-fn build_seed(registry: &crate::generators::Registry, batch: &BatchArgs, output: &OutputArgs) -> u64 {
+fn build_seed(
+    registry: &crate::generators::Registry,
+    batch: &BatchArgs,
+    output: &OutputArgs,
+) -> u64 {
     if let Some(s) = batch.seed {
         return s;
     }

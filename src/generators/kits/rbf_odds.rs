@@ -244,12 +244,20 @@ pub fn document(cx: &Checked, req: &Request) -> Result<Document> {
             req.paper.name()
         )));
     }
-    let about = super::about(cx, "rbf").ok_or_else(|| {
+    let mut about = super::about(cx, "rbf").ok_or_else(|| {
         rules_error(
             "the Ready/Bolt/Flow odds card needs the `[[kit]]` with `id = \"rbf\"` (its source and licence)"
                 .into(),
         )
     })?;
+    // One page: the card lists only the fills of its own content (the rolls, the claimed tables). Its
+    // introduction states when a roll is advantaged; the kit's rulings, general note and track notes are
+    // printed on the sprint-track page and the pages they concern.
+    about.fills.retain(|f| {
+        f.id.starts_with("rbf.odds") || cx.lib.claimed_odds.iter().any(|c| c.id.value == f.id)
+    });
+    about.editorial = None;
+    about.rulings.clear();
     let card = card(cx)?;
     let mut m = crate::generators::meta(cx, req);
     m.insert(
