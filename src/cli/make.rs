@@ -120,6 +120,7 @@ pub(super) fn build(
         seed: Some(build_seed(&registry, batch, output)),
         ..*batch
     };
+    let mut runs = Vec::new();
     for kind in registry.kinds() {
         // `build --paper a5` makes every kind that prints on A5 (the SRD, the tables) and says which it
         // left out; `case --paper a5` alone is refused by `request`.
@@ -141,15 +142,38 @@ pub(super) fn build(
             }
             continue;
         }
-        driver::run(
-            kind,
-            &cx,
-            &req,
-            &engine,
-            &options(output, kind.formats().to_vec()),
-        )?;
+        runs.push((kind, req));
     }
-    Ok(())
+    // Kinds write into folders of their own, so two run at once: the SRD's one long compile no longer
+    // leaves a core idle while the small kinds wait behind it. Each kind's files are what it makes alone.
+    let opts = options(output, Vec::new());
+    let workers = opts.jobs.clamp(1, 2);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failed: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let stop = failed.lock().map_or(true, |f| f.is_some());
+                    let Some((kind, req)) = runs.get(i).filter(|_| !stop) else {
+                        break;
+                    };
+                    let opts = options(output, kind.formats().to_vec());
+                    if let Err(e) = driver::run(*kind, &cx, req, &engine, &opts)
+                        && let Ok(mut f) = failed.lock()
+                    {
+                        f.get_or_insert(e);
+                    }
+                }
+            });
+        }
+    });
+    match failed.into_inner() {
+        Ok(Some(e)) => Err(e),
+        Ok(None) => Ok(()),
+        Err(_) => Err(Error::Bug("a build worker panicked".into())),
+    }
 }
 
 /// `make --list`.
