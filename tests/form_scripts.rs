@@ -745,26 +745,9 @@ fn qpdf_checks_the_filled_form() {
 fn pypdf_reads_the_values_in_every_script() {
     let dir = tempdir("pypdf");
     let (pdf, _) = write_filled(&dir, Paper::A4);
-    let python = std::env::var("BLOCKPRINT_PYTHON").unwrap_or_else(|_| "python3".into());
-    let script = "import json, sys\nfrom pypdf import PdfReader\nr = PdfReader(sys.argv[1])\n\
-        print(json.dumps({k: str(v.get('/V', '')) for k, v in r.get_fields().items()}))\n";
-    let o = Command::new(&python)
-        .args(["-c", script])
-        .arg(&pdf)
-        .output();
-    let ok = o.as_ref().is_ok_and(|o| o.status.success());
-    if !ok {
-        let why = o
-            .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
-            .unwrap_or_else(|e| e.to_string());
-        assert!(
-            std::env::var_os("BLOCKPRINT_REQUIRE_PYPDF").is_none(),
-            "pypdf is required but failed: {why}"
-        );
-        eprintln!("SKIPPED: pypdf is not available to {python} ({why})");
+    let Some(fields) = support::pypdf_fields(&pdf) else {
         return;
-    }
-    let fields: BTreeMap<String, String> = serde_json::from_slice(&o.unwrap().stdout).unwrap();
+    };
     for (k, v, _) in VALUES {
         assert_eq!(fields[k], v, "{k}");
     }

@@ -129,3 +129,29 @@ pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     walk(dir, dir, &mut out);
     out
 }
+
+/// The form fields of a PDF (name → value) as pypdf reads them: a second PDF library's view of a fillable
+/// form. `None` (with a SKIPPED line) when pypdf cannot run, unless `BLOCKPRINT_REQUIRE_PYPDF` is set,
+/// then the test fails (`.ci/run` installs pypdf and sets it). `BLOCKPRINT_PYTHON` names the interpreter.
+pub fn pypdf_fields(pdf: &Path) -> Option<BTreeMap<String, String>> {
+    let python = std::env::var("BLOCKPRINT_PYTHON").unwrap_or_else(|_| "python3".into());
+    let script = "import json, sys\nfrom pypdf import PdfReader\nr = PdfReader(sys.argv[1])\n\
+        print(json.dumps({k: str(v.get('/V', '')) for k, v in r.get_fields().items()}))\n";
+    let o = Command::new(&python).args(["-c", script]).arg(pdf).output();
+    match o {
+        Ok(o) if o.status.success() => {
+            Some(serde_json::from_slice(&o.stdout).expect("pypdf printed JSON"))
+        }
+        o => {
+            let why = o
+                .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
+                .unwrap_or_else(|e| e.to_string());
+            assert!(
+                std::env::var_os("BLOCKPRINT_REQUIRE_PYPDF").is_none(),
+                "pypdf is required but failed: {why}"
+            );
+            eprintln!("SKIPPED: pypdf is not available to {python} ({why}); .ci/run installs it");
+            None
+        }
+    }
+}
