@@ -108,6 +108,14 @@ fn render(paper: Paper, out: &Path) -> Vec<u8> {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The chapters are fitted inside typst's layout iterations; a fit that does not settle shows as a
+    // convergence warning (and page numbers that may be off).
+    assert!(
+        o.stderr.is_empty(),
+        "{}: {}",
+        paper.name(),
+        String::from_utf8_lossy(&o.stderr)
+    );
     std::fs::read(out.join("srd/block-by-block-srd.pdf")).unwrap()
 }
 

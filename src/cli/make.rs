@@ -286,12 +286,14 @@ pub(super) fn request(
 }
 
 pub(super) fn options(output: &OutputArgs, formats: Vec<Format>) -> driver::Options {
+    let jobs = output
+        .jobs
+        .map_or_else(driver::default_jobs, |j| j as usize);
+    driver::share_cores(jobs);
     driver::Options {
         out: output.out.clone(),
         formats,
-        jobs: output
-            .jobs
-            .map_or_else(driver::default_jobs, |j| j as usize),
+        jobs,
         quiet: output.quiet,
         force: output.force,
         command: command_line(),

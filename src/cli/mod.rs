@@ -411,7 +411,8 @@ pub struct OutputArgs {
     /// Paper size of the PDFs.
     #[arg(long, value_enum, ignore_case = true, default_value = "a4")]
     pub paper: crate::render::Paper,
-    /// Worker threads (default: RAYON_NUM_THREADS, else every core).
+    /// Threads that typeset at once, typst's own parallel page layout included (default:
+    /// RAYON_NUM_THREADS, else every core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,
     /// Print no "wrote …" lines (errors and warnings still go to stderr).

@@ -47,6 +47,19 @@ pub fn default_jobs() -> usize {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
+/// Size rayon's global pool, where typst lays out pages in parallel, to `jobs` threads: then `--jobs N`
+/// means N threads typeset at once, typst's own parallel layout included (with one job, one core). Only
+/// the first call in a process counts; later ones (and a pool typst already started) are left as they are.
+pub fn share_cores(jobs: usize) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // An error only means the pool already exists; it then keeps its size.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs.max(1))
+            .build_global();
+    });
+}
+
 /// The identity of a run: what makes it the same batch.
 pub fn identity(kind: &dyn Kind, cx: &Checked, req: &Request) -> Identity {
     let mut batch = if kind.rolls() {
@@ -228,12 +241,14 @@ pub fn run(
     if std::env::var_os("BLOCKPRINT_TIMINGS").is_some() {
         let secs = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed) as f64 / 1e6;
         eprintln!(
-            "timings: {} items {:.3} s, collect {:.3} s (typst, summed over threads: compile {:.3} s, export {:.3} s)",
+            "timings: {} items {:.3} s, collect {:.3} s (typst, summed over threads: compile {:.3} s, export {:.3} s; {} workers, typst pool {})",
             kind.name(),
             rendered.as_secs_f64(),
             collected.as_secs_f64(),
             secs(&engine.compile_us),
             secs(&engine.export_us),
+            jobs,
+            rayon::current_num_threads(),
         );
     }
     if !opts.quiet {

@@ -219,49 +219,9 @@ impl Engine {
 
     /// Compile `template` with `data` as `sys.inputs`; hand the world, the document and the warnings to
     /// `then` (the world maps diagnostics to their places). Every [`EVICT_EVERY`] compiles typst's memo
-    /// caches are emptied, so memory stays flat over a batch.
-    ///
-    /// A template may ask to be typeset again with adjusted data: each `#metadata((key: k, value: v))
-    /// <bp-refit>` in the document sets `refit.k = v` in the data for another pass (at most
-    /// [`REFIT_PASSES`] more). The SRD uses it to tighten a chapter whose last page would hold only a
-    /// few lines; a template that asks for nothing is compiled once.
+    /// caches are emptied, so memory stays flat over a batch. Each template is compiled once: the SRD fits
+    /// its chapters inside that compile, through typst's own layout iterations.
     fn compile<R>(
-        &self,
-        template: &str,
-        data: &serde_json::Value,
-        then: impl FnOnce(&dyn World, PagedDocument, &[SourceDiagnostic]) -> Result<R>,
-    ) -> Result<R> {
-        enum Step<R> {
-            Done(R),
-            Again(serde_json::Value),
-        }
-        let mut then = Some(then);
-        let mut current = std::borrow::Cow::Borrowed(data);
-        for pass in 0..=REFIT_PASSES {
-            let step = self.compile_once(template, &current, |world, doc, warnings| {
-                if pass < REFIT_PASSES {
-                    let asks = refits(&doc);
-                    if !asks.is_empty() {
-                        let mut next = current.clone().into_owned();
-                        if apply_refits(&mut next, asks) {
-                            return Ok(Step::Again(next));
-                        }
-                    }
-                }
-                let then = then
-                    .take()
-                    .ok_or_else(|| Error::Bug("compiled twice".into()))?;
-                then(world, doc, warnings).map(Step::Done)
-            })?;
-            match step {
-                Step::Done(r) => return Ok(r),
-                Step::Again(next) => current = std::borrow::Cow::Owned(next),
-            }
-        }
-        Err(Error::Bug("refit passes ran out".into()))
-    }
-
-    fn compile_once<R>(
         &self,
         template: &str,
         data: &serde_json::Value,
@@ -490,58 +450,6 @@ impl Engine {
 fn add_micros(counter: &AtomicU64, since: Instant) {
     let us = u64::try_from(since.elapsed().as_micros()).unwrap_or(u64::MAX);
     counter.fetch_add(us, Ordering::Relaxed);
-}
-
-/// How many more times a template may ask to be typeset again (see [`Engine::compile`]).
-const REFIT_PASSES: usize = 4;
-
-/// What the document asks to change before another pass: `key -> value` from every
-/// `#metadata((key: .., value: ..)) <bp-refit>` (the last one wins).
-fn refits(doc: &PagedDocument) -> BTreeMap<String, serde_json::Value> {
-    let mut out = BTreeMap::new();
-    let Some(label) = Label::new(PicoStr::intern("bp-refit")) else {
-        return out;
-    };
-    for c in doc
-        .introspector()
-        .query(&typst::foundations::Selector::Label(label))
-    {
-        let Some(meta) = c.to_packed::<MetadataElem>() else {
-            continue;
-        };
-        let Value::Dict(d) = &meta.value else {
-            continue;
-        };
-        let (Ok(Value::Str(key)), Ok(value)) = (d.get("key"), d.get("value")) else {
-            continue;
-        };
-        if let Ok(v) = serde_json::to_value(value) {
-            out.insert(key.to_string(), v);
-        }
-    }
-    out
-}
-
-/// Write `asks` into `data.refit`; whether anything changed (a pass that changes nothing would only
-/// repeat the last one).
-fn apply_refits(data: &mut serde_json::Value, asks: BTreeMap<String, serde_json::Value>) -> bool {
-    let Some(obj) = data.as_object_mut() else {
-        return false;
-    };
-    let refit = obj
-        .entry("refit")
-        .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
-    let Some(refit) = refit.as_object_mut() else {
-        return false;
-    };
-    let mut changed = false;
-    for (k, v) in asks {
-        if refit.get(&k) != Some(&v) {
-            refit.insert(k, v);
-            changed = true;
-        }
-    }
-    changed
 }
 
 /// First page (1-based) of each part the template marked with `#metadata("<name>") <bp-part>`.
