@@ -60,6 +60,21 @@ pub fn share_cores(jobs: usize) {
     });
 }
 
+/// What a worker sends the collecting loop: an item's result, or that it has stopped.
+enum Msg {
+    Item(Result<Done>),
+    Exit,
+}
+
+/// Sends [`Msg::Exit`] when dropped: at the end of a worker's loop, or while it unwinds from a panic.
+struct Exit(mpsc::Sender<Msg>);
+
+impl Drop for Exit {
+    fn drop(&mut self) {
+        let _ = self.0.send(Msg::Exit);
+    }
+}
+
 /// The identity of a run: what makes it the same batch.
 pub fn identity(kind: &dyn Kind, cx: &Checked, req: &Request) -> Identity {
     let mut batch = if kind.rolls() {
@@ -126,33 +141,51 @@ pub fn run(
 
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Result<Done>>();
+    let (tx, rx) = mpsc::channel::<Msg>();
     let jobs = opts.jobs.clamp(1, n.max(1));
     let mut first_error: Option<Error> = None;
     let (mut written, mut kept) = (0usize, 0usize);
-    std::thread::scope(|s| {
-        for _ in 0..jobs {
+    // One pool of `jobs` threads for this run, each running one worker loop (a broadcast job, so no thread
+    // ever takes up a second loop). typst's own parallel layout runs on the same threads: a thread waiting
+    // inside one compile may help with another compile's page runs, never with another item, so nothing
+    // nests beyond typst's own depth, and no thread hands work to another pool and waits.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .thread_name(|i| format!("blockprint-{i}"))
+        .build()
+        .map_err(|e| Error::Bug(format!("cannot start {jobs} worker threads: {e}")))?;
+    pool.in_place_scope(|s| {
+        let (next, failed, ledger, formats, collect) =
+            (&next, &failed, &ledger, &formats, &collect);
+        let tx = &tx;
+        s.spawn_broadcast(move |_, _| {
             let tx = tx.clone();
-            let (next, failed, ledger, formats, collect) =
-                (&next, &failed, &ledger, &formats, &collect);
-            s.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= n || failed.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let r = one(kind, cx, req, engine, ledger, formats, collect, i);
-                    if r.is_err() {
-                        failed.store(true, Ordering::Relaxed);
-                    }
-                    if tx.send(r).is_err() {
-                        break;
-                    }
+            // Says this worker is done even if it panics, so the loop below never waits for it.
+            let _exit = Exit(tx.clone());
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n || failed.load(Ordering::Relaxed) {
+                    break;
                 }
-            });
-        }
-        drop(tx);
-        for r in rx {
+                let r = one(kind, cx, req, engine, ledger, formats, collect, i);
+                if r.is_err() {
+                    failed.store(true, Ordering::Relaxed);
+                }
+                if tx.send(Msg::Item(r)).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut exited = 0;
+        while exited < jobs {
+            let r = match rx.recv() {
+                Ok(Msg::Item(r)) => r,
+                Ok(Msg::Exit) => {
+                    exited += 1;
+                    continue;
+                }
+                Err(_) => break,
+            };
             let done = match r {
                 Ok(done) => done,
                 Err(e) => {
