@@ -142,7 +142,9 @@ pub fn run(
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Msg>();
-    let jobs = opts.jobs.clamp(1, n.max(1));
+    // Every thread of the pool runs a worker loop; one that finds no item left stays in the pool and helps
+    // with typst's parallel layout (so a single document, the SRD, still lays out on every core).
+    let jobs = opts.jobs.max(1);
     let mut first_error: Option<Error> = None;
     let (mut written, mut kept) = (0usize, 0usize);
     // One pool of `jobs` threads for this run, each running one worker loop (a broadcast job, so no thread
