@@ -47,9 +47,10 @@ pub fn default_jobs() -> usize {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// Size rayon's global pool, where typst lays out pages in parallel, to `jobs` threads: then `--jobs N`
-/// means N threads typeset at once, typst's own parallel layout included (with one job, one core). Only
-/// the first call in a process counts; later ones (and a pool typst already started) are left as they are.
+/// Size rayon's global pool to `jobs` threads. A run's items are typeset on a pool of its own (see
+/// [`run`]); the global pool serves the rest (reading PDFs to merge them), so that `--jobs N` caps every
+/// part of a command at N threads. Only the first call in a process counts; later ones (and a pool already
+/// started) are left as they are.
 pub fn share_cores(jobs: usize) {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -276,14 +277,13 @@ pub fn run(
     if std::env::var_os("BLOCKPRINT_TIMINGS").is_some() {
         let secs = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed) as f64 / 1e6;
         eprintln!(
-            "timings: {} items {:.3} s, collect {:.3} s (typst, summed over threads: compile {:.3} s, export {:.3} s; {} workers, typst pool {})",
+            "timings: {} items {:.3} s, collect {:.3} s (typst, summed over threads: compile {:.3} s, export {:.3} s; {} threads)",
             kind.name(),
             rendered.as_secs_f64(),
             collected.as_secs_f64(),
             secs(&engine.compile_us),
             secs(&engine.export_us),
             jobs,
-            rayon::current_num_threads(),
         );
     }
     if !opts.quiet {
