@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-// typst allocates and frees many small objects while it lays out; mimalloc serves them from thread-local
-// pages, which makes every typeset document faster than with the system allocator (see scripts/bench.sh).
+// typst allocates and frees many small objects while it lays out; with the system allocator, malloc and
+// page faults were about 12 % of the SRD's time (perf). mimalloc serves them from thread-local pages.
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -1,8 +1,9 @@
 //! The driver: one kind, checked content and a request in; the kind's files under `<out>/<folder>/` out.
-//! Documents are made and rendered item by item on a pool of plain threads (never nested inside typst's own
-//! rayon use) and written as they finish, so memory stays flat whatever the batch size. Files a killed
-//! run already wrote are verified and skipped. Then the kind's combined files are made from the written
-//! items (PDFs merged, never typeset again) and the manifest is written.
+//! Documents are made and rendered item by item on a pool of `--jobs` threads, one worker loop per thread
+//! (typst's own parallel layout shares those threads, and a thread never takes up a second item while it
+//! waits inside a compile), and written as they finish, so memory stays flat whatever the batch size.
+//! Files a killed run already wrote are verified and skipped. Then the kind's combined files are made from
+//! the written items (PDFs merged, never typeset again) and the manifest is written.
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
