@@ -540,15 +540,11 @@ fn a_broken_user_template_is_located_and_exits_1() {
 
 mod library {
     //! The same seams through the library: a kind written in Rust joins with one registration line.
-    use blockprint::content::ContentRoot;
     use blockprint::error::Result;
     use blockprint::generators::{Checked, Document, Kind, Registry, Request, Requirements};
     use blockprint::render::{Engine, Format, Paper, Templates, driver};
 
-    fn checked() -> Checked {
-        let (lib, report) = blockprint::check::load_and_check(&ContentRoot::Embedded).unwrap();
-        Checked::new(lib, report, "built-in content".into()).unwrap()
-    }
+    use super::support::builtin_checked as checked;
 
     fn request(paper: Paper) -> Request {
         Request {

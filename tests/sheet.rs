@@ -8,32 +8,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use blockprint::content::ContentRoot;
-use blockprint::generators::{Checked, Kind, Request, sheet};
+use blockprint::generators::{Checked, Kind, sheet};
 use blockprint::render::form::{self, FieldKind, FieldValue, Mark};
-use blockprint::render::{Engine, Paper, Templates};
+use blockprint::render::{Engine, Paper};
 use typst::layout::{FrameItem, Point};
 use typst::visualize::{CurveItem, Geometry};
 
-fn checked() -> Checked {
-    let (lib, report) = blockprint::check::load_and_check(&ContentRoot::Embedded).unwrap();
-    Checked::new(lib, report, "built-in content".into()).unwrap()
-}
-
-fn request(paper: Paper) -> Request {
-    Request {
-        seed: 0,
-        paper,
-        first: 1,
-        count: 1,
-        year: 1976,
-        year_cases: 17,
-    }
-}
-
-fn engine() -> Engine {
-    Engine::new(Templates::builtin(), Default::default()).unwrap()
-}
+use support::{builtin_checked as checked, builtin_engine as engine, one_request as request};
 
 fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)

@@ -155,3 +155,28 @@ pub fn pypdf_fields(pdf: &Path) -> Option<BTreeMap<String, String>> {
         }
     }
 }
+
+/// The built-in content, loaded and checked (as `blockprint check` does).
+pub fn builtin_checked() -> blockprint::generators::Checked {
+    let (lib, report) =
+        blockprint::check::load_and_check(&blockprint::content::ContentRoot::Embedded).unwrap();
+    blockprint::generators::Checked::new(lib, report, "built-in content".into()).unwrap()
+}
+
+/// An engine on the built-in templates.
+pub fn builtin_engine() -> blockprint::render::Engine {
+    blockprint::render::Engine::new(blockprint::render::Templates::builtin(), Default::default())
+        .unwrap()
+}
+
+/// A request for one document of a kind that does not roll (seed 0, the first case number).
+pub fn one_request(paper: blockprint::render::Paper) -> blockprint::generators::Request {
+    blockprint::generators::Request {
+        seed: 0,
+        paper,
+        first: 1,
+        count: 1,
+        year: 1976,
+        year_cases: 17,
+    }
+}
