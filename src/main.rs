@@ -10,5 +10,20 @@ use clap::Parser;
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    no_transparent_huge_pages();
     blockprint::cli::run(blockprint::cli::Cli::parse())
+}
+
+/// mimalloc asks Linux for transparent huge pages. A run as short as ours touches only part of each 2 MB
+/// page, yet the kernel clears all of it on the first touch: with them, the SRD spent about 0.5 s of
+/// system time clearing pages (perf: `clear_page_erms` under `do_huge_pmd_anonymous_page`) and took a
+/// median 1.18 s; without them 1.03 s and 55 MB less memory (8 alternating runs). Case batches neither
+/// gain nor lose. Pages already mapped are left as they are.
+fn no_transparent_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_THP_DISABLE takes one integer flag and touches no memory of ours; an error (an old
+    // kernel) only leaves the default in place.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
 }
