@@ -168,6 +168,40 @@ else
   row "case PDF vs typst CLI" - - - ">= 2.5x" "FAIL (a run failed)"
 fi
 
+# ---------- 1b. the ceiling of that ratio ----------
+# The same pair with a template that sets only the case number on three pages: what is left is each side's
+# cost outside the template (blockprint: rolling, files, manifest, merging; the CLI: process start, font
+# loading, JSON parsing, export). Its ratio bounds row 1 from above, however cheap the real template gets.
+
+say "== 1b. case packets (PDF) with an empty template, N=$N"
+EMPTY_TEMPLATES="$WORK/empty-templates"
+mkdir -p "$EMPTY_TEMPLATES/case"
+cat >"$EMPTY_TEMPLATES/case/case.typ" <<'EOF2'
+#let c = sys.inputs.case
+#set text(font: "Courier Prime", size: 10pt)
+#page[#metadata("gm")<bp-part> Case #c.case_number, GM file]
+#page[GM file, page 2]
+#page[#metadata("handout")<bp-part> Case #c.case_number, player handout]
+EOF2
+EMPTY_ENTRY="$WORK/empty-entry.typ"
+{ printf '%s\n' '#let c = json(sys.inputs.case)'; tail -n +2 "$EMPTY_TEMPLATES/case/case.typ"; } >"$EMPTY_ENTRY"
+run_empty_pdf() { rm -rf "$WORK/ea"; "$BIN" case --templates "$EMPTY_TEMPLATES" --seed $SEED --count "$N" --format pdf --out "$WORK/ea" --quiet --force; }
+run_empty_typst() {
+  rm -rf "$WORK/eb"; mkdir -p "$WORK/eb"
+  printf '%s\0' "${CASE_JSONS[@]}" | REPO="$REPO" WORK="$WORK" ENTRY="$EMPTY_ENTRY" xargs -0 -n 1 -P "$PEER_JOBS" \
+    bash -c 'typst compile --root "$REPO" --font-path "$REPO/fonts" --ignore-system-fonts --ignore-embedded-fonts \
+      --input "case=/${1#"$REPO"/}" "$ENTRY" "$WORK/eb/$(basename "$1" .json).pdf"' _
+}
+if [ $CASE_OK = 0 ] || [ $HAVE_TYPST = 0 ]; then
+  row "ceiling: empty template" - - - "(bounds row 1)" "SKIP"
+elif alternate "empty" run_empty_pdf run_empty_typst; then
+  r=$(ratio "$MED_B" "$MED_A")
+  row "ceiling: empty template" "${MED_A}s" "${MED_B}s" "${r}x" "(bounds row 1)" "INFO"
+else
+  fail_tail
+  row "ceiling: empty template" - - - "(bounds row 1)" "FAIL (a run failed)"
+fi
+
 # ---------- 2. threads ----------
 
 say "== 2. --jobs 1 vs --jobs 2, N=$N"
