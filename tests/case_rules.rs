@@ -34,7 +34,9 @@ fn roll(lib: &Library, seed: u64, number: u32, year_cases: u32) -> Case {
 fn at(date: &str, time: &str) -> i64 {
     let d: Vec<u32> = date.split('-').map(|p| p.parse().unwrap()).collect();
     let t: Vec<u32> = time.split(':').map(|p| p.parse().unwrap()).collect();
-    DateTime::new(i64::from(d[0]), d[1], d[2], t[0], t[1]).minutes
+    DateTime::new(i64::from(d[0]), d[1], d[2], t[0], t[1])
+        .expect("a real date")
+        .minutes
 }
 
 /// The threshold lookup's bands: key, dice, last minute (none: open).
@@ -141,7 +143,7 @@ fn later_thresholds_are_rolled_for_every_band_still_reachable_with_the_edge_date
                         edge.until_time.as_deref().unwrap(),
                     );
                     assert_eq!(until - crime, up_to, "{} {}", c.case_number, band.0);
-                    let weekday = DateTime { minutes: until }.weekday();
+                    let weekday = DateTime::from_minutes(until).unwrap().weekday();
                     assert_eq!(edge.until_weekday.as_deref(), Some(weekday));
                 }
                 None => assert!(edge.until_date.is_none() && edge.until_time.is_none()),
@@ -273,7 +275,7 @@ fn case_numbers_follow_the_calendar_over_the_whole_year() {
         times.windows(2).all(|w| w[0] < w[1]),
         "dates follow numbers"
     );
-    let jan1 = DateTime::new(1976, 1, 1, 0, 0).minutes;
+    let jan1 = DateTime::new(1976, 1, 1, 0, 0).unwrap().minutes;
     let mut per_week = [0u32; 53];
     for t in &times {
         let week = (t - jan1) / (7 * 24 * 60);

@@ -586,7 +586,8 @@ pub fn week_span(year: i32, week: u32) -> String {
     }
 }
 
-fn at(date: Date, minute: i64) -> DateTime {
+/// `minute` minutes after the start of `date`.
+fn at(date: Date, minute: i64) -> Result<DateTime, StepError> {
     DateTime::new(
         i64::from(date.year()),
         date.month() as u32,
@@ -594,7 +595,8 @@ fn at(date: Date, minute: i64) -> DateTime {
         0,
         0,
     )
-    .plus_minutes(minute)
+    .and_then(|t| t.plus_minutes(minute))
+    .ok_or_else(|| StepError(format!("no calendar for {}", date.year())))
 }
 
 /// When the case of week `week` comes in: a five-minute mark of the week's days, drawn from stream
@@ -606,8 +608,8 @@ pub fn case_arrival(
     after: Option<DateTime>,
 ) -> Result<DateTime, StepError> {
     let (first, last) = week_days(year, week)?;
-    let start = at(first, 0).minutes;
-    let end = at(last, 24 * 60).minutes;
+    let start = at(first, 0)?.minutes;
+    let end = at(last, 24 * 60)?.minutes;
     let lo = after.map_or(start, |a| (a.minutes + 5).max(start));
     let lo = lo + (5 - lo.rem_euclid(5)) % 5;
     let marks = (end - lo) / 5;
@@ -618,9 +620,7 @@ pub fn case_arrival(
     }
     let mut rng = stream(seed, DATE, week_index(year, week));
     let k = rand::RngExt::random_range(&mut rng, 0..marks);
-    Ok(DateTime {
-        minutes: lo + 5 * k,
-    })
+    DateTime::from_minutes(lo + 5 * k).ok_or_else(|| StepError(format!("no calendar for {year}")))
 }
 
 /// When the starting cases come in: `count` five-minute marks of the campaign's first day, in order.
@@ -631,7 +631,7 @@ pub fn starting_arrivals(seed: u64, year: i32, count: usize) -> Result<Vec<DateT
         .map(|_| rand::RngExt::random_range(&mut rng, 0..24 * 12))
         .collect();
     marks.sort_unstable();
-    Ok(marks.into_iter().map(|m| at(first, 5 * m)).collect())
+    marks.into_iter().map(|m| at(first, 5 * m)).collect()
 }
 
 fn stamp(t: DateTime) -> String {
@@ -648,7 +648,7 @@ pub fn parse_stamp(s: &str) -> Option<DateTime> {
         dp.next()?.parse().ok()?,
     );
     let (h, mi) = t.split_once(':')?;
-    Some(DateTime::new(y, m, dd, h.parse().ok()?, mi.parse().ok()?))
+    DateTime::new(y, m, dd, h.parse().ok()?, mi.parse().ok()?)
 }
 
 /// The state while replaying.

@@ -34,6 +34,9 @@ pub struct Requirements {
     pub modifier_tables: Vec<(String, i64, i64)>,
     /// `(chart, columns)`: a `[[chart]]` with at least these columns.
     pub charts: Vec<(String, Vec<String>)>,
+    /// `(table, limit)`: every row measures a time, an inline roll in its result with a `unit`, and the
+    /// longest it can measure is at most `limit` minutes (case dates must stay on the calendar).
+    pub durations: Vec<(String, i64)>,
 }
 
 /// The largest whole number an `int_results` table may give (NPC levels: HP rolls this many dice).
@@ -366,6 +369,26 @@ fn people(
             }
         }
     }
+    for (t, limit) in &req.durations {
+        let Some(table) = lib.table(t) else { continue };
+        for row in &table.rows {
+            if let Some(d) = duration_problem(row, *limit) {
+                out.push(
+                    Diagnostic::error(
+                        Kind::MissingRequirement,
+                        &lib.sources,
+                        &row.result.loc,
+                        format!(
+                            "the `{kind}` generator reads a time from every row of `{t}`; row `{}` {}",
+                            row.on.value, d.0
+                        ),
+                    )
+                    .with_table(t)
+                    .with_hint(d.1),
+                );
+            }
+        }
+    }
     for (t, lo, hi) in &req.modifier_tables {
         let Some(table) = lib.table(t) else { continue };
         for row in &table.rows {
@@ -400,6 +423,55 @@ fn people(
             );
         }
     }
+}
+
+/// What keeps `row` from measuring a time of at most `limit` minutes, with the fix.
+fn duration_problem(row: &crate::content::Row, limit: i64) -> Option<(String, String)> {
+    use crate::content::Unit;
+    let pieces = crate::content::text::pieces(&row.result.value).ok()?;
+    let Some(expr) = pieces.iter().find_map(|p| match p {
+        crate::content::text::Piece::Roll { expr, .. } => Some(*expr),
+        _ => None,
+    }) else {
+        return Some((
+            "has no inline roll".to_owned(),
+            "write the time as an inline roll, e.g. `result = \"{2d10} hours\"`".to_owned(),
+        ));
+    };
+    let Some(unit) = row.unit else {
+        return Some((
+            format!("gives `{{{expr}}}` with no `unit`"),
+            "add `unit = \"hours\"` (or days, weeks, months, years)".to_owned(),
+        ));
+    };
+    let per = match unit {
+        Unit::Hours => 60,
+        Unit::Days => 24 * 60,
+        Unit::Weeks => 7 * 24 * 60,
+        Unit::Months => crate::roll::case::MONTH_MINUTES,
+        Unit::Years => crate::roll::case::YEAR_MINUTES,
+    };
+    // Unparsable dice are reported by the inline-roll check. The exact maximum where the dice engine can
+    // work it out, else the interval bound (an unbounded roll counts as too long).
+    let e = crate::dice::parse(expr).ok()?;
+    let max = match e.distribution() {
+        Ok(d) => Some(d.max()),
+        Err(_) => e.bounds().map(|(_, hi)| hi),
+    };
+    let too_long = max.is_none_or(|m| {
+        m * num_rational::BigRational::from_integer(per.into())
+            > num_rational::BigRational::from_integer(limit.into())
+    });
+    if too_long {
+        let years = limit / crate::roll::case::YEAR_MINUTES;
+        return Some((
+            format!("can measure more than {years} years with `{{{expr}}}`"),
+            format!(
+                "keep the longest time at {years} years or less, so the crime's date stays on the calendar"
+            ),
+        ));
+    }
+    None
 }
 
 /// Whether a row carries one of `tags`, itself or through every row of each table its result rolls on

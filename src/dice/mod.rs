@@ -110,6 +110,13 @@ impl Expr {
     pub fn is_integer_valued(&self) -> bool {
         integer_valued(&self.root)
     }
+
+    /// Bounds on the values, by interval arithmetic, without working out the distribution: exact for
+    /// sums of dice and constants, possibly wider when a term appears on both sides of a subtraction or
+    /// a division. `None` when a division by a range holding 0 makes the value unbounded.
+    pub fn bounds(&self) -> Option<(num_rational::BigRational, num_rational::BigRational)> {
+        dist::range(&self.root)
+    }
 }
 
 /// A doubtful but legal piece of an expression, located in its source.

@@ -84,6 +84,7 @@ impl Kind for CaseKind {
             .map(|k| (roller::CLOSING.to_owned(), k.to_owned()))
             .collect(),
             row_tags,
+            durations: vec![(roller::ELAPSED.to_owned(), roller::MAX_ELAPSED_MINUTES)],
             book: false,
             ..Requirements::default()
         }

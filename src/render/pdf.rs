@@ -11,16 +11,17 @@ pub fn source_date_epoch() -> Option<Timestamp> {
         .trim()
         .parse()
         .ok()?;
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let (y, m, d) = crate::roll::calendar::civil_from_days(days);
+    let t = jiff::Timestamp::from_second(secs)
+        .ok()?
+        .to_zoned(jiff::tz::TimeZone::UTC)
+        .datetime();
     let dt = Datetime::from_ymd_hms(
-        i32::try_from(y).ok()?,
-        u8::try_from(m).ok()?,
-        u8::try_from(d).ok()?,
-        (rem / 3600) as u8,
-        (rem % 3600 / 60) as u8,
-        (rem % 60) as u8,
+        i32::from(t.year()),
+        u8::try_from(t.month()).ok()?,
+        u8::try_from(t.day()).ok()?,
+        u8::try_from(t.hour()).ok()?,
+        u8::try_from(t.minute()).ok()?,
+        u8::try_from(t.second()).ok()?,
     )?;
     Some(Timestamp::new_utc(dt))
 }

@@ -35,6 +35,10 @@ pub const MAX_YEAR_CASES: u32 = 100_000;
 /// days lie between: a year is 525,960 minutes, a month a twelfth of that (30 days 10½ hours).
 pub const YEAR_MINUTES: i64 = 525_960;
 pub const MONTH_MINUTES: i64 = YEAR_MINUTES / 12;
+/// The longest time elapsed a case may roll: 10 000 years, so that a crime before a case of any year the
+/// case and campaign commands accept (1900 and later) still falls on the calendar (from the year -9999).
+/// `check` holds the time-elapsed table to it.
+pub const MAX_ELAPSED_MINUTES: i64 = 10_000 * YEAR_MINUTES;
 
 /// Tables the roller uses. `blockprint case` checks they exist before rolling.
 pub const VICTIMS: &str = "bbb.victims";
@@ -449,16 +453,24 @@ pub fn roll_case_at(
     let threshold_bands = reachable
         .iter()
         .map(|b| {
-            let until = b.up_to_minutes.map(|m| crime_at.plus_minutes(m));
-            BandEdge {
+            let until = match b.up_to_minutes {
+                Some(m) => Some(crime_at.plus_minutes(m).ok_or_else(|| {
+                    RollError(format!(
+                        "threshold band `{}` ends after the year 9999, where the calendar stops",
+                        b.key
+                    ))
+                })?),
+                None => None,
+            };
+            Ok(BandEdge {
                 band: b.key.clone(),
                 dice: b.dice.clone(),
                 until_date: until.map(DateTime::date),
                 until_time: until.map(DateTime::time),
                 until_weekday: until.map(|u| u.weekday().to_owned()),
-            }
+            })
         })
-        .collect();
+        .collect::<Result<_, RollError>>()?;
 
     // Pre-rolled Breaks per legwork activity.
     let mut breaks = Vec::new();
@@ -567,15 +579,24 @@ fn before(t: DateTime, amount: &BigRational, unit: Unit) -> Result<DateTime, Rol
         .to_i64()
         .filter(|m| m.unsigned_abs() < 1 << 40)
         .ok_or_else(|| RollError("time elapsed is too large".to_owned()))?;
-    Ok(t.minus_minutes(minutes))
+    t.minus_minutes(minutes).ok_or_else(|| {
+        RollError(
+            "time elapsed is too large: the crime would fall before the year -9999".to_owned(),
+        )
+    })
 }
 
 /// When case `req.number` comes in: a random five-minute mark (or, in slots shorter than that, a
 /// random minute) of its slot, the `number`-th of `year_cases` equal slots of the year.
 fn arrival(r: &mut Roller, req: CaseRequest) -> Result<DateTime, RollError> {
     let year = i64::from(req.year);
-    let start = DateTime::new(year, 1, 1, 0, 0).minutes;
-    let length = DateTime::new(year + 1, 1, 1, 0, 0).minutes - start;
+    let new_year = |y| {
+        DateTime::new(y, 1, 1, 0, 0)
+            .map(|t| t.minutes)
+            .ok_or_else(|| RollError(format!("the calendar has no year {y}")))
+    };
+    let start = new_year(year)?;
+    let length = new_year(year + 1)? - start;
     let (n, total) = (i64::from(req.number), i64::from(req.year_cases));
     if req.number == 0 || n > total || total > i64::from(MAX_YEAR_CASES) {
         return Err(RollError(format!(
@@ -590,9 +611,8 @@ fn arrival(r: &mut Roller, req: CaseRequest) -> Result<DateTime, RollError> {
     } else {
         r.int(lo, hi - 1)
     };
-    Ok(DateTime {
-        minutes: start + minute,
-    })
+    DateTime::from_minutes(start + minute)
+        .ok_or_else(|| RollError(format!("the calendar has no year {}", req.year)))
 }
 
 struct RolledVictim {
