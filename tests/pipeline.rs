@@ -456,6 +456,21 @@ fn a_killed_run_is_completed_by_rerunning_it() {
     assert!(!killed.join("cases/.manifest.journal").exists());
 }
 
+/// `case` on `content` exits 1 (content error) before writing anything under `out`.
+fn case_refuses(content: &std::path::Path, out: &std::path::Path) {
+    let o = blockprint(&[
+        "case",
+        "--content",
+        s(content),
+        "--out",
+        s(out),
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!out.exists());
+}
+
 #[test]
 fn check_reports_a_requirement_removed_from_an_init_copy() {
     let dir = tempfile::tempdir().unwrap();
@@ -482,17 +497,7 @@ fn check_reports_a_requirement_removed_from_an_init_copy() {
     assert!(report.contains("┌─ bbb/03-casework.toml:"), "{report}");
     // And `case` refuses before writing anything.
     let out = dir.path().join("out");
-    let o = blockprint(&[
-        "case",
-        "--content",
-        s(&content),
-        "--out",
-        s(&out),
-        "--seed",
-        "1",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(!out.exists());
+    case_refuses(&content, &out);
 }
 
 /// The time-elapsed table must measure a time on every row, and never more than 10 000 years: the crime
@@ -553,17 +558,7 @@ fn check_holds_the_time_elapsed_table_to_times_on_the_calendar() {
     }
     assert_eq!(report.matches("error[").count(), 3, "{report}");
     let out = dir.path().join("out");
-    let o = blockprint(&[
-        "case",
-        "--content",
-        s(&content),
-        "--out",
-        s(&out),
-        "--seed",
-        "1",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(!out.exists());
+    case_refuses(&content, &out);
 
     // 10 000 years exactly is on the calendar: check accepts it and the cases roll, the longest ago
     // falling around the year -8000.

@@ -99,9 +99,13 @@ pub fn check(
             "add {example}, or restore it from the built-in content (`blockprint init DIR` writes it)"
         );
         match nearest(&all_ids, id) {
-            Some(loc) => Diagnostic::error(Kind::MissingRequirement, &lib.sources, loc, message)
-                .with_table(id)
-                .with_hint(format!("{hint}; its neighbours are here")),
+            Some(loc) => needs(
+                lib,
+                loc,
+                id,
+                message,
+                format!("{hint}; its neighbours are here"),
+            ),
             None => Diagnostic::unlocated(Kind::MissingRequirement, message)
                 .with_table(id)
                 .with_hint(hint),
@@ -143,39 +147,32 @@ pub fn check(
             .iter()
             .any(|e| e.key.value == *key && matches!(e.value.value, EntryValue::Integer(_)));
         if !ok {
-            out.push(
-                Diagnostic::error(
-                    Kind::MissingRequirement,
-                    &lib.sources,
-                    &lookup.id.loc,
-                    format!("the `{kind}` generator needs the key `{key}` with a whole-number value in lookup `{l}`"),
-                )
-                .with_table(l)
-                .with_hint(format!("add `{{ key = \"{key}\", value = 0 }}` (with the right number) to its entries")),
+            let message = format!(
+                "the `{kind}` generator needs the key `{key}` with a whole-number value in lookup `{l}`"
             );
+            let hint = format!(
+                "add `{{ key = \"{key}\", value = 0 }}` (with the right number) to its entries"
+            );
+            out.push(needs(lib, &lookup.id.loc, l, message, hint));
         }
     }
     for (t, tags) in &req.row_tags {
         let Some(table) = lib.table(t) else { continue };
         for row in &table.rows {
             if !row_tagged(lib, row, tags, 0) {
-                out.push(
-                    Diagnostic::error(
-                        Kind::MissingRequirement,
-                        &lib.sources,
-                        &row.loc,
-                        format!(
-                            "the `{kind}` generator needs every row of `{t}` tagged one of {}; row `{}` has none",
-                            tags.iter().map(|g| format!("`{g}`")).collect::<Vec<_>>().join(", "),
-                            row.on.value
-                        ),
-                    )
-                    .with_table(t)
-                    .with_hint(format!(
-                        "add `tags = [\"{}\"]` (or another of them) to the row, or to every row of the table it rolls on",
-                        tags[0]
-                    )),
+                let message = format!(
+                    "the `{kind}` generator needs every row of `{t}` tagged one of {}; row `{}` has none",
+                    tags.iter()
+                        .map(|g| format!("`{g}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    row.on.value
                 );
+                let hint = format!(
+                    "add `tags = [\"{}\"]` (or another of them) to the row, or to every row of the table it rolls on",
+                    tags[0]
+                );
+                out.push(needs(lib, &row.loc, t, message, hint));
             }
         }
     }
@@ -201,20 +198,13 @@ pub fn check(
             Some(chart) => {
                 for col in columns {
                     if chart.column(col).is_none() {
-                        out.push(
-                            Diagnostic::error(
-                                Kind::MissingRequirement,
-                                &lib.sources,
-                                &chart.columns.loc,
-                                format!(
-                                    "the `{kind}` generator needs a column `{col}` in chart `{c}`"
-                                ),
-                            )
-                            .with_table(c)
-                            .with_hint(format!(
-                                "add `\"{col}\"` to `columns` and a cell for it in every row"
-                            )),
-                        );
+                        out.push(needs(
+                            lib,
+                            &chart.columns.loc,
+                            c,
+                            format!("the `{kind}` generator needs a column `{col}` in chart `{c}`"),
+                            format!("add `\"{col}\"` to `columns` and a cell for it in every row"),
+                        ));
                     }
                 }
             }
@@ -253,16 +243,16 @@ fn people(
             )
             .with_hint("add `role = \"class\"` to the hit-die lookup, or restore it from the built-in content (`blockprint init DIR` writes it)"),
         ),
-        Some(c) if needs_classes && c.kind != crate::content::ValueKind::Dice => out.push(
-            Diagnostic::error(
-                Kind::MissingRequirement,
-                &lib.sources,
-                &c.id.loc,
-                format!("the `{kind}` generator rolls hit dice from the class lookup `{}`, whose values are not dice", c.id.value),
-            )
-            .with_table(&c.id.value)
-            .with_hint("set `kind = \"dice\"` and give each class its hit die (`1d8`)"),
-        ),
+        Some(c) if needs_classes && c.kind != crate::content::ValueKind::Dice => out.push(needs(
+            lib,
+            &c.id.loc,
+            &c.id.value,
+            format!(
+                "the `{kind}` generator rolls hit dice from the class lookup `{}`, whose values are not dice",
+                c.id.value
+            ),
+            "set `kind = \"dice\"` and give each class its hit die (`1d8`)",
+        )),
         _ => {}
     }
     let class_keys: Vec<&str> = classes
@@ -291,16 +281,15 @@ fn people(
         };
         for class in &class_keys {
             if !lookup.entries.iter().any(|e| e.key.value == *class) {
-                out.push(
-                    Diagnostic::error(
-                        Kind::MissingRequirement,
-                        &lib.sources,
-                        &lookup.id.loc,
-                        format!("the `{kind}` generator needs an entry for class `{class}` in lookup `{l}`"),
-                    )
-                    .with_table(l)
-                    .with_hint(format!("add `{{ key = \"{class}\", value = \"…\" }}` to its entries")),
-                );
+                out.push(needs(
+                    lib,
+                    &lookup.id.loc,
+                    l,
+                    format!(
+                        "the `{kind}` generator needs an entry for class `{class}` in lookup `{l}`"
+                    ),
+                    format!("add `{{ key = \"{class}\", value = \"…\" }}` to its entries"),
+                ));
             }
         }
         let Some(of) = of else { continue };
@@ -310,19 +299,21 @@ fn people(
         for e in &lookup.entries {
             let v = e.value.value.to_string();
             if !target.entries.iter().any(|t| t.key.value == v) {
-                out.push(
-                    Diagnostic::error(
-                        Kind::MissingRequirement,
-                        &lib.sources,
-                        &e.value.loc,
-                        format!("the `{kind}` generator needs every value of `{l}` to be a key of `{of}`; `{v}` is not"),
-                    )
-                    .with_table(l)
-                    .with_hint(format!(
-                        "use one of {}",
-                        target.entries.iter().map(|t| format!("`{}`", t.key.value)).collect::<Vec<_>>().join(", ")
-                    )),
+                let message = format!(
+                    "the `{kind}` generator needs every value of `{l}` to be a key of `{of}`; `{v}` is not"
                 );
+                let keys: Vec<String> = target
+                    .entries
+                    .iter()
+                    .map(|t| format!("`{}`", t.key.value))
+                    .collect();
+                out.push(needs(
+                    lib,
+                    &e.value.loc,
+                    l,
+                    message,
+                    format!("use one of {}", keys.join(", ")),
+                ));
             }
         }
     }
@@ -331,16 +322,13 @@ fn people(
             continue;
         };
         if !lookup.entries.iter().any(|e| e.key.value == *key) {
-            out.push(
-                Diagnostic::error(
-                    Kind::MissingRequirement,
-                    &lib.sources,
-                    &lookup.id.loc,
-                    format!("the `{kind}` generator needs the key `{key}` in lookup `{l}`"),
-                )
-                .with_table(l)
-                .with_hint(format!("add an entry `{{ key = \"{key}\", … }}`")),
-            );
+            out.push(needs(
+                lib,
+                &lookup.id.loc,
+                l,
+                format!("the `{kind}` generator needs the key `{key}` in lookup `{l}`"),
+                format!("add an entry `{{ key = \"{key}\", … }}`"),
+            ));
         }
     }
     for t in &req.int_results {
@@ -353,19 +341,12 @@ fn people(
                 .parse::<u32>()
                 .is_ok_and(|n| n <= MAX_INT_RESULT);
             if !ok {
-                out.push(
-                    Diagnostic::error(
-                        Kind::MissingRequirement,
-                        &lib.sources,
-                        &row.result.loc,
-                        format!(
-                            "the `{kind}` generator needs every result of `{t}` to be a whole number from 0 to {MAX_INT_RESULT}; row `{}` reads `{}`",
-                            row.on.value, row.result.value
-                        ),
-                    )
-                    .with_table(t)
-                    .with_hint("write the number alone, e.g. `result = \"2\"`"),
+                let message = format!(
+                    "the `{kind}` generator needs every result of `{t}` to be a whole number from 0 to {MAX_INT_RESULT}; row `{}` reads `{}`",
+                    row.on.value, row.result.value
                 );
+                let hint = "write the number alone, e.g. `result = \"2\"`";
+                out.push(needs(lib, &row.result.loc, t, message, hint));
             }
         }
     }
@@ -373,19 +354,16 @@ fn people(
         let Some(table) = lib.table(t) else { continue };
         for row in &table.rows {
             if let Some(d) = duration_problem(row, *limit) {
-                out.push(
-                    Diagnostic::error(
-                        Kind::MissingRequirement,
-                        &lib.sources,
-                        &row.result.loc,
-                        format!(
-                            "the `{kind}` generator reads a time from every row of `{t}`; row `{}` {}",
-                            row.on.value, d.0
-                        ),
-                    )
-                    .with_table(t)
-                    .with_hint(d.1),
-                );
+                out.push(needs(
+                    lib,
+                    &row.result.loc,
+                    t,
+                    format!(
+                        "the `{kind}` generator reads a time from every row of `{t}`; row `{}` {}",
+                        row.on.value, d.0
+                    ),
+                    d.1,
+                ));
             }
         }
     }
@@ -393,16 +371,12 @@ fn people(
         let Some(table) = lib.table(t) else { continue };
         for row in &table.rows {
             if row.modifier.is_none() {
-                out.push(
-                    Diagnostic::error(
-                        Kind::MissingRequirement,
-                        &lib.sources,
-                        &row.loc,
-                        format!("the `{kind}` generator reads a `modifier` from every row of `{t}`; row `{}` has none", row.on.value),
-                    )
-                    .with_table(t)
-                    .with_hint("add `modifier = 0` (with the right number) to the row"),
+                let message = format!(
+                    "the `{kind}` generator reads a `modifier` from every row of `{t}`; row `{}` has none",
+                    row.on.value
                 );
+                let hint = "add `modifier = 0` (with the right number) to the row";
+                out.push(needs(lib, &row.loc, t, message, hint));
             }
         }
         let covers = crate::dice::parse(&table.dice.value)
@@ -411,18 +385,27 @@ fn people(
             .and_then(|d| d.integer_outcomes())
             .is_some_and(|o| (*lo..=*hi).all(|v| o.iter().any(|(x, _)| *x == v)));
         if !covers {
-            out.push(
-                Diagnostic::error(
-                    Kind::MissingRequirement,
-                    &lib.sources,
-                    &table.dice.loc,
-                    format!("the `{kind}` generator looks up every score from {lo} to {hi} in `{t}`, but its dice `{}` do not roll them all", table.dice.value),
-                )
-                .with_table(t)
-                .with_hint(format!("use dice that roll {lo} to {hi} (`3d6`)")),
+            let message = format!(
+                "the `{kind}` generator looks up every score from {lo} to {hi} in `{t}`, but its dice `{}` do not roll them all",
+                table.dice.value
             );
+            let hint = format!("use dice that roll {lo} to {hi} (`3d6`)");
+            out.push(needs(lib, &table.dice.loc, t, message, hint));
         }
     }
+}
+
+/// A missing requirement at `loc`, about item `id` (a table, lookup or chart), with its fix.
+fn needs(
+    lib: &Library,
+    loc: &Loc,
+    id: &str,
+    message: String,
+    hint: impl Into<String>,
+) -> Diagnostic {
+    Diagnostic::error(Kind::MissingRequirement, &lib.sources, loc, message)
+        .with_table(id)
+        .with_hint(hint)
 }
 
 /// What keeps `row` from measuring a time of at most `limit` minutes, with the fix.
