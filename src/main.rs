@@ -15,10 +15,10 @@ fn main() -> ExitCode {
 }
 
 /// mimalloc asks Linux for transparent huge pages. A run as short as ours touches only part of each 2 MB
-/// page, yet the kernel clears all of it on the first touch: with them, the SRD spent about 0.5 s of
-/// system time clearing pages (perf: `clear_page_erms` under `do_huge_pmd_anonymous_page`) and took a
-/// median 1.18 s; without them 1.03 s and 55 MB less memory (8 alternating runs). Case batches neither
-/// gain nor lose. Pages already mapped are left as they are.
+/// page, yet the kernel clears all of it on the first touch (perf: `clear_page_erms` under
+/// `do_huge_pmd_anonymous_page`, up to 18 % of a short case batch). Without them the SRD peaks about
+/// 60 MB lower (233 against 295 MB) and `build` 63 MB lower; time is neutral to better (two sets of 8
+/// alternating SRD runs: 1.18 -> 1.03 s and 1.21 -> 1.19 s). Pages already mapped are left as they are.
 fn no_transparent_huge_pages() {
     #[cfg(target_os = "linux")]
     // SAFETY: PR_SET_THP_DISABLE takes one integer flag and touches no memory of ours; an error (an old
