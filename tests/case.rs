@@ -417,7 +417,9 @@ fn content_without_the_roller_tables_is_refused_by_name() {
 
 #[test]
 fn the_key_in_the_footer_makes_the_same_case_again() {
-    // Issue 8, point 6: the footer's key (batch seed, year, number) regenerates the case byte for byte.
+    // Issue 8, point 6: the GM file's footer key (batch seed, year, number) regenerates the case byte for
+    // byte. Issue 22, defect 6: only the GM file carries it; the handout the players hold has no key and
+    // no content hash.
     let dir = tempfile::tempdir().unwrap();
     let batch = case(
         &dir.path().join("batch"),
@@ -431,7 +433,7 @@ fn the_key_in_the_footer_makes_the_same_case_again() {
         ],
         &[],
     );
-    let text = pdf_text(&batch["cases/1976-03/1976-03-handout.pdf"]);
+    let text = pdf_text(&batch["cases/1976-03/1976-03-gm.pdf"]);
     let key = text
         .split("rerun: case ")
         .nth(1)
@@ -507,4 +509,156 @@ fn the_key_in_the_footer_makes_the_same_case_again() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("give at least 40"));
+}
+
+/// Pages of a PDF.
+fn pages(bytes: &[u8]) -> usize {
+    lopdf::Document::load_mem(bytes)
+        .expect("a readable PDF")
+        .get_pages()
+        .len()
+}
+
+#[test]
+fn handouts_carry_no_rerun_key_seed_or_content_hash() {
+    // Issue 22, defects 6 and 15: the players hold the handout; the key on it would rebuild the GM file.
+    let dir = tempfile::tempdir().unwrap();
+    let files = case(
+        dir.path(),
+        &[
+            "--seed",
+            "9007199254740991",
+            "--count",
+            "3",
+            "--format",
+            "pdf,md,json",
+        ],
+        &[],
+    );
+    for n in ["1976-01", "1976-02", "1976-03"] {
+        let v: serde_json::Value =
+            serde_json::from_slice(&files[&format!("cases/{n}/{n}.json")]).unwrap();
+        let version = v["content_version"].as_str().unwrap();
+        let seed = v["seed"].to_string();
+        assert_eq!(version.len(), 12, "a content hash: {version}");
+        let handout = pdf_text(&files[&format!("cases/{n}/{n}-handout.pdf")]);
+        assert!(handout.contains(v["victim"]["name"].as_str().unwrap()));
+        let footer = handout
+            .lines()
+            .rfind(|l| !l.trim().is_empty())
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "));
+        assert_eq!(
+            footer.as_deref(),
+            Some(format!("{n} · Player handout").as_str())
+        );
+        let gm = pdf_text(&files[&format!("cases/{n}/{n}-gm.pdf")]);
+        assert!(gm.contains(&format!("content {version}")), "{gm}");
+        assert!(gm.contains("rerun: case --seed 9007199254740991"));
+        for secret in [
+            "rerun",
+            "--seed",
+            "--first-number",
+            "9007199254740991",
+            seed.as_str(),
+            version,
+            "content ",
+        ] {
+            assert!(!handout.contains(secret), "{n}: `{secret}` on the handout");
+        }
+        // The Markdown's public part (before the GM section) carries none of them either.
+        let md = String::from_utf8(files[&format!("cases/{n}/{n}.md")].clone()).unwrap();
+        let public = md
+            .split("## GM only")
+            .next()
+            .unwrap()
+            .split("## Caseload entry (public)")
+            .nth(1)
+            .unwrap();
+        assert!(public.contains(v["victim"]["name"].as_str().unwrap()));
+        for secret in ["blockprint", "--seed", "9007199254740991", &seed, version] {
+            assert!(!public.contains(secret), "{n}: `{secret}` in {public}");
+        }
+    }
+    let all = pdf_text(&files["cases/handouts.pdf"]);
+    assert!(!all.contains("rerun") && !all.contains("9007199254740991"));
+}
+
+#[test]
+fn handouts_pdf_is_not_padded_and_gm_pdf_only_where_a_file_is_odd() {
+    // Issue 22, defect 7: nothing secret is in handouts.pdf, so no blank page goes between two handouts.
+    let dir = tempfile::tempdir().unwrap();
+    let files = case(
+        dir.path(),
+        &["--seed", "42", "--count", "3", "--format", "pdf"],
+        &[],
+    );
+    let numbers = ["1976-01", "1976-02", "1976-03"];
+    let handout_pages: usize = numbers
+        .iter()
+        .map(|n| pages(&files[&format!("cases/{n}/{n}-handout.pdf")]))
+        .sum();
+    assert_eq!(handout_pages, 3);
+    assert_eq!(pages(&files["cases/handouts.pdf"]), handout_pages);
+    assert!(!pdf_text(&files["cases/handouts.pdf"]).contains("intentionally blank"));
+    // Every GM file is two pages here: gm.pdf needs no padding either.
+    let gm_pages: Vec<usize> = numbers
+        .iter()
+        .map(|n| pages(&files[&format!("cases/{n}/{n}-gm.pdf")]))
+        .collect();
+    assert_eq!(gm_pages, [2, 2, 2]);
+    assert_eq!(pages(&files["cases/gm.pdf"]), 6);
+}
+
+#[test]
+fn a_gm_file_that_runs_to_three_pages_is_padded_with_a_page_that_says_so() {
+    // Issue 22, defect 7: gm.pdf keeps its padding where a GM file's last page would otherwise back the
+    // next case's secret first page; the padding page says it is blank on purpose.
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    ok(&blockprint(&["init", content.to_str().unwrap()], &[]));
+    let breaks = content.join("bbb/04-breaks.toml");
+    let long = "An existing prior case, one the squad has worked for months without a single lead worth \
+        the name, the file thick with dead ends, cold coffee rings and the names of witnesses who moved \
+        away or died";
+    let text = std::fs::read_to_string(&breaks)
+        .unwrap()
+        .replace(
+            r#"{ on = "1-5",   result = "Belongs to another case:"#,
+            r#"{ on = "1-99",   result = "Belongs to another case:"#,
+        )
+        .replace(
+            r#"{ on = "6-100", result = "Belongs to this case" }"#,
+            r#"{ on = "100", result = "Belongs to this case" }"#,
+        )
+        .replace(r#""An existing prior case""#, &format!("\"{long}\""));
+    std::fs::write(&breaks, text).unwrap();
+    let files = case(
+        &dir.path().join("out"),
+        &[
+            "--seed",
+            "42",
+            "--count",
+            "2",
+            "--format",
+            "pdf",
+            "--content",
+            content.to_str().unwrap(),
+        ],
+        &[],
+    );
+    for n in ["1976-01", "1976-02"] {
+        assert_eq!(pages(&files[&format!("cases/{n}/{n}-gm.pdf")]), 3, "{n}");
+        assert_eq!(pages(&files[&format!("cases/{n}/{n}-handout.pdf")]), 1);
+    }
+    let gm = lopdf::Document::load_mem(&files["cases/gm.pdf"]).unwrap();
+    assert_eq!(gm.get_pages().len(), 8);
+    for p in 1..=8 {
+        let t = gm.extract_text(&[p]).unwrap();
+        assert_eq!(
+            t.trim() == "This page is intentionally blank.",
+            p == 4 || p == 8,
+            "page {p}: {t}"
+        );
+    }
+    assert_eq!(pages(&files["cases/handouts.pdf"]), 2);
 }

@@ -114,11 +114,16 @@ impl Kind for CaseKind {
                 head: "case/index.md.j2".into(),
                 row: "case/index-row.md.j2".into(),
             }),
+            // Padding is for duplex printing. In gm.pdf a GM file that runs to an odd number of pages (long
+            // text) gets a blank page, so the next case's secret first page never backs it: each case's file
+            // stays its own sheets, to be filed, handed to a co-GM or thrown away with its case without
+            // taking another case's secrets along. handouts.pdf holds nothing secret and each handout is
+            // public to the table, so two handouts may share a sheet: no padding, no wasted paper.
             merges: vec![
                 Merge {
                     rel: "gm.pdf".into(),
                     title: "Case packets — GM files".into(),
-                    about: "every GM file, each padded to an even page count for duplex".into(),
+                    about: "every GM file, each starting on a fresh sheet in duplex".into(),
                     part: "gm".into(),
                     pad_to_even: true,
                 },
@@ -127,7 +132,7 @@ impl Kind for CaseKind {
                     title: "Case packets — player handouts".into(),
                     about: "every player handout".into(),
                     part: "handout".into(),
-                    pad_to_even: true,
+                    pad_to_even: false,
                 },
             ],
         }

@@ -42,7 +42,8 @@ pub struct Options {
     /// `/Title` of the merged document (shown by viewers instead of the file name).
     pub title: String,
     /// Append a blank page (with the MediaBox of its last page) after each input with an odd page count, so
-    /// every input starts on an odd page when printed duplex.
+    /// every input starts on an odd page when printed duplex. The page says so in small grey type
+    /// ([`BLANK_NOTE`]), as printed books do, so nobody takes it for a misprint.
     pub pad_to_even: bool,
 }
 
@@ -143,6 +144,69 @@ pub fn merge(inputs: &[Input], opts: &Options, out: &mut dyn Write) -> Result<St
     })
 }
 
+/// What a padding page says, centred on it in small grey type.
+pub const BLANK_NOTE: &str = "This page is intentionally blank.";
+/// The note's size in points, and the smallest it is shrunk to on a page too narrow for it (below that, on a
+/// page narrower than a playing card, the page stays empty).
+const BLANK_NOTE_SIZE: f64 = 8.0;
+const BLANK_NOTE_MIN_SIZE: f64 = 6.0;
+/// The least room (points, about 5 mm) kept between the note and the page's side edges.
+const BLANK_NOTE_MARGIN: f64 = 14.0;
+const BLANK_FONT_NAME: &str = "BpBlank";
+
+/// Helvetica, one of the PDF standard fonts every reader has (nothing to embed), in WinAnsi encoding.
+fn blank_font_dict() -> Dictionary {
+    let mut d = Dictionary::new();
+    d.set("Type", Object::Name(b"Font".to_vec()));
+    d.set("Subtype", Object::Name(b"Type1".to_vec()));
+    d.set("BaseFont", Object::Name(b"Helvetica".to_vec()));
+    d.set("Encoding", Object::Name(b"WinAnsiEncoding".to_vec()));
+    d
+}
+
+/// Width of a character of [`BLANK_NOTE`] in Helvetica, in thousandths of the type size (its AFM metrics).
+fn helvetica_width(c: char) -> f64 {
+    match c {
+        ' ' | '.' | 't' | 'f' => 278.0,
+        'i' | 'l' | 'j' => 222.0,
+        's' | 'y' | 'k' | 'c' | 'v' | 'x' | 'z' => 500.0,
+        'r' => 333.0,
+        'm' => 833.0,
+        'w' => 722.0,
+        'T' => 611.0,
+        _ => 556.0,
+    }
+}
+
+/// The content stream of a padding page with this MediaBox: [`BLANK_NOTE`] centred on the page in 50% grey,
+/// or `None` when the page is too narrow for it at [`BLANK_NOTE_MIN_SIZE`].
+fn blank_note(media_box: &Object) -> Option<Vec<u8>> {
+    let n: Vec<f64> = media_box
+        .as_array()
+        .ok()?
+        .iter()
+        .filter_map(|o| match o {
+            Object::Integer(i) => Some(*i as f64),
+            Object::Real(r) => Some(f64::from(*r)),
+            _ => None,
+        })
+        .collect();
+    let [x0, y0, x1, y1] = n[..] else { return None };
+    let (left, right) = (x0.min(x1), x0.max(x1));
+    let (bottom, top) = (y0.min(y1), y0.max(y1));
+    let em: f64 = BLANK_NOTE.chars().map(helvetica_width).sum::<f64>() / 1000.0;
+    let size = BLANK_NOTE_SIZE.min((right - left - 2.0 * BLANK_NOTE_MARGIN) / em);
+    if !size.is_finite() || size < BLANK_NOTE_MIN_SIZE {
+        return None;
+    }
+    let x = (left + right - em * size) / 2.0;
+    let y = (bottom + top - 0.7 * size) / 2.0; // cap height of Helvetica is about 0.7 em
+    Some(
+        format!("BT 0.5 g /{BLANK_FONT_NAME} {size:.2} Tf {x:.2} {y:.2} Td ({BLANK_NOTE}) Tj ET")
+            .into_bytes(),
+    )
+}
+
 /// Inputs parsed ahead per reader thread.
 pub const READ_AHEAD: usize = 2;
 /// Reader threads at most.
@@ -167,6 +231,8 @@ fn write_merged(
         blank_pages: 0,
     };
     let mut version = (1, 7);
+    // The font of the blank pages' note, written once, with the first blank page that has one.
+    let mut blank_font: Option<u32> = None;
 
     for (input, doc) in inputs.iter().zip(docs) {
         let doc = doc?;
@@ -217,11 +283,33 @@ fn write_merged(
         if opts.pad_to_even && pages.len() % 2 == 1 {
             let last = pages.last().expect("pages is not empty");
             let (id, parent) = tree.add_page(&mut ids)?;
+            let mbox = media_box(&doc, last);
             let mut blank = Dictionary::new();
             blank.set("Type", Object::Name(b"Page".to_vec()));
             blank.set("Parent", Object::Reference((parent, 0)));
-            blank.set("MediaBox", media_box(&doc, last));
-            blank.set("Resources", Dictionary::new());
+            let mut resources = Dictionary::new();
+            if let Some(content) = blank_note(&mbox) {
+                let font = match blank_font {
+                    Some(font) => font,
+                    None => {
+                        let font = ids.next()?;
+                        w.dict(font, blank_font_dict())?;
+                        *blank_font.insert(font)
+                    }
+                };
+                let mut fonts = Dictionary::new();
+                fonts.set(BLANK_FONT_NAME, Object::Reference((font, 0)));
+                resources.set("Font", fonts);
+                let stream = ids.next()?;
+                w.stream(
+                    stream,
+                    |buf| write!(buf, "<</Length {}>>", content.len()).expect("writing to a Vec"),
+                    &content,
+                )?;
+                blank.set("Contents", Object::Reference((stream, 0)));
+            }
+            blank.set("MediaBox", mbox);
+            blank.set("Resources", resources);
             w.dict(id, blank)?;
             stats.pages += 1;
             stats.blank_pages += 1;

@@ -144,8 +144,10 @@ fn media_box(doc: &Document, n: u32) -> Vec<i64> {
     b.iter().map(|n| n.as_i64().unwrap()).collect()
 }
 
+/// A padding page: nothing on it but the note saying it is blank (or nothing at all).
 fn is_blank(doc: &Document, n: u32) -> bool {
     !page_dict(doc, n).has(b"Contents")
+        || text(doc, n).contains("(This page is intentionally blank.)")
 }
 
 fn text(doc: &Document, n: u32) -> String {
@@ -228,6 +230,64 @@ fn pads_every_input_to_start_on_an_odd_page() {
         b"UseOutlines"
     );
     assert!(!catalog.has(b"StructTreeRoot"));
+}
+
+#[test]
+fn a_padding_page_says_it_is_blank_in_small_grey_type_centred() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = save(dir.path(), "one.pdf", pdf(&[LETTER], false, |_, _| ()));
+    let card = save(dir.path(), "card.pdf", pdf(&[CARD], false, |_, _| ()));
+    let tiny = save(
+        dir.path(),
+        "tiny.pdf",
+        pdf(&[[0, 0, 100, 150]], false, |_, _| ()),
+    );
+    let inputs = [
+        input(&one, "one"),
+        input(&card, "card"),
+        input(&one, "again"),
+        input(&tiny, "tiny"),
+    ];
+    let (stats, bytes) = run(&inputs, true).unwrap();
+    assert_eq!(stats.blank_pages, 4);
+    let doc = check(&bytes);
+    // Helvetica widths sum to 13.895 em: 111.16 pt wide at 8 pt, so x = (612 - 111.16) / 2 on Letter and
+    // (300 - 111.16) / 2 on the card; y puts the cap height's middle at the page's middle.
+    assert_eq!(
+        text(&doc, 2).trim_end(),
+        "BT 0.5 g /BpBlank 8.00 Tf 250.42 393.20 Td (This page is intentionally blank.) Tj ET"
+    );
+    assert_eq!(
+        text(&doc, 4).trim_end(),
+        "BT 0.5 g /BpBlank 8.00 Tf 94.42 197.20 Td (This page is intentionally blank.) Tj ET"
+    );
+    assert!(is_blank(&doc, 6));
+    // A page narrower than the note at 6 pt (plus 5 mm a side) stays empty.
+    assert!(!page_dict(&doc, 8).has(b"Contents"));
+    assert_eq!(media_box(&doc, 8), [0, 0, 100, 150]);
+    // One font for every note: the standard Helvetica, nothing embedded.
+    let font_of = |n: u32| {
+        page_dict(&doc, n)
+            .get(b"Resources")
+            .and_then(Object::as_dict)
+            .and_then(|r| r.get(b"Font"))
+            .and_then(Object::as_dict)
+            .and_then(|f| f.get(b"BpBlank"))
+            .and_then(Object::as_reference)
+            .unwrap()
+    };
+    assert_eq!(font_of(2), font_of(4));
+    assert_eq!(font_of(2), font_of(6));
+    let font = doc.get_dictionary(font_of(2)).unwrap();
+    assert_eq!(
+        font.get(b"BaseFont").unwrap().as_name().unwrap(),
+        b"Helvetica"
+    );
+    assert!(!font.has(b"FontDescriptor"));
+    assert_eq!(
+        doc.extract_text(&[2]).unwrap().trim(),
+        "This page is intentionally blank."
+    );
 }
 
 #[test]
