@@ -416,3 +416,133 @@ fn check_locates_what_random_npcs_need() {
     assert_eq!(o.status.code(), Some(1));
     assert!(!out.exists());
 }
+
+#[test]
+fn no_npc_is_a_john_jane_doe() {
+    // Issue 22, defect 8: the victims list's unidentified body (`John/Jane Doe`, tagged `unidentified`)
+    // is no witness's or suspect's line of work; it is rolled again, like "multiple victims".
+    let lib = lib();
+    let doe = |n: &roller::Npc| {
+        [&n.occupation, &n.mastery, &n.disposition, &n.profile]
+            .iter()
+            .any(|f| f.as_deref().is_some_and(|t| t.contains("John/Jane")))
+            || n.name.contains("John/Jane")
+    };
+    let mut masters = 0;
+    for k in 1..=3000 {
+        let n = roller::roll_random(&lib, 42, k, &NpcOptions::default()).unwrap();
+        assert!(!doe(&n), "NPC {k}: {n:?}");
+        masters += usize::from(n.mastery.is_some());
+    }
+    assert!(masters > 100, "{masters} Masters");
+    // The row does come up: without its tag, NPC 1 of batch 42 is a John/Jane Doe and a Master of it.
+    let mut untagged = lib.clone();
+    for t in untagged
+        .tables
+        .iter_mut()
+        .filter(|t| t.id.value == "bbb.victims")
+    {
+        for r in t.rows.iter_mut() {
+            r.tags.retain(|g| g.value != "unidentified");
+        }
+    }
+    let first = roller::roll_random(&untagged, 42, 1, &NpcOptions::default()).unwrap();
+    assert_eq!(first.occupation.as_deref(), Some("John/Jane Doe"));
+    assert_eq!(first.mastery.as_deref(), Some("John/Jane Doe"));
+    let tagged = roller::roll_random(&lib, 42, 1, &NpcOptions::default()).unwrap();
+    assert_ne!(tagged.occupation, first.occupation);
+
+    // And the cards read back from the PDF say it nowhere.
+    let dir = tempfile::tempdir().unwrap();
+    let files = npc(
+        dir.path(),
+        &["--seed", "42", "--count", "20", "--format", "pdf,md"],
+    );
+    for (name, bytes) in &files {
+        let text = if name.ends_with(".pdf") {
+            pdf_text(bytes)
+        } else {
+            String::from_utf8_lossy(bytes).into_owned()
+        };
+        assert!(
+            !text.contains("John/Jane") && !text.contains("Jane Doe"),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_card_gives_the_name_stats_hp_and_notes_their_room() {
+    // Issue 22, defect 8: the card's space is used — large name and stats, an HP box per kind of scene
+    // with room to pencil what is left, the disposition, and ruled notes in the rest of the card.
+    let dir = tempfile::tempdir().unwrap();
+    let files = npc(
+        dir.path(),
+        &[
+            "--seed", "42", "--count", "1", "--role", "suspect", "--class", "fighter", "--level",
+            "3", "--format", "pdf,json",
+        ],
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&files["npcs/suspects-fighter-l3-00001-00001.json"]).unwrap();
+    let n = &json["npcs"][0];
+    let pdf = &files["npcs/suspects-fighter-l3-00001-00001-cards.pdf"];
+    let page = &support::glyphs::pages(pdf)[0];
+    let text = pdf_text(pdf);
+    // The text without spaces (tracking spaces the labels out) and in lower case (labels are capitals).
+    let squeezed: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect();
+    let hp = n["hp"]["max"].as_i64().unwrap().to_string();
+    let out = n["hp"]["out_of_class"].as_i64().unwrap().to_string();
+    for want in [
+        "suspectno.1".to_owned(),
+        "level·class3fighterrolls3d6".to_owned(),
+        format!("hp·theirclass’sscenes{hp}now"),
+        format!("hp·otherscenes{out}now"),
+        "profile".to_owned(),
+        "disposition".to_owned(),
+        "notes".to_owned(),
+    ] {
+        assert!(squeezed.contains(&want), "{want} missing from {squeezed}");
+    }
+    // Sizes, read from the glyphs: the name at 19 pt, the HP values at 19 pt, the body at 9.5 pt or more,
+    // and nothing under 7 pt.
+    let size_of = |s: &str| {
+        page.glyphs
+            .iter()
+            .filter(|g| g.text == s)
+            .map(|g| (g.size * 10.0).round() / 10.0)
+            .fold(0.0_f64, f64::max)
+    };
+    let name = n["name"].as_str().unwrap();
+    let initial = name.chars().next().unwrap().to_string();
+    assert_eq!(size_of(&initial), 19.0, "{name}");
+    assert_eq!(size_of(&hp[..1]), 19.0, "HP {hp}");
+    let smallest = page
+        .glyphs
+        .iter()
+        .filter(|g| g.y > 20.0 * MM) // the key printed under the cards is 6.5 pt
+        .map(|g| g.size)
+        .fold(f64::MAX, f64::min);
+    assert!(smallest >= 7.0, "{smallest} pt");
+    // The card's text runs from its top to the notes near its foot: the card is used, not 30% of it.
+    let (x0, top) = (
+        (page.width - 198.0 * MM) / 2.0,
+        page.height - (page.height - 264.0 * MM) / 2.0,
+    );
+    let on_card: Vec<_> = page
+        .glyphs
+        .iter()
+        .filter(|g| g.x < x0 + 99.0 * MM && g.y > top - 66.0 * MM)
+        .collect();
+    let lowest = on_card.iter().map(|g| g.y).fold(f64::MAX, f64::min);
+    let highest = on_card.iter().map(|g| g.y).fold(0.0, f64::max);
+    assert!(
+        highest - lowest > 40.0 * MM,
+        "text spans {:.1} mm of the 66 mm card",
+        (highest - lowest) / MM
+    );
+}

@@ -15,6 +15,8 @@ use crate::content::{Library, Npc as StockNpc};
 pub const NOTABILITY: &str = "bbb.npc.notability";
 pub const LEVEL: &str = "bbb.npc.level";
 pub const MASTERY: &str = "bbb.npc.mastery";
+/// Tags of victim rows that are no occupation for a witness or suspect: rolled again.
+pub const NOT_AN_OCCUPATION: [&str; 2] = ["multiple", "unidentified"];
 
 /// Witness or suspect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
@@ -172,10 +174,12 @@ pub fn roll_random(
         }
     };
 
-    // Occupation from the victims list; a "multiple victims" row is rolled again.
+    // Occupation from the victims list. A row that is no living person's line of work is rolled again:
+    // "multiple victims", and the unidentified body (`John/Jane Doe`, tagged `unidentified`), whose
+    // placeholder name would otherwise print as the NPC's occupation and the field they are a Master of.
     let mut occ = d.table(VICTIMS)?;
     for _ in 0..16 {
-        if !d.tagged(&occ, "multiple") {
+        if !NOT_AN_OCCUPATION.iter().any(|t| d.tagged(&occ, t)) {
             break;
         }
         occ = d.table(VICTIMS)?;
