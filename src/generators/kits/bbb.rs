@@ -157,7 +157,7 @@ fn outcome_rows(cx: &Checked) -> Result<serde_json::Value> {
         })?;
         rows.push(serde_json::json!({
             "on": r.on.value,
-            "result": smart_quotes(&r.result.value.replace(['{', '}'], "")),
+            "result": smart_quotes(&uwsp::spoken_result(&r.result.value)),
             "odds": uwsp::odds(p),
         }));
     }
@@ -243,6 +243,7 @@ fn deck_document(
     );
     doc.template = "kit-bbb/cards".into();
     uwsp::put(&mut doc.data, "about", about.clone());
+    uwsp::kit_sheet(&mut doc.data)?;
     Ok(doc)
 }
 

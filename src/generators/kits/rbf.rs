@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::content::{Side, Track, text::smart_quotes};
 use crate::error::{Error, Result};
-use crate::generators::cards::layout::{CardSize, INCH, MM};
+use crate::generators::cards::layout::{CardSize, INCH};
 use crate::generators::cards::{self, Card, CardOptions, Imposition};
 use crate::generators::{Checked, Document, Kind, Request, Requirements};
 use crate::render::{Format, Paper};
@@ -141,7 +141,7 @@ pub struct RollRow {
     pub result: String,
     /// Reduced fraction: `2/9`.
     pub fraction: String,
-    /// Percentage to two decimals: `22.22%`.
+    /// Percentage to one decimal: `22.2%` ([`super::uwsp::pct`]).
     pub percent: String,
 }
 
@@ -151,6 +151,8 @@ pub struct Roll {
     pub id: String,
     pub title: String,
     pub dice: String,
+    /// The roll in words for the cards: `Roll two Fudge dice` ([`roll_words`]).
+    pub words: String,
     pub note: Option<String>,
     pub rows: Vec<RollRow>,
 }
@@ -171,7 +173,7 @@ fn roll(cx: &Checked, id: &str) -> Result<Roll> {
                 on: r.on.value.clone(),
                 result: smart_quotes(&r.result.value),
                 fraction: crate::dice::fraction(p),
-                percent: crate::render::markdown::pct(crate::dice::approx(p)),
+                percent: super::uwsp::pct(p),
             })
         })
         .collect::<Result<Vec<_>>>()?;
@@ -179,9 +181,41 @@ fn roll(cx: &Checked, id: &str) -> Result<Roll> {
         id: id.to_owned(),
         title: smart_quotes(&t.title),
         dice: t.dice.value.clone(),
+        words: roll_words(&t.dice.value),
         note: t.note.as_deref().map(smart_quotes),
         rows,
     })
+}
+
+/// A roll as the cards say it. Fudge dice with a number added (`dF+2`, `2dF+3`: the number only turns
+/// the faces into the table's rows, whose results name the faces) read `Roll one Fudge die`, `Roll two
+/// Fudge dice`; anything else is [`super::uwsp::dice_words`] after `Roll`.
+pub fn roll_words(dice: &str) -> String {
+    use crate::dice::{BinOp, NodeKind, Sides};
+    let fudge = crate::dice::parse(dice).ok().and_then(|e| {
+        let term = |n: &crate::dice::Node| match &n.kind {
+            NodeKind::Dice(t) if t.sides == Sides::Fudge && t.keep.is_none() && !t.explode => {
+                Some(t.count)
+            }
+            _ => None,
+        };
+        match &e.root().kind {
+            NodeKind::Binary {
+                op: BinOp::Add | BinOp::Sub,
+                lhs,
+                rhs,
+            } if matches!(rhs.kind, NodeKind::Int(_)) => term(lhs),
+            _ => term(e.root()),
+        }
+    });
+    match fudge {
+        Some(1) => "Roll one Fudge die".into(),
+        Some(n) => format!("Roll {} Fudge dice", super::uwsp::count_words(n)),
+        None => format!(
+            "Roll {}",
+            super::uwsp::dice_words(dice).unwrap_or_else(|| dice.to_owned())
+        ),
+    }
 }
 
 /// One way up of an action card.
@@ -223,76 +257,6 @@ fn side(cx: &Checked, action: &str, key: &str, bid: &str) -> Result<CardSide> {
     })
 }
 
-/// Where the page's footer goes on a card sheet, in millimetres: the widest strip the crop marks leave
-/// free, below the cards when the bottom margin is deep enough, else up the left margin (turned).
-#[derive(Debug, Clone, Serialize)]
-pub struct FooterBox {
-    pub x: f64,
-    pub y: f64,
-    pub w: f64,
-    pub h: f64,
-    /// Read bottom to top (in the left margin).
-    pub turned: bool,
-}
-
-fn footer_box(lay: &Imposition) -> FooterBox {
-    let Some(grid) = &lay.um.grid else {
-        return FooterBox {
-            x: 0.0,
-            y: 0.0,
-            w: 0.0,
-            h: 0.0,
-            turned: false,
-        };
-    };
-    let (cw, ch, b) = (lay.um.card_w, lay.um.card_h, lay.um.bleed);
-    let left = grid.fronts.iter().map(|s| s.x).min().unwrap_or(0) - b;
-    let bottom = grid.fronts.iter().map(|s| s.y + ch).max().unwrap_or(0) + b;
-    let mut xs: Vec<i64> = grid
-        .fronts
-        .iter()
-        .flat_map(|s| [s.x, s.x + cw])
-        .chain([0, grid.page_w])
-        .collect();
-    xs.sort_unstable();
-    xs.dedup();
-    // The widest gap between marks; of equally wide ones, the one nearest the middle of the page.
-    let widest = |v: &[i64], mid: i64| {
-        v.windows(2)
-            .map(|w| (w[1] - w[0], w[0]))
-            .max_by_key(|&(len, at)| (len, -(at + len / 2 - mid).abs()))
-            .unwrap_or((0, 0))
-    };
-    let pad = MM;
-    let f = crate::generators::cards::layout::mm_f;
-    if grid.page_h - bottom >= 9 * MM {
-        let (len, at) = widest(&xs, grid.page_w / 2);
-        return FooterBox {
-            x: f(at + pad),
-            y: f(bottom + 3 * MM),
-            w: f(len - 2 * pad),
-            h: f(grid.page_h - bottom - 5 * MM),
-            turned: false,
-        };
-    }
-    let mut ys: Vec<i64> = grid
-        .fronts
-        .iter()
-        .flat_map(|s| [s.y, s.y + ch])
-        .chain([0, grid.page_h])
-        .collect();
-    ys.sort_unstable();
-    ys.dedup();
-    let (len, at) = widest(&ys, grid.page_h / 2);
-    FooterBox {
-        x: f(2 * MM),
-        y: f(at + pad),
-        w: f(left - 5 * MM),
-        h: f(len - 2 * pad),
-        turned: true,
-    }
-}
-
 /// What the card template sees.
 #[derive(Debug, Clone, Serialize)]
 pub struct CardsData {
@@ -305,18 +269,21 @@ pub struct CardsData {
     pub sets: u32,
     pub faces: Vec<Face>,
     pub layout: Imposition,
-    pub footer: FooterBox,
     /// The cards of one set, for the Markdown.
     pub set_faces: Vec<Face>,
     pub speed: Vec<(String, String)>,
 }
 
+/// A card sheet document: the data with its crop marks shortened and its footer bands
+/// ([`super::uwsp::kit_sheet`]).
 fn cards_doc(stem: &str, title: String, data: &CardsData) -> Result<Document> {
+    let mut data = serde_json::to_value(data).map_err(|e| Error::Bug(e.to_string()))?;
+    super::uwsp::kit_sheet(&mut data)?;
     Ok(Document {
         stem: stem.into(),
         template: CARDS_TEMPLATE.into(),
         title,
-        data: serde_json::to_value(data).map_err(|e| Error::Bug(e.to_string()))?,
+        data,
         json: None,
         parts: vec![],
         summary: serde_json::Value::Null,
@@ -326,7 +293,7 @@ fn cards_doc(stem: &str, title: String, data: &CardsData) -> Result<Document> {
 
 fn credit(about: &About) -> String {
     format!(
-        "Ready/Bolt/Flow · Andrew Gross · {} · shared alike",
+        "Ready/Bolt/Flow by Andrew Gross · {}",
         short_licence(&about.licence)
     )
 }
@@ -395,7 +362,6 @@ fn action_cards(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
     let title = "Ready/Bolt/Flow: action cards".to_owned();
     let data = CardsData {
         meta: crate::generators::meta(cx, req),
-        footer: footer_box(&layout),
         about: about.clone(),
         what: "actions".into(),
         title: title.clone(),
@@ -426,7 +392,6 @@ fn sprint_tokens(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
     let title = "Ready/Bolt/Flow: Sprint Tokens".to_owned();
     let data = CardsData {
         meta: crate::generators::meta(cx, req),
-        footer: footer_box(&layout),
         about,
         what: "tokens".into(),
         title: title.clone(),

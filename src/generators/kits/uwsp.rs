@@ -10,6 +10,7 @@ use crate::content::{EntryValue, Lookup};
 use crate::dice::{self, BigRational};
 use crate::error::{Error, Result};
 use crate::generators::cards::faces::{Back, Block, Face, Reference};
+use crate::generators::cards::layout::{MARK_GAP, MM, mm_f};
 use crate::generators::cards::{self, Card, CardOptions, CardsData};
 use crate::generators::{Checked, Document, Kind, Request};
 
@@ -97,16 +98,191 @@ pub fn between(d: &dice::Dist, lo: Option<i64>, hi: Option<i64>) -> BigRational 
         .fold(BigRational::zero(), |a, (_, p)| a + p)
 }
 
-/// Odds as the kits print them: the reduced fraction and the percentage to one decimal (`15/36` is
-/// printed `5/12 (41.7%)`), or a whole percentage when exact.
+/// Fractions with a denominator below this are short enough to print beside a percentage (`5/12`,
+/// `7/216`); longer ones (`657/1000`, `31031/46656`) are printed as the percentage alone.
+pub const SHORT_DENOMINATOR: u32 = 1000;
+
+/// Odds as the kits' sheets print them: a whole percentage when exact (`30%`), else the reduced fraction
+/// beside the percentage to one decimal when the fraction is short (`15/36` is printed `5/12 (41.7%)`),
+/// else the percentage alone ([`pct`]).
 pub fn odds(q: &BigRational) -> String {
-    cards::reference::odds(q)
+    let hundred = q * BigRational::from_integer(100.into());
+    if hundred.is_integer() {
+        format!("{}%", hundred.to_integer())
+    } else if q.denom() < &SHORT_DENOMINATOR.into() {
+        format!("{} ({})", dice::fraction_reduced(q), pct(q))
+    } else {
+        pct(q)
+    }
 }
 
-/// The percentage alone, one decimal (`41.7%`), for tight card cells.
+/// The percentage alone, one decimal (`41.7%`), for tight card cells. Exact 0 and 1 read `0%` and `100%`;
+/// a chance that is neither but rounds to them reads `under 0.1%` or `over 99.9%`, never a false `0.0%`.
 pub fn pct(q: &BigRational) -> String {
-    let p = q * BigRational::from_integer(100.into());
-    format!("{:.1}%", dice::approx(&p))
+    if q.is_zero() {
+        return "0%".into();
+    }
+    if q == &BigRational::from_integer(1.into()) {
+        return "100%".into();
+    }
+    let p = dice::approx(&(q * BigRational::from_integer(100.into())));
+    let s = format!("{p:.1}%");
+    match s.as_str() {
+        "0.0%" => "under 0.1%".into(),
+        "100.0%" => "over 99.9%".into(),
+        _ => s,
+    }
+}
+
+const NUMBER_WORDS: [&str; 11] = [
+    "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+];
+
+/// A small count in words (`two`), a larger one in figures.
+pub fn count_words(n: u32) -> String {
+    NUMBER_WORDS
+        .get(n as usize)
+        .map_or_else(|| n.to_string(), |w| (*w).to_owned())
+}
+
+/// Whether `expr` is plain notation every player reads (`1d6`, `2d6+1`, `d20`, `3`): dice of numbered
+/// sides with no keep, drop, explode, success count or bonus dice.
+pub fn plain_dice(node: &dice::Node) -> bool {
+    use dice::NodeKind as K;
+    match &node.kind {
+        K::Int(_) => true,
+        K::Dice(t) => {
+            matches!(t.sides, dice::Sides::Num(n) if n != 100)
+                && !t.explode
+                && t.keep.is_none()
+                && t.success.is_none()
+                && t.percentile.is_none()
+        }
+        K::Group(n) | K::Neg(n) => plain_dice(n),
+        K::Binary { op, lhs, rhs } => {
+            matches!(op, dice::BinOp::Add | dice::BinOp::Sub) && plain_dice(lhs) && plain_dice(rhs)
+        }
+    }
+}
+
+/// Dice notation said in words for player-facing paper: `2d10kl1` is "the lower of two d10", `2dF+3`
+/// "two Fudge dice plus 3", `4d6kh3` "the highest three of four d6", `d%b1` "percentile dice with one
+/// bonus die", `3d6!` "three exploding d6", `5d10cs>=8` "the number of five d10 showing 8 or more".
+/// Plain notation (`1d6`, `2d6+1`) is returned as written (it is how players say it). `None` when
+/// the text is not dice notation.
+pub fn dice_words(expr: &str) -> Option<String> {
+    let e = dice::parse(expr).ok()?;
+    if plain_dice(e.root()) {
+        return Some(expr.trim().to_owned());
+    }
+    Some(node_words(e.root()))
+}
+
+fn node_words(node: &dice::Node) -> String {
+    use dice::NodeKind as K;
+    match &node.kind {
+        K::Int(n) => n.to_string(),
+        K::Dice(t) => term_words(t),
+        K::Group(n) => node_words(n),
+        K::Neg(n) => format!("minus {}", node_words(n)),
+        K::Binary { op, lhs, rhs } => {
+            let word = match op {
+                dice::BinOp::Add => "plus",
+                dice::BinOp::Sub => "minus",
+                dice::BinOp::Mul => "times",
+                dice::BinOp::Div => "divided by",
+            };
+            format!("{} {word} {}", node_words(lhs), node_words(rhs))
+        }
+    }
+}
+
+fn term_words(t: &dice::DiceTerm) -> String {
+    let n = t.count;
+    let die = |k: u32| -> String {
+        match t.sides {
+            dice::Sides::Fudge => {
+                if k == 1 {
+                    "Fudge die".into()
+                } else {
+                    "Fudge dice".into()
+                }
+            }
+            dice::Sides::Num(100) => {
+                if k == 1 {
+                    "percentile die".into()
+                } else {
+                    "percentile dice".into()
+                }
+            }
+            dice::Sides::Num(s) => format!("d{s}"),
+        }
+    };
+    if let Some(p) = t.percentile {
+        let kind = if p.penalty { "penalty" } else { "bonus" };
+        let plural = if p.extra == 1 { "die" } else { "dice" };
+        return format!(
+            "percentile dice with {} {kind} {plural}",
+            count_words(p.extra)
+        );
+    }
+    let explode = if t.explode { "exploding " } else { "" };
+    let dice = format!("{} {explode}{}", count_words(n), die(n));
+    let kept = match t.keep {
+        None => dice,
+        Some(_) => {
+            let (k, high) = t.kept();
+            let (one, many) = if high {
+                ("higher", "highest")
+            } else {
+                ("lower", "lowest")
+            };
+            match (n, k) {
+                (2, 1) => format!("the {one} of {dice}"),
+                (_, 1) => format!("the {many} of {dice}"),
+                _ => format!("the {many} {} of {dice}", count_words(k)),
+            }
+        }
+    };
+    match t.success {
+        None => kept,
+        Some(c) => {
+            let cmp = match c.op {
+                dice::CmpOp::Ge => format!("{} or more", c.value),
+                dice::CmpOp::Gt => format!("more than {}", c.value),
+                dice::CmpOp::Le => format!("{} or less", c.value),
+                dice::CmpOp::Lt => format!("less than {}", c.value),
+                dice::CmpOp::Eq => format!("exactly {}", c.value),
+            };
+            format!("the number of {kept} showing {cmp}")
+        }
+    }
+}
+
+/// A result text with its `{dice}` spans for player-facing paper: the braces dropped, and notation
+/// players do not read said in words ([`dice_words`], in parentheses): `Lose {2d10kl1} points` is printed
+/// `Lose (the lower of two d10) points`, `Lose {1d6} points` stays `Lose 1d6 points`.
+pub fn spoken_result(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let Some(len) = rest[open..].find('}') else {
+            break;
+        };
+        let inner = &rest[open + 1..open + len];
+        out.push_str(&rest[..open]);
+        match dice_words(inner) {
+            Some(w) if w != inner.trim() => {
+                out.push('(');
+                out.push_str(&w);
+                out.push(')');
+            }
+            _ => out.push_str(inner),
+        }
+        rest = &rest[open + len + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A bold-led paragraph of a reference card.
@@ -192,6 +368,7 @@ pub fn card_document(
     };
     let mut data = serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?;
     put(&mut data, "about", about.clone());
+    kit_sheet(&mut data)?;
     Ok(Document {
         stem: stem.into(),
         template: template.into(),
@@ -252,4 +429,192 @@ pub fn finish_pdf(doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
 /// Refuse a paper the default card imposition cannot use, before anything is made (exit 2).
 pub fn card_options_ok(req: &Request) -> Result<()> {
     CardOptions::DEFAULT.validate(req.paper)
+}
+
+// ---------- card sheets: crop marks and the footer ----------
+
+/// On a kit's card sheets a crop mark runs this far out from where the card engine starts it (just
+/// outside the cards), not on to the paper's edge: on a part-filled sheet a mark to the edge would cross
+/// the empty rows, and short marks leave room for the footer.
+pub const MARK_LEN: i64 = 5 * MM;
+/// No footer text nearer the paper's edge than this (no home printer prints there), with room for the
+/// descenders of the last line.
+pub const FOOTER_EDGE: i64 = 3 * MM + 700;
+/// Footer text stays this far from the cards' trim (or bleed) and from any crop mark beside it.
+pub const FOOTER_PAD: i64 = MM;
+/// A band shallower than this cannot hold a line of 6 pt text.
+pub const BAND_MIN: i64 = 3 * MM;
+
+/// A place for a card sheet's footer: `cols` equal columns `col` mm wide and `gap` mm apart, `depth` mm
+/// deep, whose top-left corner is at (`x`, `y`) mm on the page. A `turned` band runs up the left margin
+/// and reads from bottom to top: its columns lie along the page's height, its depth across the margin,
+/// and (`x`, `y`) is its top-left corner as printed (before turning it is the box's bottom-left).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Band {
+    pub x: f64,
+    pub y: f64,
+    pub cols: u32,
+    pub col: f64,
+    pub gap: f64,
+    pub depth: f64,
+    pub turned: bool,
+}
+
+fn um_at(v: &serde_json::Value, key: &str) -> Result<i64> {
+    v.get(key)
+        .and_then(serde_json::Value::as_i64)
+        .ok_or_else(|| Error::Bug(format!("card layout data without `{key}`")))
+}
+
+/// Where the card engine's full sheet puts its cards: (left, top, right, bottom) of the trim edges in µm,
+/// the columns' and rows' lefts and tops, and the page size.
+struct Frame {
+    page: (i64, i64),
+    card: (i64, i64),
+    bleed: i64,
+    xs: Vec<i64>,
+    ys: Vec<i64>,
+}
+
+fn frame(layout: &serde_json::Value) -> Result<Option<Frame>> {
+    let um = &layout["um"];
+    let Some(fronts) = um["grid"]["fronts"].as_array() else {
+        return Ok(None);
+    };
+    let mut xs = Vec::new();
+    let mut ys = Vec::new();
+    for s in fronts {
+        xs.push(um_at(s, "x")?);
+        ys.push(um_at(s, "y")?);
+    }
+    xs.sort_unstable();
+    xs.dedup();
+    ys.sort_unstable();
+    ys.dedup();
+    if xs.is_empty() || ys.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(Frame {
+        page: (um_at(um, "page_w")?, um_at(um, "page_h")?),
+        card: (um_at(um, "card_w")?, um_at(um, "card_h")?),
+        bleed: um_at(um, "bleed")?,
+        xs,
+        ys,
+    }))
+}
+
+/// The footer bands of a full sheet, in the order a footer tries them: (1) one column right across the
+/// sheet under the ends of the crop marks, (2) one column under each column of cards, between the crop
+/// marks, (3) one column beside each row of cards up the left margin, turned. Bands too shallow for a line
+/// are left out.
+fn bands(f: &Frame) -> Vec<Band> {
+    let ph = f.page.1;
+    let (cw, ch) = f.card;
+    let b = f.bleed;
+    let (left, top) = (f.xs[0], f.ys[0]);
+    let right = f.xs[f.xs.len() - 1] + cw;
+    let bottom = f.ys[f.ys.len() - 1] + ch;
+    // Columns between the marks: a card's width less the padding; the step from one card to the next
+    // (bleed and gutter between) sets the gap.
+    let step = |v: &[i64]| v.get(1).map_or(0, |s| s - v[0]);
+    let cols = u32::try_from(f.xs.len()).unwrap_or(1);
+    let rows = u32::try_from(f.ys.len()).unwrap_or(1);
+    let col_w = cw - 2 * FOOTER_PAD;
+    let row_h = ch - 2 * FOOTER_PAD;
+    let mut out = Vec::new();
+    let mut push = |x: i64, y: i64, n: u32, col: i64, gap: i64, depth: i64, turned: bool| {
+        if depth >= BAND_MIN && col > 0 {
+            out.push(Band {
+                x: mm_f(x),
+                y: mm_f(y),
+                cols: n,
+                col: mm_f(col),
+                gap: mm_f(gap),
+                depth: mm_f(depth),
+                turned,
+            });
+        }
+    };
+    // (1) Under the marks, as wide as the cards.
+    let under = bottom + b + MARK_GAP.min((ph - bottom - b) / 2) + MARK_LEN + FOOTER_PAD;
+    push(
+        left,
+        under,
+        1,
+        right - left,
+        0,
+        ph - FOOTER_EDGE - under,
+        false,
+    );
+    // (2) Between the marks under the cards.
+    let y2 = bottom + b + FOOTER_PAD;
+    push(
+        left + FOOTER_PAD,
+        y2,
+        cols,
+        col_w,
+        step(&f.xs) - col_w,
+        ph - FOOTER_EDGE - y2,
+        false,
+    );
+    // (3) Up the left margin, beside the rows.
+    let x3 = FOOTER_EDGE;
+    push(
+        x3,
+        top + FOOTER_PAD,
+        rows,
+        row_h,
+        step(&f.ys) - row_h,
+        left - b - FOOTER_PAD - x3,
+        true,
+    );
+    out
+}
+
+/// A crop mark cut down to [`MARK_LEN`], keeping the end nearest the cards (marks are horizontal or
+/// vertical lines from the paper's edge towards the cards).
+fn short_mark(m: [i64; 4], page: (i64, i64)) -> [i64; 4] {
+    let [mut x1, mut y1, mut x2, mut y2] = m;
+    if y1 == y2 {
+        if x1 == 0 && x2 - x1 > MARK_LEN {
+            x1 = x2 - MARK_LEN;
+        } else if x2 == page.0 && x2 - x1 > MARK_LEN {
+            x2 = x1 + MARK_LEN;
+        }
+    } else if x1 == x2 {
+        if y1 == 0 && y2 - y1 > MARK_LEN {
+            y1 = y2 - MARK_LEN;
+        } else if y2 == page.1 && y2 - y1 > MARK_LEN {
+            y2 = y1 + MARK_LEN;
+        }
+    }
+    [x1, y1, x2, y2]
+}
+
+/// A kit's card sheet as printed: every crop mark shortened to [`MARK_LEN`], and the places its footer
+/// (sheet, page, source and licence) may go, as `footer.bands` ([`Band`]) in the data. A single-card
+/// layout has no marks and no bands.
+pub fn kit_sheet(data: &mut serde_json::Value) -> Result<()> {
+    let layout = &mut data["layout"];
+    let Some(f) = frame(layout)? else {
+        put(data, "footer", serde_json::json!({ "bands": [] }));
+        return Ok(());
+    };
+    let um = |v: &serde_json::Value| (v.as_f64().unwrap_or(0.0) * 1000.0).round() as i64;
+    if let Some(pages) = layout["pages"].as_array_mut() {
+        for p in pages {
+            if let Some(marks) = p["marks"].as_array_mut() {
+                for m in marks {
+                    let [x1, y1, x2, y2] = short_mark(
+                        [um(&m["x1"]), um(&m["y1"]), um(&m["x2"]), um(&m["y2"])],
+                        f.page,
+                    );
+                    *m = serde_json::json!({"x1": mm_f(x1), "y1": mm_f(y1), "x2": mm_f(x2), "y2": mm_f(y2)});
+                }
+            }
+        }
+    }
+    let bands = bands(&f);
+    put(data, "footer", serde_json::json!({ "bands": bands }));
+    Ok(())
 }
