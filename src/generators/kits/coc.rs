@@ -56,6 +56,16 @@ pub const COLLISION_COLUMNS: [&str; 5] = [
 ];
 /// Tags of the hazard table's rows: the first means no obstacle.
 pub const LEVEL_TAGS: [&str; 4] = ["clear", "regular", "hard", "extreme"];
+/// The Keeper's two reference pages share out the game's editorial fills and house rulings: `hazards`
+/// lists those whose id starts with one of these, `movement` every other one (collisions, speed,
+/// vehicles, and any the content adds), so each is printed once and none is left out.
+pub const HAZARDS_ABOUT: [&str; 4] = [
+    "coc.hazard.",
+    "coc.barrier.",
+    "coc.track.",
+    "coc.ruling.track",
+];
+
 /// Locations on a seeded track (ruling `coc.ruling.track`).
 pub const LOCATIONS: usize = 10;
 /// Participants' rows on a track sheet.
@@ -508,9 +518,21 @@ pub fn actions_grid() -> Vec<(i64, i64)> {
 
 impl CocKit {
     fn data(&self, cx: &Checked, req: &Request, name: &str) -> Result<serde_json::Value> {
-        let about = super::about(cx, GAME).ok_or_else(|| {
+        let mut about = super::about(cx, GAME).ok_or_else(|| {
             rules("the content has no `[[kit]]` with `id = \"coc\"`; run `blockprint check`")
         })?;
+        let on_hazards = |id: &str| HAZARDS_ABOUT.iter().any(|p| id.starts_with(p));
+        match name {
+            "hazards" => {
+                about.fills.retain(|f| on_hazards(&f.id));
+                about.rulings.retain(|r| on_hazards(&r.id));
+            }
+            "movement" => {
+                about.fills.retain(|f| !on_hazards(&f.id));
+                about.rulings.retain(|r| !on_hazards(&r.id));
+            }
+            _ => {}
+        }
         let mut m = serde_json::Map::new();
         m.insert("document".into(), name.into());
         m.insert("paper".into(), req.paper.name().into());
