@@ -188,8 +188,8 @@ fn sheet_data(cx: &Checked) -> Result<serde_json::Value> {
         .into_iter()
         .map(|(h, items)| {
             serde_json::json!({
-                "heading": h,
-                "items": items.into_iter().map(|(l, t)| serde_json::json!({"lead": l, "text": t})).collect::<Vec<_>>(),
+                "heading": smart_quotes(h),
+                "items": items.into_iter().map(|(l, t)| serde_json::json!({"lead": smart_quotes(l), "text": smart_quotes(t)})).collect::<Vec<_>>(),
             })
         })
         .collect();
