@@ -1,9 +1,12 @@
 //! The SRD's page breaks, read back from the PDF in every paper size: where every glyph sits on its page
 //! (pdf-extract's text positions), which pages open a chapter (the bookmarks), and from that:
-//! - every page carries at least a quarter page of text, except the last page of a chapter (or of the
-//!   front matter), which still carries more than a few lines;
+//! - every page but the book's last is at least half full (the chapters run on, so no chapter leaves
+//!   the rest of its last page empty), and the last page carries more than a few lines;
 //! - no random table breaks so that fewer than three of its rows stand on either side of the break, and
-//!   none of up to 25 rows breaks at all.
+//!   none of up to six rows breaks at all;
+//! - no chapter or appendix opens in the last fifth of a column (an opener needs room under it);
+//! - nothing is printed on or next to the folio: the body ends at least 10 pt above it (a table forced
+//!   into the sliver of a page left by two decks once printed its rows over the page number).
 //!
 //! How a table is found in the text: its column heads read "Roll Result Chance", the line above them is its
 //! title bar, and each of its rows prints a percentage and the exact fraction ("5.0% 1/20"). A table that
@@ -90,12 +93,14 @@ struct Line {
 struct Book {
     pages: usize,
     width: f64,
+    /// Per page, the glyphs near the folio (from 10 pt above its baseline down), as (text, y).
+    near_folio: Vec<Vec<(String, f64)>>,
     /// Per page, per column: the lines of the page body (running head and folio left out).
     columns: Vec<Vec<Vec<Line>>>,
     /// The body band: below the running head, above the folio.
     top: f64,
     bottom: f64,
-    /// First pages of the chapters and appendices (from the bookmarks).
+    /// The pages where the chapters and appendices open, one per opener (from the bookmarks).
     chapter_starts: Vec<usize>,
 }
 
@@ -184,6 +189,14 @@ fn read(bytes: &[u8], ncols: usize) -> Book {
         "{head} {folio}"
     );
     let (top, bottom) = (head + 2.0, folio - 2.0);
+    let near_folio = (1..=pages)
+        .map(|p| {
+            per_page(p)
+                .filter(|g| g.y > folio - 10.0)
+                .map(|g| (g.text.clone(), g.y))
+                .collect()
+        })
+        .collect();
     let mut columns = Vec::new();
     for p in 1..=pages {
         let body: Vec<&Glyph> = per_page(p).filter(|g| g.y > top && g.y < bottom).collect();
@@ -203,16 +216,16 @@ fn read(bytes: &[u8], ncols: usize) -> Book {
         columns.push(cols);
     }
     let toc = doc.get_toc().expect("bookmarks");
-    let mut chapter_starts: Vec<usize> = toc
+    let chapter_starts: Vec<usize> = toc
         .toc
         .iter()
         .filter(|t| t.level == 1)
         .map(|t| t.page)
         .collect();
-    chapter_starts.dedup();
     Book {
         pages,
         width,
+        near_folio,
         columns,
         top,
         bottom,
@@ -229,10 +242,6 @@ impl Book {
             .map(|lines| lines.last().map_or(0.0, |l| (l.y - self.top) / band))
             .sum::<f64>()
             / cols.len() as f64
-    }
-    /// The last page of the front matter, of a chapter or of an appendix.
-    fn ends_a_chapter(&self, p: usize) -> bool {
-        p == self.pages || self.chapter_starts.contains(&(p + 1))
     }
     fn lines(&self, p: usize) -> usize {
         self.columns[p - 1].iter().map(Vec::len).sum()
@@ -253,6 +262,14 @@ fn squash(s: &str) -> String {
         .filter(|c| !c.is_whitespace())
         .collect::<String>()
         .to_lowercase()
+}
+
+/// An opener's kicker: "CHAPTER 4" or "BACK MATTER" on a line of its own.
+fn is_kicker(line: &str) -> bool {
+    let s = squash(line);
+    s == "backmatter"
+        || s.strip_prefix("chapter")
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// A row of a random table prints its chance: "12.5%" then the fraction "1/8".
@@ -313,31 +330,65 @@ fn check(paper: Paper) {
     let mut problems = Vec::new();
     for p in 1..=book.pages {
         let fill = book.fill(p);
-        let end = book.ends_a_chapter(p);
+        let last = p == book.pages;
         if report {
             eprintln!(
-                "{} p{p:>3} fill {:>5.1}% lines {:>3}{}",
+                "{} p{p:>3} fill {:>5.1}% lines {:>3}",
                 paper.name(),
                 fill * 100.0,
                 book.lines(p),
-                if end { " (chapter end)" } else { "" }
             );
         }
-        // A quarter of the page; a chapter's last page at least an eighth (a few lines are not a page).
-        let least = if end { 0.125 } else { 0.25 };
+        // Half the page; the book's last page at least an eighth (a few lines are not a page).
+        let least = if last { 0.125 } else { 0.5 };
         if fill < least {
             problems.push(format!(
                 "p. {p}: text fills {:.0}% of the page ({} lines){}",
                 fill * 100.0,
                 book.lines(p),
-                if end {
-                    ", the last page of a chapter"
-                } else {
-                    ""
-                }
+                if last { ", the last page" } else { "" }
             ));
         }
+        // The folio stands alone at the foot: on or within 10 pt above its line, nothing but the page
+        // number (the title page has none).
+        if p > 1 {
+            let near: String = book.near_folio[p - 1]
+                .iter()
+                .map(|(t, _)| t.as_str())
+                .collect();
+            if near != p.to_string() {
+                problems.push(format!(
+                    "p. {p}: {near:?} printed at the folio, not the page number alone"
+                ));
+            }
+        }
+        // An opener's kicker ("CHAPTER 4", "BACK MATTER") stands in the top four fifths of its column.
+        let band = book.bottom - book.top;
+        for lines in &book.columns[p - 1] {
+            for l in lines {
+                if is_kicker(&l.text) && (l.y - book.top) / band > 0.8 {
+                    problems.push(format!(
+                        "p. {p}: {:?} opens at {:.0}% of the column's height",
+                        l.text,
+                        (l.y - book.top) / band * 100.0
+                    ));
+                }
+            }
+        }
     }
+    // Every chapter and appendix in the bookmarks has its opener read off the pages.
+    let kickers = book
+        .columns
+        .iter()
+        .flatten()
+        .flatten()
+        .filter(|l| is_kicker(&l.text))
+        .count();
+    assert_eq!(
+        kickers,
+        book.chapter_starts.len(),
+        "openers read, openers bookmarked"
+    );
     let frags = fragments(&book);
     assert!(frags.len() >= 40, "{} table fragments found", frags.len());
     for (i, f) in frags.iter().enumerate() {
@@ -348,7 +399,7 @@ fn check(paper: Paper) {
         if continued {
             let g = &frags[i + 1];
             let total = f.rows + g.rows;
-            if total <= 25 {
+            if total <= 6 {
                 problems.push(format!(
                     "p. {}: a table of {total} rows breaks ({} + {}): {}",
                     f.page, f.rows, g.rows, f.title
@@ -395,6 +446,8 @@ fn us_trade_pages_are_full_and_tables_hold_together() {
 fn row_lines_are_told_from_prose() {
     assert!(is_row("20 Lorraine 5.0% 1/20"));
     assert!(is_row(" 2 – 4 Low-income area 30.6% 11/36 "));
+    assert!(is_kicker("C H A P T E R 1 2") && is_kicker("BACK MATTER"));
+    assert!(!is_kicker("Chapter") && !is_kicker("Chapter 4 covers the week"));
     assert!(!is_row("roll 2d6, 58% of the time"));
     assert!(!is_row("Roll Result Chance"));
 }
