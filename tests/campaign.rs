@@ -1000,3 +1000,86 @@ fn plan_prerolls_exactly_what_week_rolls() {
         }
     }
 }
+
+#[test]
+fn the_squad_room_status_says_its_rolls_in_words_and_carries_no_seed_or_hash() {
+    // Issue 22, defects 4 and 15: the status PDF is the squad-room copy the players see. It prints no
+    // campaign seed (which rebuilds every case's GM file), no content hash and no dice notation, and its
+    // calendar's week labels are at least 7.5 pt. The plan is the GM's and keeps the seed and the die.
+    let t = tempfile::tempdir().unwrap();
+    for paper in ["a4", "letter"] {
+        let dir = t.path().join(paper);
+        ok(&bp(&[
+            "campaign",
+            "new",
+            dir.to_str().unwrap(),
+            "--seed",
+            "987654321",
+            "--paper",
+            paper,
+            "--packets",
+            "none",
+            "--detectives",
+            "Ana Ruiz,Walt Kowalski",
+            "-q",
+        ]));
+        for _ in 0..4 {
+            ok(&run(&dir, &["week", "-q"]));
+        }
+        ok(&run(&dir, &["month", "-q"]));
+        ok(&run(&dir, &["week", "-q"]));
+        ok(&run(&dir, &["status", "-q", "--format", "pdf,md"]));
+        ok(&run(&dir, &["plan", "-q", "--format", "pdf"]));
+        let state = std::fs::read_to_string(dir.join("campaign.toml")).unwrap();
+        let version = state
+            .lines()
+            .find_map(|l| l.strip_prefix("content_version = \""))
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap();
+        assert_eq!(version.len(), 12);
+        let pdf = std::fs::read(dir.join("status/status.pdf")).unwrap();
+        let text = pdf_extract::extract_text_from_mem(&pdf).unwrap();
+        assert!(text.contains("Squad-room copy"), "{text}");
+        assert!(text.contains("one six-sided die"), "{text}");
+        for banned in ["987654321", "seed", version, "1d6", "d100", "1d100"] {
+            assert!(!text.contains(banned), "{paper}: `{banned}` on the status");
+        }
+        // The GM's record keeps the seed; so does the plan, which is the GM's.
+        let md = std::fs::read_to_string(dir.join("status/status.md")).unwrap();
+        assert!(md.contains("Campaign seed 987654321"));
+        let plan =
+            pdf_extract::extract_text_from_mem(&std::fs::read(dir.join("plan/plan.pdf")).unwrap())
+                .unwrap();
+        assert!(plan.contains("campaign seed 987654321") && plan.contains("GM only"));
+        assert!(plan.contains("the GM rolls 1d6: on 1–2"), "{plan}");
+
+        // Every week label of both calendars is set at 7.5 pt; nothing on either is under 7 pt.
+        for (file, pages) in [("status/status.pdf", 3), ("plan/plan.pdf", 1)] {
+            let doc = support::glyphs::pages(&std::fs::read(dir.join(file)).unwrap());
+            assert_eq!(doc.len(), pages, "{paper} {file}");
+            let calendar = doc.last().unwrap();
+            let mut labels = 0;
+            for (i, g) in calendar.glyphs.iter().enumerate() {
+                // "Week" and then the week's number ("Weeks cover days" in the note is no label).
+                let word: String = calendar.glyphs[i..]
+                    .iter()
+                    .map(|g| g.text.as_str())
+                    .filter(|t| !t.trim().is_empty())
+                    .take(5)
+                    .collect();
+                let word = word.trim_end_matches(|c: char| c.is_ascii_digit());
+                // (The footer, under 20 mm from the foot, says "Week 5 of 48" at 7 pt: not a label.)
+                if word == "Week" && g.font.contains("Courier") && g.y > 20.0 * 72.0 / 25.4 {
+                    assert!((g.size - 7.5).abs() < 0.01, "{file}: {g:?}");
+                    labels += 1;
+                }
+            }
+            assert_eq!(labels, 48, "{file}: a label per week");
+            for p in &doc {
+                for g in &p.glyphs {
+                    assert!(g.size >= 7.0 - 0.01, "{paper} {file}: {g:?}");
+                }
+            }
+        }
+    }
+}
