@@ -39,6 +39,12 @@ use crate::render::Templates;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Check every page typeset: no text over text or under a drawn line, none off the page, within 3 mm
+    /// of its edge, across a card's trim or outside its box, none under 6 pt, no page but a document's last
+    /// under a third full, no heading alone at a page's foot. Each fault is listed with its file, page,
+    /// place and text, and the command exits with 1.
+    #[arg(long, global = true)]
+    pub check_pages: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -456,7 +462,32 @@ impl From<Status> for ExitCode {
 
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
-    let status = match cli.command {
+    if !cli.check_pages {
+        return run_command(cli.command);
+    }
+    crate::render::pages::start();
+    let code = run_command(cli.command);
+    let found = crate::render::pages::take();
+    if found.is_empty() {
+        return code;
+    }
+    for line in &found {
+        eprintln!("{line}");
+    }
+    eprintln!(
+        "error: the page check found {} fault{} (the lines above: file, page, place in mm from the page's top left, fault, text)",
+        found.len(),
+        if found.len() == 1 { "" } else { "s" }
+    );
+    if code == ExitCode::SUCCESS {
+        ExitCode::from(1)
+    } else {
+        code
+    }
+}
+
+fn run_command(command: Command) -> ExitCode {
+    let status = match command {
         Command::Check {
             content,
             format,

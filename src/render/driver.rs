@@ -418,12 +418,13 @@ pub fn render(
 ) -> Result<Vec<(String, Vec<u8>)>> {
     match f {
         Format::Pdf => engine
-            .pdf(
+            .pdf_file(
                 &format!("{}.typ", doc.template),
                 &doc.data,
                 &format!("blockprint/{}", kind.name()),
                 &doc.title,
                 &doc.parts,
+                &doc.stem,
             )?
             .into_iter()
             .map(|(suffix, bytes)| {

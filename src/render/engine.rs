@@ -285,11 +285,42 @@ impl Engine {
         title: &str,
         parts: &[PdfPart],
     ) -> Result<Vec<(String, Vec<u8>)>> {
+        self.pdf_file(template, data, ident, title, parts, title)
+    }
+
+    /// [`Engine::pdf`] for the document written as `file` (its path without extension), the name the
+    /// page checker reports ([`super::pages`]); it reads every page here when a run asked for it.
+    pub fn pdf_file(
+        &self,
+        template: &str,
+        data: &serde_json::Value,
+        ident: &str,
+        title: &str,
+        parts: &[PdfPart],
+        file: &str,
+    ) -> Result<Vec<(String, Vec<u8>)>> {
         for missing in super::fonts::missing_glyphs(data) {
             self.show(format!("warning: {title} ({template}): {missing}"));
         }
         let (mut out, marks) = self.compile(template, data, |world, mut doc, warnings| {
             self.show_warnings(template, world, warnings);
+            if super::pages::enabled() {
+                let kind = ident.strip_prefix("blockprint/").unwrap_or(ident);
+                let starts = part_starts(&doc);
+                let name = |page: usize| -> (String, usize) {
+                    // The part a page falls in, and its page within that part's file.
+                    let part = parts
+                        .iter()
+                        .filter_map(|p| starts.get(&p.name).map(|&s| (p, s)))
+                        .filter(|&(_, s)| s <= page)
+                        .max_by_key(|&(_, s)| s);
+                    match part {
+                        Some((p, s)) => (format!("{kind}: {file}-{}.pdf", p.name), page - s + 1),
+                        None => (format!("{kind}: {file}.pdf"), page),
+                    }
+                };
+                super::pages::record(super::pages::check(&doc), name);
+            }
             if parts.is_empty() {
                 doc.info_mut().title = Some(title.into());
                 // A whole document opens with its bookmarks shown (when it has any).

@@ -14,6 +14,7 @@ pub mod manifest;
 pub mod markdown;
 pub mod merge;
 pub mod output;
+pub mod pages;
 pub mod pdf;
 pub mod srd;
 pub mod wrap;

@@ -1,0 +1,271 @@
+//! The page checker ([`blockprint::render::pages`]): first on small fixtures that each hold one class of
+//! fault (and on clean and declared pages, which must pass), then over every page of every kind that
+//! `build` makes, on A4 and Letter (the SRD also on A5 and US trade), and over the outputs `build` does not
+//! make: campaign status and plan, rolled NPC cards, fillable detectives, decks with bleed and one card a
+//! page. Every run goes through `--check-pages`, the same check a user can ask for.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use blockprint::render::pages::{self, Fault, Offence};
+use blockprint::render::{Engine, Templates};
+use support::{blockprint, stderr};
+
+fn fixture(name: &str) -> Vec<Offence> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pages");
+    let templates = Templates::builtin().overlay(&dir).expect("fixtures");
+    let engine = Engine::new(templates, BTreeMap::new()).expect("engine");
+    let doc = engine
+        .typeset(&format!("faults/{name}.typ"), &serde_json::json!({}))
+        .unwrap_or_else(|e| panic!("fixture {name}: {e}"));
+    pages::check(&doc)
+}
+
+/// The faults a fixture yields: fault and the start of what is wrong, with the text involved.
+fn faults(name: &str) -> Vec<(Fault, String, String)> {
+    fixture(name)
+        .into_iter()
+        .map(|o| {
+            let what = o
+                .what
+                .split([' ', '('])
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ");
+            (o.fault, what, o.text)
+        })
+        .collect()
+}
+
+fn only(name: &str, fault: Fault, what: &str, text: &str) {
+    let found = faults(name);
+    assert_eq!(
+        found,
+        vec![(fault, what.to_owned(), text.to_owned())],
+        "fixture {name}: {:#?}",
+        fixture(name)
+    );
+}
+
+#[test]
+fn clean_pages_and_declared_exceptions_pass() {
+    for name in ["clean", "layered", "blank-declared"] {
+        let found = fixture(name);
+        assert!(found.is_empty(), "fixture {name}: {found:#?}");
+    }
+}
+
+#[test]
+fn overlapping_text_is_an_overprint() {
+    only(
+        "overlap",
+        Fault::Overprint,
+        "text printed over",
+        "Overlapping words",
+    );
+}
+
+#[test]
+fn a_shape_drawn_over_text_is_an_overprint() {
+    let found = faults("covered");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].0, Fault::Overprint);
+    assert_eq!(found[0].1, "a filled shape");
+}
+
+#[test]
+fn text_off_the_page_near_its_edge_across_a_trim_or_out_of_its_box_overflows() {
+    only(
+        "outside",
+        Fault::Overflow,
+        "text outside the",
+        "Off the page",
+    );
+    let edge = fixture("edge");
+    assert_eq!(edge.len(), 1, "{edge:#?}");
+    assert_eq!(edge[0].fault, Fault::Overflow);
+    assert_eq!(
+        edge[0].what,
+        "text 2.0 mm from the paper's edge (at least 3 mm)"
+    );
+    assert_eq!(edge[0].text, "Too near the edge");
+    only("trim", Fault::Overflow, "text across a", "Across the trim");
+    only(
+        "clipped",
+        Fault::Overflow,
+        "text clipped by",
+        "CLIPPED TITLE",
+    );
+    let boxed = faults("boxed");
+    assert!(!boxed.is_empty(), "boxed");
+    assert!(
+        boxed
+            .iter()
+            .all(|(f, what, _)| *f == Fault::Overflow && what == "text set outside"),
+        "{boxed:#?}"
+    );
+}
+
+#[test]
+fn text_under_six_points_is_illegible() {
+    let found = fixture("tiny");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].fault, Fault::Legibility);
+    assert_eq!(found[0].what, "5.0 pt text (at least 6 pt)");
+    assert_eq!(found[0].text, "Licence: fine print nobody can read.");
+}
+
+#[test]
+fn near_empty_pages_orphaned_headings_and_lone_last_lines_are_waste() {
+    let near = fixture("near-empty");
+    assert_eq!(near.len(), 1, "{near:#?}");
+    assert_eq!((near[0].page, near[0].fault), (1, Fault::Waste));
+    assert!(near[0].what.starts_with("the page is "), "{near:#?}");
+    only(
+        "orphan-heading",
+        Fault::Waste,
+        "a heading alone",
+        "A heading left behind",
+    );
+    let lone = fixture("lone-line");
+    assert_eq!(lone.len(), 1, "{lone:#?}");
+    assert_eq!((lone[0].page, lone[0].fault), (2, Fault::Waste));
+    assert_eq!(
+        lone[0].what,
+        "the last page holds only 1 line of text: keep it with the page before"
+    );
+}
+
+#[test]
+fn a_line_through_text_is_a_rule_through_text() {
+    let found = faults("rule");
+    assert!(!found.is_empty());
+    assert!(
+        found
+            .iter()
+            .all(|(f, what, _)| *f == Fault::RuleThroughText && what == "a line is"),
+        "{found:#?}"
+    );
+}
+
+/// Run a command with `--check-pages` into a fresh folder and fail with every offence it lists.
+fn passes(args: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut all: Vec<&str> = args.to_vec();
+    let out_s = out.to_str().unwrap();
+    all.extend(["--out", out_s, "--quiet", "--check-pages"]);
+    let o = blockprint(&all);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "blockprint {}:\n{}",
+        args.join(" "),
+        stderr(&o)
+    );
+}
+
+#[test]
+fn every_page_of_build_passes_on_a4() {
+    passes(&["build", "--seed", "7", "--paper", "a4"]);
+}
+
+#[test]
+fn every_page_of_build_passes_on_letter() {
+    passes(&["build", "--seed", "7", "--paper", "letter"]);
+}
+
+#[test]
+fn every_page_of_the_srd_passes_on_a5_and_us_trade() {
+    passes(&["srd", "--paper", "a5"]);
+    passes(&["srd", "--paper", "us-trade"]);
+}
+
+#[test]
+fn rolled_npcs_and_fillable_detectives_pass() {
+    for paper in ["a4", "letter"] {
+        passes(&["npc", "--seed", "7", "--count", "16", "--paper", paper]);
+        passes(&[
+            "detective",
+            "--seed",
+            "7",
+            "--count",
+            "4",
+            "--fillable",
+            "--paper",
+            paper,
+        ]);
+    }
+}
+
+#[test]
+fn decks_with_bleed_and_one_card_a_page_pass() {
+    for paper in ["a4", "letter"] {
+        passes(&["deck", "--bleed", "3mm", "--paper", paper]);
+        passes(&["deck", "--single", "--paper", paper]);
+    }
+}
+
+#[test]
+fn campaign_status_and_plan_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let camp = dir.path().join("sq");
+    let c = camp.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let o = blockprint(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}:\n{}", stderr(&o));
+    };
+    run(&[
+        "campaign",
+        "new",
+        c,
+        "--seed",
+        "42",
+        "--detectives",
+        "Ana Ruiz,Walt Kowalski=harbour patrol,Mei Chen",
+    ]);
+    for _ in 0..6 {
+        run(&["campaign", "week", c]);
+    }
+    run(&["campaign", "status", c, "--check-pages"]);
+    run(&["campaign", "plan", c, "--check-pages"]);
+}
+
+#[test]
+fn the_flag_reports_faults_with_file_page_place_and_text() {
+    // A template of the user's that prints 5 pt text: the run writes its files, lists the fault and
+    // exits 1.
+    let dir = tempfile::tempdir().unwrap();
+    let templates = dir.path().join("templates/sheet");
+    std::fs::create_dir_all(&templates).unwrap();
+    let lib = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/sheet/caseload.typ");
+    let text = std::fs::read_to_string(lib).unwrap();
+    std::fs::write(
+        templates.join("caseload.typ"),
+        text + "\n#text(size: 5pt)[Tiny words]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = blockprint(&[
+        "sheet",
+        "--templates",
+        dir.path().join("templates").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--check-pages",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let line = err
+        .lines()
+        .find(|l| l.contains("Tiny words"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(
+        line.starts_with("sheet: caseload") && line.contains(" legibility: 5.0 pt text"),
+        "{line}"
+    );
+    assert!(err.contains("error: the page check found"), "{err}");
+}
