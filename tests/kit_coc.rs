@@ -323,10 +323,14 @@ fn golden_markdown_and_json_for_seed_42() {
 fn pdfs_carry_the_numbers_and_the_source_on_every_page() {
     let dir = tempfile::tempdir().unwrap();
     let files = kit(dir.path(), &["--seed", "42", "--format", "pdf"]);
+    // White space squashed: a footer line may wrap anywhere.
+    let squash = |t: &str| t.split_whitespace().collect::<String>();
     for (name, bytes) in files.iter().filter(|(k, _)| k.ends_with(".pdf")) {
         let text = pdf_text(bytes);
         let n = pages(bytes);
-        let footers = text.matches("No licence is stated in the source").count();
+        let footers = squash(&text)
+            .matches(&squash("No licence is stated in the source"))
+            .count();
         assert!(
             footers >= n,
             "{name}: {footers} licence lines for {n} pages"
@@ -339,8 +343,16 @@ fn pdfs_carry_the_numbers_and_the_source_on_every_page() {
     ] {
         assert!(h.contains(want), "hazards.pdf lacks {want}");
     }
+    // The pre-rolled track lies on the table: no seed and no rerun command on it (its Markdown and JSON
+    // keep them), and no content version; the Keeper's reference pages print the content version.
     let t = pdf_text(&files["track-seeded.pdf"]);
-    assert!(t.contains("blockprint kit coc --seed 42"));
+    assert!(!t.contains("--seed") && !t.contains("seed 42"), "{t}");
+    assert!(t.contains("pre-rolled"));
+    let version = |name: &str| squash(&pdf_text(&files[name])).contains("·content");
+    assert!(
+        !version("track-seeded.pdf") && !version("track-blank.pdf") && !version("vehicles.pdf")
+    );
+    assert!(version("hazards.pdf") && version("movement.pdf"));
     assert!(
         t.contains("25 HP"),
         "the seed-42 track has a 9-inch brick wall"
@@ -387,6 +399,61 @@ fn one_vehicle_card_per_vehicle_in_the_content() {
         .filter(|c| c["name"] == "Bicycle")
         .count();
     assert_eq!(bicycles, 1);
+}
+
+/// The Keeper's reference pages are one page each on A4 and on Letter (Letter movement used to spill one
+/// bullet onto a second page, hazards six lines), because they share out the editorial fills and house
+/// rulings: hazards lists those of the hazards, barriers and track, movement all the others, so each is
+/// printed once and none is left out.
+#[test]
+fn reference_pages_are_one_page_each_and_share_the_fills_and_rulings() {
+    let dir = tempfile::tempdir().unwrap();
+    for paper in ["a4", "letter"] {
+        let files = kit(
+            &dir.path().join(paper),
+            &["--seed", "42", "--paper", paper, "--format", "pdf,json"],
+        );
+        assert_eq!(pages(&files["hazards.pdf"]), 1, "{paper} hazards");
+        assert_eq!(pages(&files["movement.pdf"]), 1, "{paper} movement");
+    }
+    let files = tree(&dir.path().join("a4/kits/coc"));
+    let ids = |name: &str, what: &str| -> Vec<String> {
+        json(&files, name)["about"][what]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let on_hazards = |id: &str| {
+        [
+            "coc.hazard.",
+            "coc.barrier.",
+            "coc.track.",
+            "coc.ruling.track",
+        ]
+        .iter()
+        .any(|p| id.starts_with(p))
+    };
+    for what in ["fills", "rulings"] {
+        let (h, m, all) = (
+            ids("hazards.json", what),
+            ids("movement.json", what),
+            ids("vehicles.json", what),
+        );
+        assert!(!h.is_empty() && !m.is_empty(), "{what}");
+        assert!(h.iter().all(|id| on_hazards(id)), "{what}: {h:?}");
+        assert!(m.iter().all(|id| !on_hazards(id)), "{what}: {m:?}");
+        let mut both: Vec<String> = h.iter().chain(&m).cloned().collect();
+        both.sort();
+        let mut all = all;
+        all.sort();
+        assert_eq!(both, all, "{what}: every one printed once");
+    }
+    assert_eq!(
+        ids("hazards.json", "rulings"),
+        vec!["coc.ruling.track".to_owned()]
+    );
 }
 
 #[test]

@@ -134,9 +134,17 @@ fn five_cards_per_set_and_bolt_reads_both_ways() {
     assert_eq!(turned_all.matches("BOLT").count(), SETS);
     assert!(upright_all.contains("bid1SprintToken") || upright_all.contains("BID1SPRINTTOKEN"));
     assert!(!upright_all.contains("bid2SprintTokens") && !upright_all.contains("BID2SPRINTTOKENS"));
-    // The exact odds of the Flow roll on every Flow card: 2dF sums −2…2 are 1, 2, 3, 2, 1 ways in 9.
-    assert_eq!(upright_all.matches("1/9").count(), 2 * SETS);
-    assert_eq!(upright_all.matches("2/9").count(), 2 * SETS);
+    // The odds of the Flow roll on every Flow card, as percentages: 2dF sums −2…2 are 1, 2, 3, 2, 1
+    // ways in 9; Ready's one die gives each result 1 in 3. The rolls are said in words: no notation and
+    // no fractions on a player's card.
+    assert_eq!(upright_all.matches("11.1%").count(), 2 * SETS);
+    assert_eq!(upright_all.matches("22.2%").count(), 2 * SETS);
+    assert_eq!(upright_all.matches("33.3%").count(), 4 * SETS);
+    for notation in ["2dF+3", "dF+2", "1/9", "2/9", "1/3"] {
+        assert!(!upright_all.contains(notation), "{notation} on a card");
+    }
+    assert_eq!(upright_all.matches("RolltwoFudgedice").count(), SETS);
+    assert_eq!(upright_all.matches("RolloneFudgedie").count(), SETS);
     // Every front page credits the source and its licence.
     for (i, p) in pdf.iter().enumerate() {
         let (up, _) = page_text(p);
@@ -144,6 +152,94 @@ fn five_cards_per_set_and_bolt_reads_both_ways() {
             up.contains("AndrewGross") && up.contains("CCBY-SA4.0"),
             "page {}",
             i + 1
+        );
+    }
+}
+
+/// The action cards as printed, on A4 and Letter: every title stands inside its colour bar (the capitals
+/// centred in the 11 mm bar, or the 8.5 mm bar of a Bolt half), the effect texts of all cards share one
+/// size (10 pt: the set is laid out to fit, not shrunk card by card), and no text on any sheet is under
+/// 6 pt or within 3 mm of the paper's edge.
+#[test]
+fn action_cards_titles_in_their_bars_one_effect_size_legible_everywhere() {
+    for paper in ["a4", "letter"] {
+        let (_d, files) = kit(paper, &["--format", "pdf,json"]);
+        let data = json(&files, "action-cards.json");
+        let l = &data["layout"];
+        let safe = l["safe"].as_f64().unwrap();
+        let pdf = glyphs::pages(&files["action-cards.pdf"]);
+        let mut effect_sizes = std::collections::BTreeSet::new();
+        let mut titles = 0;
+        for (i, page) in pdf.iter().enumerate() {
+            let cards = l["pages"][i]["cards"].as_array().unwrap();
+            let edge = 3.0 * PT_PER_MM;
+            for g in &page.glyphs {
+                assert!(
+                    g.size >= 6.0 - 1e-6,
+                    "{paper} p. {}: {:?} at {:.1} pt",
+                    i + 1,
+                    g.text,
+                    g.size
+                );
+                assert!(
+                    g.x >= edge
+                        && g.x + g.w <= page.width - edge
+                        && g.y >= edge
+                        && g.y <= page.height - edge,
+                    "{paper} p. {}: {:?} within 3 mm of the edge",
+                    i + 1,
+                    g.text
+                );
+            }
+            if i % 2 == 1 {
+                continue;
+            }
+            for g in page.glyphs.iter().filter(|g| g.upright) {
+                if g.font.ends_with("EBGaramond-Regular") && g.size > 8.0 {
+                    effect_sizes.insert((g.size * 100.0).round() as i64);
+                }
+                if !g.font.contains("BebasNeue") || g.size < 18.0 || g.text.trim().is_empty() {
+                    continue;
+                }
+                // The card the title glyph is on, and its bar: 11 mm for a 25 pt title, 8.5 mm for 19 pt.
+                let (x, top) = (g.x / PT_PER_MM, (page.height - g.y) / PT_PER_MM);
+                let card = cards
+                    .iter()
+                    .find(|c| {
+                        let cx = c["x"].as_f64().unwrap();
+                        x >= cx
+                            && x <= cx + l["card_w"].as_f64().unwrap()
+                            && top >= c["y"].as_f64().unwrap()
+                            && top <= c["y"].as_f64().unwrap() + l["card_h"].as_f64().unwrap()
+                    })
+                    .unwrap_or_else(|| panic!("{paper}: title glyph {:?} on no card", g.text));
+                let bar_top = card["y"].as_f64().unwrap() + safe;
+                let bar = if (g.size - 25.0).abs() < 0.1 {
+                    11.0
+                } else {
+                    8.5
+                };
+                assert!(
+                    (g.size - 25.0).abs() < 0.1 || (g.size - 19.0).abs() < 0.1,
+                    "{}",
+                    g.size
+                );
+                // Bebas Neue's capitals are 0.7 em tall: the caps' middle is the bar's middle.
+                let caps_mid = top - 0.35 * g.size / PT_PER_MM;
+                assert!(
+                    (caps_mid - (bar_top + bar / 2.0)).abs() < 0.6,
+                    "{paper}: {:?} caps centred at {caps_mid:.2} mm, bar {bar_top:.2} + {bar} mm",
+                    g.text
+                );
+                titles += 1;
+            }
+        }
+        // READY RUN FLOW STRIKE BOLT(upright half) per set, every letter a glyph.
+        assert_eq!(titles, SETS * "READYRUNFLOWSTRIKEBOLT".len(), "{paper}");
+        assert_eq!(
+            effect_sizes.into_iter().collect::<Vec<_>>(),
+            vec![1000],
+            "{paper}"
         );
     }
 }

@@ -47,24 +47,56 @@ fn has(text: &str, what: &str) -> bool {
     text.contains(&squash(what))
 }
 
-/// Odds as the kits print them, written independently: a whole percentage when exact, else the reduced
-/// fraction and the percentage to one decimal.
+/// Odds as the kits' sheets print them, written independently: a whole percentage when exact, else the
+/// reduced fraction and the percentage to one decimal when the denominator is below 1000, else the
+/// percentage alone.
 fn odds(q: &BigRational) -> String {
-    let pct = q * BigRational::from_integer(100.into());
-    if pct.is_integer() {
-        format!("{}%", pct.to_integer())
+    let hundred = q * BigRational::from_integer(100.into());
+    if hundred.is_integer() {
+        format!("{}%", hundred.to_integer())
+    } else if q.denom() < &1000.into() {
+        format!("{}/{} ({})", q.numer(), q.denom(), pct(q))
     } else {
-        let f = pct.numer().to_string().parse::<f64>().unwrap()
-            / pct.denom().to_string().parse::<f64>().unwrap();
-        format!("{}/{} ({:.1}%)", q.numer(), q.denom(), f)
+        pct(q)
     }
 }
 
+/// The percentage to one decimal; exact 0 and 1 as `0%` and `100%`, values rounding to them as
+/// `under 0.1%` and `over 99.9%`.
 fn pct(q: &BigRational) -> String {
+    if q.numer() == &0.into() {
+        return "0%".into();
+    }
+    if q.numer() == q.denom() {
+        return "100%".into();
+    }
     let p = q * BigRational::from_integer(100.into());
     let f = p.numer().to_string().parse::<f64>().unwrap()
         / p.denom().to_string().parse::<f64>().unwrap();
-    format!("{f:.1}%")
+    match format!("{f:.1}%").as_str() {
+        "0.0%" => "under 0.1%".into(),
+        "100.0%" => "over 99.9%".into(),
+        t => t.to_owned(),
+    }
+}
+
+/// The first fraction in `text` whose denominator has four digits or more (`657/1000`).
+fn long_fraction(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'/' && i > 0 && b[i - 1].is_ascii_digit() {
+            let den = b[i + 1..].iter().take_while(|d| d.is_ascii_digit()).count();
+            if den >= 4 {
+                let start = (0..i)
+                    .rev()
+                    .take_while(|&j| b[j].is_ascii_digit())
+                    .last()
+                    .unwrap_or(i);
+                return Some(text[start..i + 1 + den].to_owned());
+            }
+        }
+    }
+    None
 }
 
 fn frac(n: u64, d: u64) -> BigRational {
@@ -187,11 +219,20 @@ fn storypath_pool_odds_match_enumeration_and_the_pdf_names_every_rule() {
         let pcts: Vec<String> = want.iter().map(pct).collect();
         assert_eq!(row["at_least"], serde_json::json!(exact), "{} dice", i + 1);
         assert_eq!(row["pct"], serde_json::json!(pcts), "{} dice", i + 1);
-        for w in exact.iter().chain(&pcts) {
+        for w in &pcts {
             assert!(has(&sheet, w), "the sheet lacks {w}");
         }
     }
     assert_eq!(rows[0]["at_least"][0], "30%");
+    assert_eq!(
+        rows[0]["pct"],
+        serde_json::json!(["30.0%", "0%", "0%", "0%"])
+    );
+    assert_eq!(rows[9]["pct"][3], "35.0%");
+    // Ten d10 have 10^10 outcomes: no fraction of them is printed, only percentages.
+    let raw = pdf_extract::extract_text_from_mem(&std::fs::read(k.join("storypath.pdf")).unwrap())
+        .unwrap();
+    assert_eq!(long_fraction(&raw), None);
     let cards = pdf_text(&k.join("storypath-cards.pdf"));
     for name in [
         "Head Start",
@@ -233,6 +274,13 @@ fn bbb_kit_outcome_odds_decks_and_cards() {
     let sheet = pdf_text(&k.join("chase.pdf"));
     let rows = data["outcome"]["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 6);
+    // The outcome that keeps the lower of two d10 says so in words, on the sheet and in its data.
+    assert_eq!(
+        rows[4]["result"],
+        "Lose the lower of two d10 points from STR/DEX/CON"
+    );
+    assert!(has(&sheet, "Lose the lower of two d10 points"));
+    assert!(!sheet.contains("kl1"));
     for r in rows {
         let on: i64 = r["on"].as_str().unwrap().parse().unwrap();
         let hits = (1..=6).filter(|&f| f == on).count() as u64;
@@ -408,4 +456,186 @@ fn long_unbroken_strings_wrap_inside_their_boxes() {
         }
     }
     assert!(seen > 1000);
+}
+
+/// A point's distance (pt) from a segment.
+fn to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 == 0.0 {
+        0.0
+    } else {
+        (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0)
+    };
+    let (x, y) = (a.0 + t * dx, a.1 + t * dy);
+    ((p.0 - x).powi(2) + (p.1 - y).powi(2)).sqrt()
+}
+
+/// Every kit's card sheets on A4 and Letter: crop marks only beside the cards of their page (none
+/// longer than 5 mm, none more than 2 mm from a card, none across one: the three chase cards' sheet has
+/// no marks across its two empty rows), and on every page a footer naming the sheet and the licence, at
+/// 6 pt or more, at least 3 mm from the paper's edge, and with no crop mark through it.
+#[test]
+fn card_sheets_have_short_marks_and_a_legible_footer_clear_of_them() {
+    let mm = 72.0 / 25.4;
+    for paper in ["a4", "letter"] {
+        let dir = tempfile::tempdir().unwrap();
+        make("all", dir.path(), paper);
+        let k = dir.path().join("kits");
+        let sheets = [
+            "bbb/chase-cards",
+            "bbb/deck-foot",
+            "storypath/storypath-cards",
+            "urban-world/urban-world-cards",
+            "rbf/action-cards",
+            "rbf/sprint-tokens",
+        ];
+        for name in sheets {
+            let data = json(&k.join(format!("{name}.json")));
+            let l = &data["layout"];
+            let (cw, ch, bleed) = (
+                l["card_w"].as_f64().unwrap(),
+                l["card_h"].as_f64().unwrap(),
+                l["bleed"].as_f64().unwrap(),
+            );
+            let pdf =
+                support::glyphs::pages(&std::fs::read(k.join(format!("{name}.pdf"))).unwrap());
+            let layout_pages = l["pages"].as_array().unwrap();
+            assert_eq!(pdf.len(), layout_pages.len(), "{paper} {name}");
+            for (i, (lp, page)) in layout_pages.iter().zip(&pdf).enumerate() {
+                let at = format!("{paper} {name} p. {}", i + 1);
+                // Cards of this page, in mm from the top left: trim plus bleed.
+                let cards: Vec<(f64, f64, f64, f64)> = lp["cards"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| {
+                        let (x, y) = (c["x"].as_f64().unwrap(), c["y"].as_f64().unwrap());
+                        (x - bleed, y - bleed, x + cw + bleed, y + ch + bleed)
+                    })
+                    .collect();
+                let marks: Vec<[f64; 4]> = lp["marks"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| ["x1", "y1", "x2", "y2"].map(|k| m[k].as_f64().unwrap()))
+                    .collect();
+                assert!(!marks.is_empty(), "{at}: no crop marks");
+                for m in &marks {
+                    let len = (m[2] - m[0]).abs() + (m[3] - m[1]).abs();
+                    assert!(len <= 5.0 + 1e-9, "{at}: a {len} mm mark {m:?}");
+                    let near = cards.iter().any(|&(l, t, r, b)| {
+                        let dx = (l - m[0].max(m[2])).max(m[0].min(m[2]) - r).max(0.0);
+                        let dy = (t - m[1].max(m[3])).max(m[1].min(m[3]) - b).max(0.0);
+                        dx.max(dy) <= 2.0 + 1e-9
+                    });
+                    assert!(near, "{at}: mark {m:?} away from every card");
+                    let across = cards.iter().any(|&(l, t, r, b)| {
+                        m[0].max(m[2]) > l
+                            && m[0].min(m[2]) < r
+                            && m[1].max(m[3]) > t
+                            && m[1].min(m[3]) < b
+                    });
+                    assert!(!across, "{at}: mark {m:?} crosses a card");
+                }
+                // The sheet's own text: every glyph outside the cards.
+                let inside = |x: f64, y: f64| {
+                    let (x, y) = (x / mm, (page.height - y) / mm);
+                    cards
+                        .iter()
+                        .any(|&(l, t, r, b)| x >= l && x <= r && y >= t && y <= b)
+                };
+                let footer: Vec<_> = page.glyphs.iter().filter(|g| !inside(g.x, g.y)).collect();
+                // Words may break at line ends: soft hyphens and white space left out.
+                let text: String = footer
+                    .iter()
+                    .flat_map(|g| g.text.chars())
+                    .filter(|c| !c.is_whitespace() && *c != '\u{ad}')
+                    .collect();
+                assert!(
+                    text.contains("Licence") && (text.contains("front") || text.contains("back")),
+                    "{at}: no footer with the licence: {text}"
+                );
+                for g in &footer {
+                    assert!(
+                        g.size >= 6.0 - 1e-6,
+                        "{at}: {:?} at {:.1} pt",
+                        g.text,
+                        g.size
+                    );
+                    // The glyph's box: upright, or turned to read from bottom to top.
+                    let (x0, y0, x1, y1) = if g.upright {
+                        (g.x, g.y - 0.25 * g.size, g.x + g.w, g.y + 0.75 * g.size)
+                    } else {
+                        (g.x - 0.75 * g.size, g.y, g.x + 0.25 * g.size, g.y + g.w)
+                    };
+                    let edge = 3.0 * mm;
+                    assert!(
+                        x0 >= edge
+                            && y0 >= edge
+                            && x1 <= page.width - edge
+                            && y1 <= page.height - edge,
+                        "{at}: {:?} within 3 mm of the edge ({x0:.1}, {y0:.1})",
+                        g.text
+                    );
+                    let centre = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+                    let half = ((x1 - x0).max(y1 - y0)) / 2.0;
+                    for m in &marks {
+                        let a = (m[0] * mm, page.height - m[1] * mm);
+                        let b = (m[2] * mm, page.height - m[3] * mm);
+                        assert!(
+                            to_segment(centre, a, b) > half,
+                            "{at}: mark {m:?} through {:?}",
+                            g.text
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Dice notation on player-facing kit paper: plain rolls stay as written, the rest is said in words.
+#[test]
+fn dice_notation_is_said_in_words_where_players_would_not_read_it() {
+    use blockprint::generators::kits::uwsp::{dice_words, spoken_result};
+    let words = |e: &str| dice_words(e).unwrap();
+    assert_eq!(words("1d6"), "1d6");
+    assert_eq!(words("2d6+1"), "2d6+1");
+    assert_eq!(words("2d10kl1"), "the lower of two d10");
+    assert_eq!(words("2d20kh1"), "the higher of two d20");
+    assert_eq!(words("4d6kh3"), "the highest three of four d6");
+    assert_eq!(words("4d6dl1"), "the highest three of four d6");
+    assert_eq!(words("3d6kl1"), "the lowest of three d6");
+    assert_eq!(words("2dF+3"), "two Fudge dice plus 3");
+    assert_eq!(words("dF"), "one Fudge die");
+    assert_eq!(words("3d6!"), "three exploding d6");
+    assert_eq!(
+        words("5d10cs>=8"),
+        "the number of five d10 showing 8 or more"
+    );
+    assert_eq!(words("d%b1"), "percentile dice with one bonus die");
+    assert_eq!(words("d%p2"), "percentile dice with two penalty dice");
+    assert_eq!(dice_words("not dice"), None);
+    assert_eq!(
+        spoken_result("Lose {2d10kl1} points, or {1d6} if {odd}"),
+        "Lose the lower of two d10 points, or 1d6 if odd"
+    );
+    assert_eq!(spoken_result("no braces {"), "no braces {");
+}
+
+/// Odds for kit paper: short fractions beside the percentage, long ones never; no false 0.0% or 100.0%.
+#[test]
+fn odds_print_short_fractions_only_and_no_false_zero() {
+    use blockprint::generators::kits::uwsp;
+    assert_eq!(uwsp::odds(&frac(5, 12)), "5/12 (41.7%)");
+    assert_eq!(uwsp::odds(&frac(3, 10)), "30%");
+    assert_eq!(uwsp::odds(&frac(7, 216)), "7/216 (3.2%)");
+    assert_eq!(uwsp::odds(&frac(657, 1000)), "65.7%");
+    assert_eq!(uwsp::odds(&frac(31031, 46656)), "66.5%");
+    assert_eq!(uwsp::pct(&frac(0, 1)), "0%");
+    assert_eq!(uwsp::pct(&frac(1, 1)), "100%");
+    assert_eq!(uwsp::pct(&frac(1, 10_000)), "under 0.1%");
+    assert_eq!(uwsp::pct(&frac(9_999, 10_000)), "over 99.9%");
+    assert_eq!(uwsp::pct(&frac(1, 3)), "33.3%");
 }

@@ -260,8 +260,8 @@ fn term_words(t: &dice::DiceTerm) -> String {
 }
 
 /// A result text with its `{dice}` spans for player-facing paper: the braces dropped, and notation
-/// players do not read said in words ([`dice_words`], in parentheses): `Lose {2d10kl1} points` is printed
-/// `Lose (the lower of two d10) points`, `Lose {1d6} points` stays `Lose 1d6 points`.
+/// players do not read said in words ([`dice_words`]): `Lose {2d10kl1} points` is printed `Lose the lower
+/// of two d10 points` (as the chase reference cards say it), `Lose {1d6} points` stays `Lose 1d6 points`.
 pub fn spoken_result(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
@@ -272,12 +272,8 @@ pub fn spoken_result(text: &str) -> String {
         let inner = &rest[open + 1..open + len];
         out.push_str(&rest[..open]);
         match dice_words(inner) {
-            Some(w) if w != inner.trim() => {
-                out.push('(');
-                out.push_str(&w);
-                out.push(')');
-            }
-            _ => out.push_str(inner),
+            Some(w) => out.push_str(&w),
+            None => out.push_str(inner),
         }
         rest = &rest[open + len + 1..];
     }
@@ -591,7 +587,19 @@ fn short_mark(m: [i64; 4], page: (i64, i64)) -> [i64; 4] {
     [x1, y1, x2, y2]
 }
 
-/// A kit's card sheet as printed: every crop mark shortened to [`MARK_LEN`], and the places its footer
+/// How far a mark (a horizontal or vertical segment) stays from a card's box, in µm: the larger of the
+/// horizontal and vertical gaps (0 when they touch).
+fn gap_to(m: &[i64; 4], c: &[i64; 4]) -> i64 {
+    let (x0, x1) = (m[0].min(m[2]), m[0].max(m[2]));
+    let (y0, y1) = (m[1].min(m[3]), m[1].max(m[3]));
+    let dx = (c[0] - x1).max(x0 - c[2]).max(0);
+    let dy = (c[1] - y1).max(y0 - c[3]).max(0);
+    dx.max(dy)
+}
+
+/// A kit's card sheet as printed: every crop mark shortened to [`MARK_LEN`] and kept only beside a card
+/// of its page (the card engine marks the block of a part-filled sheet as if it were full: a mark under
+/// an empty slot marks no card), and the places its footer
 /// (sheet, page, source and licence) may go, as `footer.bands` ([`Band`]) in the data. A single-card
 /// layout has no marks and no bands.
 pub fn kit_sheet(data: &mut serde_json::Value) -> Result<()> {
@@ -601,17 +609,38 @@ pub fn kit_sheet(data: &mut serde_json::Value) -> Result<()> {
         return Ok(());
     };
     let um = |v: &serde_json::Value| (v.as_f64().unwrap_or(0.0) * 1000.0).round() as i64;
+    let (cw, ch, b) = (f.card.0, f.card.1, f.bleed);
     if let Some(pages) = layout["pages"].as_array_mut() {
         for p in pages {
-            if let Some(marks) = p["marks"].as_array_mut() {
-                for m in marks {
-                    let [x1, y1, x2, y2] = short_mark(
+            // The page's cards with their bleed: (left, top, right, bottom) in µm.
+            let cards: Vec<[i64; 4]> = p["cards"]
+                .as_array()
+                .map(|cs| {
+                    cs.iter()
+                        .map(|c| {
+                            let (x, y) = (um(&c["x"]), um(&c["y"]));
+                            [x - b, y - b, x + cw + b, y + ch + b]
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let Some(marks) = p["marks"].as_array() else {
+                continue;
+            };
+            let kept: Vec<serde_json::Value> = marks
+                .iter()
+                .map(|m| {
+                    short_mark(
                         [um(&m["x1"]), um(&m["y1"]), um(&m["x2"]), um(&m["y2"])],
                         f.page,
-                    );
-                    *m = serde_json::json!({"x1": mm_f(x1), "y1": mm_f(y1), "x2": mm_f(x2), "y2": mm_f(y2)});
-                }
-            }
+                    )
+                })
+                .filter(|m| cards.iter().any(|c| gap_to(m, c) <= MARK_GAP))
+                .map(|[x1, y1, x2, y2]| {
+                    serde_json::json!({"x1": mm_f(x1), "y1": mm_f(y1), "x2": mm_f(x2), "y2": mm_f(y2)})
+                })
+                .collect();
+            p["marks"] = serde_json::Value::Array(kept);
         }
     }
     let bands = bands(&f);
