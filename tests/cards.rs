@@ -668,7 +668,7 @@ fn table_rows(card: &serde_json::Value) -> Vec<Vec<String>> {
 #[test]
 fn reference_card_odds_are_the_dice_engines() {
     use blockprint::dice::{self, BigRational};
-    use blockprint::generators::cards::reference::{mean, odds};
+    use blockprint::generators::cards::reference::{mean, odds, percent};
     let dir = make(&["cards", "bbb"], &[]);
     let data = json(&dir.path().join("cards/bbb/reference.json"));
     let faces = data["faces"].as_array().unwrap();
@@ -689,8 +689,9 @@ fn reference_card_odds_are_the_dice_engines() {
     for (i, row) in rows.iter().enumerate() {
         let n = i as u32 + 1;
         assert_eq!(row[0], n.to_string());
-        assert_eq!(row[1], odds(&p(&format!("{n}d6cs>=6"), 1)));
-        assert_eq!(row[2], odds(&p(&format!("{n}d6cs<=1"), 1)));
+        // Columns with long fractions (11/36, 31031/46656) print percentages alone.
+        assert_eq!(row[1], percent(&p(&format!("{n}d6cs>=6"), 1)));
+        assert_eq!(row[2], percent(&p(&format!("{n}d6cs<=1"), 1)));
         // A hunch is followed only when a 1 shows, and then that 1 is a Progress: the roll is empty
         // only when every die shows 2–5, (2/3)^n.
         let none = BigRational::new(2.into(), 3.into());
@@ -700,13 +701,17 @@ fn reference_card_odds_are_the_dice_engines() {
         }
         assert_eq!(
             row[3],
-            odds(&(BigRational::from_integer(1.into()) - all_none))
+            percent(&(BigRational::from_integer(1.into()) - all_none))
         );
     }
-    assert_eq!(rows[0][1], "1/6 (16.7%)");
-    assert_eq!(rows[1][1], "11/36 (30.6%)");
-    assert_eq!(rows[0][3], "1/3 (33.3%)");
-    assert_eq!(rows[1][3], "5/9 (55.6%)");
+    assert_eq!(
+        rows.iter().map(|r| r[1].as_str()).collect::<Vec<_>>(),
+        ["16.7%", "30.6%", "42.1%", "51.8%", "59.8%", "66.5%"]
+    );
+    assert_eq!(
+        rows.iter().map(|r| r[3].as_str()).collect::<Vec<_>>(),
+        ["33.3%", "55.6%", "70.4%", "80.2%", "86.8%", "91.2%"]
+    );
     // Chase outcome: 1d6, each row 1/6.
     let rows = table_rows(find_card(faces, "Chase", "3/3"));
     assert_eq!(rows.len(), 6);
@@ -714,6 +719,11 @@ fn reference_card_odds_are_the_dice_engines() {
         assert_eq!(r[1], odds(&p("1d6", 6)));
         assert_eq!(r[1], "1/6 (16.7%)");
     }
+    // Keep-lowest told in words, not `2d10kl1`.
+    assert_eq!(
+        rows[4][2],
+        "Lose the lower of two d10 points from STR/DEX/CON"
+    );
     // Fight damage means, exploding dice included (the engine's capped explosion).
     let rows = table_rows(find_card(faces, "Fight", ""));
     let means: Vec<(&str, &str)> = rows
@@ -760,6 +770,26 @@ fn reference_card_odds_are_the_dice_engines() {
     assert!(
         text.contains("counsel arrives 1/6 (16.7%) of the time"),
         "{text}"
+    );
+    // A player card: no fraction longer than a d12's, no keep/drop notation.
+    let all = serde_json::to_string(faces).unwrap();
+    let bytes = all.as_bytes();
+    for (i, _) in all.match_indices('/') {
+        let digits =
+            |r: &mut dyn Iterator<Item = &u8>| r.take_while(|b| b.is_ascii_digit()).count();
+        let before = digits(&mut bytes[..i].iter().rev());
+        let after = &all[i + 1..i + 1 + digits(&mut bytes[i + 1..].iter())];
+        if before > 0 && !after.is_empty() {
+            assert!(
+                after.parse::<u32>().unwrap() <= 12,
+                "a long fraction: {}",
+                &all[i - before..i + 1 + after.len()]
+            );
+        }
+    }
+    assert!(
+        !all.contains("kl1") && !all.contains("kh1"),
+        "dice notation on a player card"
     );
 }
 
@@ -1144,4 +1174,367 @@ fn a_suit_that_does_not_match_the_declared_ranks_is_a_located_error() {
     ]);
     assert_eq!(d.status.code(), Some(1));
     assert!(!out.join("cards/decks/x_piquet.pdf").exists());
+}
+
+// ---------- What the paper shows (issue 22): typst's own frames and pixels ----------
+
+/// A text run as laid out: page, baseline origin and size in points (after every transform), its text,
+/// font family and fill.
+#[derive(Debug)]
+struct Run {
+    page: usize,
+    x: f64,
+    y: f64,
+    size: f64,
+    text: String,
+    family: String,
+    fill: String,
+}
+
+/// Every text run and every `<bp-trim>` box (page, left, top, width, height in points) of a document.
+fn laid_out(doc: &typst_layout::PagedDocument) -> (Vec<Run>, Vec<(usize, [f64; 4])>) {
+    use typst::layout::{Frame, FrameItem, Point, Transform};
+    fn walk(
+        frame: &Frame,
+        ts: Transform,
+        page: usize,
+        runs: &mut Vec<Run>,
+        trims: &mut Vec<(usize, [f64; 4])>,
+    ) {
+        let scale = |t: Transform| {
+            (t.sx.get() * t.sy.get() - t.kx.get() * t.ky.get())
+                .abs()
+                .sqrt()
+        };
+        for (pos, item) in frame.items() {
+            match item {
+                FrameItem::Group(g) => {
+                    let inner = ts
+                        .pre_concat(Transform::translate(pos.x, pos.y))
+                        .pre_concat(g.transform);
+                    if g.label.is_some_and(|l| l.resolve().as_str() == "bp-trim") {
+                        let o = Point::zero().transform(inner);
+                        let s = g.frame.size();
+                        let k = scale(inner);
+                        trims.push((
+                            page,
+                            [o.x.to_pt(), o.y.to_pt(), s.x.to_pt() * k, s.y.to_pt() * k],
+                        ));
+                    }
+                    walk(&g.frame, inner, page, runs, trims);
+                }
+                FrameItem::Text(t) => {
+                    let o = Point::new(pos.x, pos.y).transform(ts);
+                    let fill = match &t.fill {
+                        typst::visualize::Paint::Solid(c) => c.to_hex().to_string(),
+                        other => format!("{other:?}"),
+                    };
+                    runs.push(Run {
+                        page,
+                        x: o.x.to_pt(),
+                        y: o.y.to_pt(),
+                        size: t.size.to_pt() * scale(ts),
+                        text: t.text.to_string(),
+                        family: t.font.info().family.clone(),
+                        fill,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+    let (mut runs, mut trims) = (Vec::new(), Vec::new());
+    for (i, p) in doc.pages().iter().enumerate() {
+        walk(
+            &p.frame,
+            Transform::identity(),
+            i + 1,
+            &mut runs,
+            &mut trims,
+        );
+    }
+    (runs, trims)
+}
+
+/// A card kind's document `i`, laid out by the built-in templates.
+fn typeset(
+    kind: &dyn blockprint::generators::Kind,
+    paper: blockprint::render::Paper,
+    i: usize,
+) -> (serde_json::Value, typst_layout::PagedDocument) {
+    let cx = support::builtin_checked();
+    let doc = kind.document(&cx, &support::one_request(paper), i).unwrap();
+    let laid = support::builtin_engine()
+        .typeset(&format!("{}.typ", doc.template), &doc.data)
+        .unwrap();
+    (doc.data, laid)
+}
+
+const RED_INK: &str = "#b3261e";
+const BLACK_INK: &str = "#1d2733";
+const REF_BAND: &str = "#2b4a5e";
+
+#[test]
+fn reference_cards_print_red_suits_curly_quotes_whole_headings_and_one_line_odds() {
+    use blockprint::generators::cards::CARDS;
+    use blockprint::render::Paper;
+    for paper in [Paper::A4, Paper::Letter] {
+        let (data, doc) = typeset(&CARDS, paper, 0);
+        let (runs, _) = laid_out(&doc);
+        // Hearts and diamonds in red, clubs and spades in black (the suit table of Chase 1/3).
+        let suit = |c: char| {
+            runs.iter()
+                .filter(move |r| r.text.contains(c))
+                .collect::<Vec<_>>()
+        };
+        for (c, ink) in [
+            ('♥', RED_INK),
+            ('♦', RED_INK),
+            ('♣', BLACK_INK),
+            ('♠', BLACK_INK),
+        ] {
+            let found = suit(c);
+            assert_eq!(found.len(), 1, "{paper:?}: one {c} on the reference cards");
+            assert_eq!(
+                found[0].fill, ink,
+                "{paper:?}: {c} prints in {ink}: {:?}",
+                found[0]
+            );
+        }
+        // The data keeps its straight apostrophes; the paper has typographic ones only.
+        assert!(
+            serde_json::to_string(&data["faces"])
+                .unwrap()
+                .contains("the pursuer's first card")
+        );
+        let all: String = runs.iter().map(|r| r.text.as_str()).collect();
+        assert!(
+            !all.contains(['\'', '"']),
+            "{paper:?}: a straight quote on paper"
+        );
+        assert!(all.contains("pursuer’s"), "{paper:?}");
+        // Body text may be hyphenated (a soft hyphen ends the line); a heading or a column head never is.
+        let hyphens: Vec<&Run> = runs.iter().filter(|r| r.text.contains('\u{ad}')).collect();
+        assert!(
+            !hyphens.is_empty(),
+            "{paper:?}: some body line is hyphenated"
+        );
+        for h in &hyphens {
+            assert!(
+                h.family != "Bebas Neue" && h.fill != REF_BAND,
+                "{paper:?}: a heading breaks with a hyphen on p. {} at {:.0} × {:.0} pt",
+                h.page,
+                h.x,
+                h.y
+            );
+        }
+        // The DA's long heading wraps between words: "Minimum" stays whole.
+        assert!(
+            runs.iter()
+                .any(|r| r.family == "Bebas Neue" && r.text.contains("minimum sentence"))
+        );
+        // The chase outcome's odds, each on one line in its cell.
+        let odds = runs.iter().filter(|r| r.text == "1/6\u{a0}(16.7%)").count();
+        assert_eq!(odds, 6, "{paper:?}: six one-line odds of 1/6");
+        // Nothing under 6 pt.
+        let small: Vec<&Run> = runs.iter().filter(|r| r.size < 6.0 - 1e-6).collect();
+        assert!(small.is_empty(), "{paper:?}: {small:#?}");
+    }
+}
+
+#[test]
+fn every_card_has_its_trim_box_declared_for_the_page_checker() {
+    use blockprint::generators::cards::layout::MM;
+    use blockprint::generators::cards::{CARDS, CardOptions, DECK};
+    use blockprint::render::Paper;
+    let bled = CardOptions {
+        bleed: 3 * MM,
+        ..CardOptions::DEFAULT
+    };
+    let single = CardOptions {
+        single: true,
+        bleed: 3_175,
+        ..CardOptions::DEFAULT
+    };
+    let deck = |o: &CardOptions| DECK.with(o.clone(), Some(vec!["bbb.chase.foot".into()]));
+    for paper in [Paper::A4, Paper::Letter] {
+        for (what, kind) in [
+            (
+                "deck",
+                Box::new(deck(&CardOptions::DEFAULT)) as Box<dyn blockprint::generators::Kind>,
+            ),
+            ("deck with bleed", Box::new(deck(&bled))),
+            ("single deck", Box::new(deck(&single))),
+            ("cards", Box::new(CARDS.clone())),
+        ] {
+            let (data, doc) = typeset(kind.as_ref(), paper, 0);
+            let (_, trims) = laid_out(&doc);
+            let layout = &data["layout"];
+            let pt = |mm: &serde_json::Value| mm.as_f64().unwrap() * PT_PER_MM;
+            let mut expected = Vec::new();
+            for (i, p) in layout["pages"].as_array().unwrap().iter().enumerate() {
+                for c in p["cards"].as_array().unwrap() {
+                    expected.push((
+                        i + 1,
+                        [
+                            pt(&c["x"]),
+                            pt(&c["y"]),
+                            pt(&layout["card_w"]),
+                            pt(&layout["card_h"]),
+                        ],
+                    ));
+                }
+            }
+            assert_eq!(
+                trims.len(),
+                expected.len(),
+                "{what} {paper:?}: one trim box a card"
+            );
+            for ((pa, a), (pb, b)) in trims.iter().zip(&expected) {
+                assert_eq!(pa, pb, "{what} {paper:?}");
+                assert!(
+                    a.iter().zip(b).all(|(x, y)| (x - y).abs() < 0.01),
+                    "{what} {paper:?} p. {pa}: trim box {a:?}, card {b:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A pixel: red, green, blue, alpha.
+type Px = (u8, u8, u8, u8);
+
+/// Whether a pixel is bare paper (white, or nothing drawn).
+fn paper_white(p: Px) -> bool {
+    p.3 == 0 || (p.0 >= 250 && p.1 >= 250 && p.2 >= 250)
+}
+
+/// The pixels, at 150 dpi, of a ring between 0.5 and 2.5 mm inside each card's trim on `page`, sampled
+/// every half millimetre along its four sides.
+fn ring(doc: &typst_layout::PagedDocument, data: &serde_json::Value, page: usize) -> Vec<Px> {
+    let dpi = 150.0;
+    let opts = typst_render::RenderOptions {
+        pixel_per_pt: typst::utils::Scalar::new(dpi / 72.0),
+        ..Default::default()
+    };
+    let pixmap = typst_render::render(&doc.pages()[page], &opts);
+    let px = |mm: f64| (mm / 25.4 * dpi).round() as u32;
+    let layout = &data["layout"];
+    let (w, h) = (
+        layout["card_w"].as_f64().unwrap(),
+        layout["card_h"].as_f64().unwrap(),
+    );
+    let mut out = Vec::new();
+    for c in layout["pages"][page]["cards"].as_array().unwrap() {
+        let (x, y) = (c["x"].as_f64().unwrap(), c["y"].as_f64().unwrap());
+        for inset in [0.5, 1.5, 2.5] {
+            let mut points = Vec::new();
+            let mut t = inset;
+            while t <= w - inset {
+                points.push((x + t, y + inset));
+                points.push((x + t, y + h - inset));
+                t += 0.5;
+            }
+            let mut t = inset;
+            while t <= h - inset {
+                points.push((x + inset, y + t));
+                points.push((x + w - inset, y + t));
+                t += 0.5;
+            }
+            for (a, b) in points {
+                let p = pixmap.pixel(px(a), px(b)).unwrap();
+                out.push((p.red(), p.green(), p.blue(), p.alpha()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn without_bleed_the_colour_stops_3_mm_inside_the_cut_and_with_bleed_it_runs_past_it() {
+    use blockprint::generators::cards::layout::MM;
+    use blockprint::generators::cards::{CardOptions, DECK};
+    use blockprint::render::Paper;
+    for paper in [Paper::A4, Paper::Letter] {
+        // Home sheets: no bleed, nine cards a page, and a ring of bare paper inside every cut on the
+        // fronts (red or black edge rule, tinted face) and the dark backs alike.
+        let kind = DECK.with(
+            CardOptions::DEFAULT,
+            Some(vec!["bbb.chase.city_streets".into()]),
+        );
+        let (data, doc) = typeset(&kind, paper, 0);
+        assert_eq!(data["layout"]["bleed"], 0.0);
+        assert_eq!(
+            data["layout"]["pages"][0]["cards"]
+                .as_array()
+                .unwrap()
+                .len(),
+            9
+        );
+        for page in [0, 1] {
+            let ring = ring(&doc, &data, page);
+            assert!(ring.len() > 9 * 1000);
+            let coloured = ring.iter().filter(|p| !paper_white(**p)).count();
+            assert_eq!(
+                coloured,
+                0,
+                "{paper:?} p. {}: colour within 3 mm of a cut",
+                page + 1
+            );
+        }
+        // With bleed the same ring is coloured all round: tint on the fronts, asphalt on the backs.
+        let kind = DECK.with(
+            CardOptions {
+                bleed: 3 * MM,
+                ..CardOptions::DEFAULT
+            },
+            Some(vec!["bbb.chase.city_streets".into()]),
+        );
+        let (data, doc) = typeset(&kind, paper, 0);
+        for page in [0, 1] {
+            let ring = ring(&doc, &data, page);
+            let white = ring.iter().filter(|p| paper_white(**p)).count();
+            assert_eq!(
+                white,
+                0,
+                "{paper:?} p. {}: bare paper inside a bled card",
+                page + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn sheets_default_to_no_bleed_and_single_cards_to_an_eighth_of_an_inch() {
+    for (extra, bleed, page) in [
+        (&[][..], 0.0, None),
+        (&["--single"][..], 3.175, Some([0.0, 0.0, 198.0, 270.0])),
+        (
+            &["--single", "--bleed", "0"][..],
+            0.0,
+            Some([0.0, 0.0, 180.0, 252.0]),
+        ),
+        (&["--bleed", "3mm"][..], 3.0, None),
+    ] {
+        let dir = make(&["deck", "bbb.chase.city_streets"], extra);
+        let data = json(&dir.path().join(format!("{CITY}.json")));
+        assert_eq!(data["layout"]["bleed"], bleed, "{extra:?}");
+        if let Some(media) = page {
+            let pdf = std::fs::read(dir.path().join(format!("{CITY}.pdf"))).unwrap();
+            let doc = Document::load_mem(&pdf).unwrap();
+            let (_, id) = doc.get_pages().into_iter().next().unwrap();
+            let got = rect(doc.get_dictionary(id).unwrap(), b"MediaBox");
+            assert!(
+                got.iter().zip(media).all(|(a, b)| (a - b).abs() < 0.01),
+                "{extra:?}: {got:?}"
+            );
+        }
+    }
+    // The help says which and why.
+    let help = String::from_utf8(ok(&["deck", "--help"]).stdout).unwrap();
+    assert!(
+        help.contains("Default: 0 on sheets, 0.125in with --single"),
+        "{help}"
+    );
+    assert!(help.contains("stops 3 mm inside the cut"), "{help}");
 }

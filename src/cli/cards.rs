@@ -11,6 +11,9 @@ use crate::generators::cards::{CARDS, CardOptions, DECK};
 use crate::generators::{Checked, Kind, Request};
 use crate::render::{Engine, driver};
 
+/// The bleed of `--single` when `--bleed` is not given: 1/8 in, what print-on-demand services ask for.
+pub const SINGLE_BLEED: i64 = layout::INCH / 8;
+
 /// The layout flags of `deck` and `cards`.
 #[derive(Debug, clap::Args)]
 pub struct LayoutArgs {
@@ -21,9 +24,14 @@ pub struct LayoutArgs {
     /// Space between cards on a sheet: 0 (cards share their cut lines) or a length such as 3mm.
     #[arg(long, default_value = "0", value_name = "LENGTH")]
     pub gutter: String,
-    /// Bleed around each card (its background runs this far past the cut): 0, 3mm, 0.125in.
-    #[arg(long, default_value = "0", value_name = "LENGTH")]
-    pub bleed: String,
+    /// Bleed around each card: its colour runs this far past the cut (0, 3mm, 0.125in). Default: 0 on
+    /// sheets, 0.125in with --single. A home printer cannot print to the edge of the paper, so sheets
+    /// have no bleed and nine poker cards fit on A4 or Letter (3 mm bleed leaves six, or four on
+    /// Letter); instead each card's colour stops 3 mm inside the cut, framed by paper, so a cut or a
+    /// duplex shift that wanders a millimetre never shows a sliver of colour. Print-on-demand services
+    /// print full bleed and want 1/8 in past the trim, which --single gives unless told otherwise.
+    #[arg(long, value_name = "LENGTH")]
+    pub bleed: Option<String>,
     /// The edge of the paper the printer cannot reach; cards stay inside it.
     #[arg(long, default_value = "5mm", value_name = "LENGTH")]
     pub printer_margin: String,
@@ -40,7 +48,7 @@ pub struct LayoutArgs {
     #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
     pub back_offset: Option<String>,
     /// One card per page at trim + bleed, fronts and backs interleaved, with TrimBox and BleedBox (for
-    /// print-on-demand services).
+    /// print-on-demand services); 1/8 in bleed unless --bleed says otherwise.
     #[arg(long)]
     pub single: bool,
     /// Also write one PNG per card face into DIR at 300 dpi, trim + bleed (poker with 0.125in bleed:
@@ -61,7 +69,12 @@ impl LayoutArgs {
         };
         let card = CardSize::parse(&self.card_size).map_err(Error::Usage)?;
         let gutter = length("gutter", &self.gutter)?;
-        let bleed = length("bleed", &self.bleed)?;
+        let bleed = match &self.bleed {
+            Some(b) => length("bleed", b)?,
+            // Print-on-demand cards want 1/8 in of bleed; home sheets cannot print it (see --bleed).
+            None if self.single => SINGLE_BLEED,
+            None => 0,
+        };
         let margin = length("printer-margin", &self.printer_margin)?;
         if bleed > 20 * layout::MM || gutter > 50 * layout::MM || margin > 50 * layout::MM {
             return Err(Error::Usage(

@@ -34,7 +34,9 @@ pub struct CardOptions {
 }
 
 impl CardOptions {
-    /// Poker cards, no gutter, no bleed, 5 mm printer margins, as many as fit, long-edge duplex.
+    /// Poker cards, no gutter, no bleed, 5 mm printer margins, as many as fit, long-edge duplex: home
+    /// sheets, nine cards a page on A4 and Letter. Without bleed the template frames each card (its colour
+    /// stops 3 mm inside the trim), so a cutting error never shows; `--single` defaults to 1/8 in bleed.
     pub const DEFAULT: CardOptions = CardOptions {
         card: CardSize::poker(),
         gutter: 0,

@@ -72,6 +72,50 @@ pub fn odds(q: &BigRational) -> String {
     }
 }
 
+/// The largest denominator of a fraction a player card may print (a d12's single face, 1/12): a short
+/// exact fraction reads at a glance; 31031/46656 does not.
+pub const SHORT_DENOMINATOR: u32 = 12;
+
+/// A percentage for a player card: whole when exact (`65%`), else one decimal (`30.6%`); never rounded to
+/// a certainty or an impossibility it is not (`over 99.9%`, `under 0.1%`).
+pub fn percent(q: &BigRational) -> String {
+    let pct = q * BigRational::from_integer(100.into());
+    if pct.is_integer() {
+        return format!("{}%", pct.to_integer());
+    }
+    let a = dice::approx(&pct);
+    if a >= 99.95 {
+        "over 99.9%".into()
+    } else if a < 0.05 {
+        "under 0.1%".into()
+    } else {
+        format!("{a:.1}%")
+    }
+}
+
+/// Whether `q` is a fraction short enough for a player card (denominator at most [`SHORT_DENOMINATOR`]).
+fn short(q: &BigRational) -> bool {
+    let d = q.reduced();
+    *d.denom() <= num_bigint::BigInt::from(SHORT_DENOMINATOR)
+}
+
+/// Odds as a player card prints a column of them: when every one is a whole percentage or a short exact
+/// fraction, `1/6 (16.7%)` (or `65%`); otherwise percentages alone (`30.6%`), so a column reads one way.
+pub fn player_odds(column: &[BigRational]) -> Vec<String> {
+    let fractions = column.iter().all(short);
+    column
+        .iter()
+        .map(|q| {
+            let whole = (q * BigRational::from_integer(100.into())).is_integer();
+            if fractions && !whole {
+                format!("{} ({})", dice::fraction(q), percent(q))
+            } else {
+                percent(q)
+            }
+        })
+        .collect()
+}
+
 /// A mean for people: two decimals, trailing zeros dropped (`3.5`, `4.2`, `6.11`).
 pub fn mean(q: &BigRational) -> String {
     let s = format!("{:.2}", dice::approx(q));
@@ -215,13 +259,17 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
     ));
     // Chase 3: the end, with the outcome table's exact odds.
     let outcome = tab(CHASE_OUTCOME)?;
-    let mut rows = Vec::new();
-    for (i, r) in outcome.rows.iter().enumerate() {
+    let mut chances = Vec::new();
+    for i in 0..outcome.rows.len() {
         let p = crate::check::row_probability(&cx.report, &outcome.id.value, i)
             .ok_or_else(|| Error::Bug(format!("no odds for {CHASE_OUTCOME} row {i}")))?;
+        chances.push(p.clone());
+    }
+    let mut rows = Vec::new();
+    for (r, chance) in outcome.rows.iter().zip(player_odds(&chances)) {
         rows.push(vec![
             r.on.value.clone(),
-            odds(p),
+            chance,
             q(&inline_rolls(&r.result.value)?),
         ]);
     }
@@ -245,7 +293,7 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
             },
             table(
                 &[outcome.dice.value.as_str(), "Odds", "What happens"],
-                &[2, 3, 9],
+                &[2, 4, 8],
                 rows,
             ),
         ],
@@ -266,7 +314,7 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
         "1/2",
         vec![
             t("", "Everyone picks a target and an approach card in secret; reveal together. Roll = 1d20 + CHA modifier each, higher wins, ties roll again."),
-            table(&["Investigator", "NPC", "Outcome"], &[4, 4, 9], rows),
+            table(&["Investigator", "NPC", "Outcome"], &[9, 8, 17], rows),
         ],
     ));
     // Interrogation 2: damage by turf (means from the engine), the lawyer, threats.
@@ -292,7 +340,7 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
         Some(p) => format!(
             "each time an NPC clams up in an interrogation, roll {}: counsel arrives {} of the time ({}).",
             lawyer.dice.value,
-            odds(p),
+            player_odds(std::slice::from_ref(p)).remove(0),
             lawyer
                 .rows
                 .iter()
@@ -355,11 +403,22 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
             t("Overtime ", "(each further roll in a week): Stress doubles and every hunch must be followed."),
         ],
     ));
-    let mut rows = Vec::new();
+    let (mut progress, mut hunch, mut followed) = (Vec::new(), Vec::new(), Vec::new());
     for n in POOLS {
         let (p, h, f) = pool_odds(n)?;
-        rows.push(vec![n.to_string(), odds(&p), odds(&h), odds(&f)]);
+        progress.push(p);
+        hunch.push(h);
+        followed.push(f);
     }
+    let (progress, hunch, followed) = (
+        player_odds(&progress),
+        player_odds(&hunch),
+        player_odds(&followed),
+    );
+    let rows: Vec<Vec<String>> = POOLS
+        .zip(progress.into_iter().zip(hunch).zip(followed))
+        .map(|(n, ((p, h), f))| vec![n.to_string(), p, h, f])
+        .collect();
     fronts.push(card(
         "Legwork",
         "2/2",
@@ -396,14 +455,21 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
         .collect();
     targets.sort_unstable();
     targets.dedup();
-    let mut rows = Vec::new();
-    for b in 0..=i64::from(BREAKS) {
-        let mut row = vec![format!("{b} (+{})", b * per_break)];
-        for &target in &targets {
-            row.push(odds(&closing_odds(b * per_break, target)?));
+    let mut columns_odds = Vec::new();
+    for &target in &targets {
+        let mut column = Vec::new();
+        for b in 0..=i64::from(BREAKS) {
+            column.push(closing_odds(b * per_break, target)?);
         }
-        rows.push(row);
+        columns_odds.push(player_odds(&column));
     }
+    let rows: Vec<Vec<String>> = (0..=i64::from(BREAKS))
+        .map(|b| {
+            let mut row = vec![format!("{b} (+{})", b * per_break)];
+            row.extend(columns_odds.iter().map(|c| c[b as usize].clone()));
+            row
+        })
+        .collect();
     let mut columns = vec!["Breaks".to_owned()];
     columns.extend(targets.iter().map(|t| format!("≥ {t}")));
     let mods: Vec<(String, String)> = closing
@@ -450,9 +516,85 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
     Ok((faces, cards, md))
 }
 
-/// `{1d6}` inline rolls written as plain dice: `a Scholar of level 1d6`.
-fn inline_rolls(s: &str) -> Result<String> {
-    Ok(s.replace(['{', '}'], ""))
+/// `{1d6}` inline rolls as a player card prints them: plain dice as written (`a Scholar of level 1d6`),
+/// keep and drop modifiers in words (`{2d10kl1}`: `the lower of two d10`), Fudge dice named.
+pub fn inline_rolls(s: &str) -> Result<String> {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+            break;
+        };
+        out.push_str(&rest[..open]);
+        let expr = &rest[open + 1..close];
+        out.push_str(&dice_words(expr)?);
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out.replace(['{', '}'], ""))
+}
+
+/// Dice notation told for players: `2d10kl1` is `the lower of two d10`, `4d6kh3` `the highest 3 of 4d6`,
+/// `2dF+3` `two Fudge dice + 3`; plain `NdS` (and a constant added or taken away) stays as written, since
+/// every player reads it. What has no short telling (counting successes, percentile dice, products) stays
+/// notation.
+pub fn dice_words(expr: &str) -> Result<String> {
+    use dice::{BinOp, NodeKind, Sides};
+    let parsed = dice::parse(expr).map_err(|e| Error::Rules(format!("`{expr}`: {}", e.message)))?;
+    fn count(n: u32) -> String {
+        const WORDS: [&str; 9] = [
+            "zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+        ];
+        WORDS
+            .get(n as usize)
+            .map_or_else(|| n.to_string(), |w| (*w).to_owned())
+    }
+    fn node(n: &dice::Node, src: &str) -> String {
+        let written = || src[n.span.start..n.span.end].trim().to_owned();
+        match &n.kind {
+            NodeKind::Int(v) => v.to_string(),
+            NodeKind::Group(inner) => node(inner, src),
+            NodeKind::Binary { op, lhs, rhs } if matches!(op, BinOp::Add | BinOp::Sub) => {
+                let sign = if *op == BinOp::Add { "+" } else { "−" };
+                format!("{} {sign} {}", node(lhs, src), node(rhs, src))
+            }
+            NodeKind::Dice(t) if t.success.is_none() && t.percentile.is_none() => {
+                let dice = match t.sides {
+                    Sides::Num(s) if t.keep.is_some() && t.count <= 8 => {
+                        format!("{} d{s}", count(t.count))
+                    }
+                    Sides::Num(s) => format!("{}d{s}", t.count),
+                    Sides::Fudge => format!(
+                        "{} Fudge {}",
+                        count(t.count),
+                        if t.count == 1 { "die" } else { "dice" }
+                    ),
+                };
+                let dice = if t.explode {
+                    format!("{dice}, exploding")
+                } else {
+                    dice
+                };
+                match t.keep {
+                    None => dice,
+                    Some(_) => {
+                        let (kept, highest) = t.kept();
+                        let which = match (kept, t.count, highest) {
+                            (1, 2, true) => "the higher".to_owned(),
+                            (1, 2, false) => "the lower".to_owned(),
+                            (1, _, true) => "the highest".to_owned(),
+                            (1, _, false) => "the lowest".to_owned(),
+                            (k, _, true) => format!("the highest {k}"),
+                            (k, _, false) => format!("the lowest {k}"),
+                        };
+                        format!("{which} of {dice}")
+                    }
+                }
+            }
+            _ => written(),
+        }
+    }
+    Ok(node(parsed.root(), parsed.source()))
 }
 
 /// The approach cards: `players` sets of the investigators' three and `players` sets of the NPCs' three,
@@ -538,4 +680,55 @@ pub fn approach_cards(
         }
     }
     (out_faces, cards, serde_json::json!({ "players": players }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    #[test]
+    fn dice_are_told_in_words_where_notation_is_not_plain() {
+        let words = |e: &str| dice_words(e).unwrap();
+        assert_eq!(words("2d10kl1"), "the lower of two d10");
+        assert_eq!(words("2d20kh1"), "the higher of two d20");
+        assert_eq!(words("4d6kh3"), "the highest 3 of four d6");
+        assert_eq!(words("3d6dl1"), "the highest 2 of three d6");
+        assert_eq!(words("2dF+3"), "two Fudge dice + 3");
+        assert_eq!(words("1d6!"), "1d6, exploding");
+        assert_eq!(words("1d6"), "1d6");
+        assert_eq!(words("2d6 - 1"), "2d6 − 1");
+        // Nothing short to say: as written.
+        assert_eq!(words("3d6cs>=5"), "3d6cs>=5");
+        assert!(dice_words("2d").is_err());
+        assert_eq!(
+            inline_rolls("Lose {2d10kl1} points from STR/DEX/CON").unwrap(),
+            "Lose the lower of two d10 points from STR/DEX/CON"
+        );
+        assert_eq!(
+            inline_rolls("a Scholar of level {1d6}").unwrap(),
+            "a Scholar of level 1d6"
+        );
+    }
+
+    #[test]
+    fn player_odds_are_short_fractions_or_percentages() {
+        // Every value short: the fraction beside its percentage (whole percentages alone).
+        assert_eq!(
+            player_odds(&[q(1, 6), q(1, 2), q(5, 12)]),
+            ["1/6 (16.7%)", "50%", "5/12 (41.7%)"]
+        );
+        // One long fraction in the column: percentages alone, the column reads one way.
+        assert_eq!(
+            player_odds(&[q(1, 6), q(11, 36), q(31031, 46656)]),
+            ["16.7%", "30.6%", "66.5%"]
+        );
+        assert_eq!(percent(&q(1, 100_000)), "under 0.1%");
+        assert_eq!(percent(&q(99_999, 100_000)), "over 99.9%");
+        assert_eq!(percent(&q(0, 1)), "0%");
+        assert_eq!(percent(&q(1, 1)), "100%");
+    }
 }
