@@ -480,5 +480,19 @@ fn filled_sheets_and_fillable_forms() {
     for class in ["fighter", "rogue", "scholar", "hotshot"] {
         assert!(pre.contains_key(&format!("pregenerated/detective-{class}.pdf")));
         assert!(pre.contains_key(&format!("pregenerated/detective-{class}-fillable.pdf")));
+        // A new detective starts at full HP: the current HP is filled in, equal to the maximum (issue 22;
+        // tests/sheet.rs checks that the print copy types what the form holds).
+        let v: serde_json::Value =
+            serde_json::from_slice(&pre[&format!("pregenerated/detective-{class}.json")]).unwrap();
+        let max = v["detective"]["hp"]["max"].as_u64().unwrap().to_string();
+        let fields =
+            form::fields(&pre[&format!("pregenerated/detective-{class}-fillable.pdf")]).unwrap();
+        let field = |n: &str| fields.iter().find(|f| f.name == n).unwrap().value.clone();
+        assert_eq!(
+            field("hp_current"),
+            FieldValue::Text(max.clone()),
+            "{class}"
+        );
+        assert_eq!(field("hp_max"), FieldValue::Text(max.clone()), "{class}");
     }
 }

@@ -733,3 +733,123 @@ fn pypdf_reads_the_values_in_every_script() {
         assert_eq!(fields[k], v, "{k}");
     }
 }
+
+/// The baselines (from the field's bottom edge) and font size of a text field's appearance, one per `Tm`.
+fn baselines(doc: &Document, name: &str) -> (Vec<f64>, f64) {
+    let field = doc
+        .objects
+        .values()
+        .filter_map(|o| o.as_dict().ok())
+        .find(|d| matches!(d.get(b"T"), Ok(Object::String(t, _)) if *t == name.as_bytes()))
+        .unwrap_or_else(|| panic!("no field {name}"));
+    let n = dict(doc, field.get(b"AP").unwrap()).get(b"N").unwrap();
+    let num = |o: &Object| match o {
+        Object::Integer(i) => *i as f64,
+        Object::Real(r) => f64::from(*r),
+        o => panic!("{o:?}"),
+    };
+    let ops = Content::decode(&stream_bytes(doc, n)).unwrap().operations;
+    let size = ops
+        .iter()
+        .find(|o| o.operator == "Tf")
+        .map(|o| num(&o.operands[1]))
+        .expect("a font size");
+    let ys = ops
+        .iter()
+        .filter(|o| o.operator == "Tm")
+        .map(|o| num(&o.operands[5]))
+        .collect();
+    (ys, size)
+}
+
+/// Issue 22: the notes areas of the character and GM case sheets take several lines, in any script, typed
+/// from the top of the area at 10 pt rather than in its middle; the end-of-session questions and the Stress
+/// options tick. pypdf reads every value back.
+#[test]
+fn notes_are_typed_from_the_top_and_the_new_boxes_tick() {
+    let cx = checked();
+    let engine = engine();
+    let file = blockprint::render::fonts::FONTS
+        .iter()
+        .find(|f| f.path.ends_with("CourierPrime-Regular.ttf"))
+        .unwrap();
+    let face = ttf_parser::Face::parse(file.data, 0).unwrap();
+    let cap = f64::from(face.capital_height().unwrap()) / f64::from(face.units_per_em());
+    let dir = tempdir("notes");
+    let latin =
+        "Saw the car twice on Figueroa.\nAsk the neighbour about the dog.\nCheck the pawn shops.";
+    let mixed =
+        "Ana saw the car twice.\nדוד כהן lies about the time.\nЖанна: ask the neighbour again.";
+    let ticks = [
+        "session_closed_case",
+        "session_zero_hp",
+        "stress_relationship",
+    ];
+    for paper in [Paper::A4, Paper::Letter] {
+        for (i, notes) in [(0, mixed), (2, latin)] {
+            let d = sheet::SheetKind.document(&cx, &request(paper), i).unwrap();
+            let blank = fillable(&engine, &d.template, &d.data);
+            let mut values = vec![("notes".to_owned(), FieldValue::Text(notes.to_owned()))];
+            if i == 0 {
+                values.extend(ticks.map(|t| (t.to_owned(), FieldValue::Check(true))));
+            }
+            let filled = form::fill(&blank, &values).unwrap();
+            let doc = Document::load_mem(&filled).unwrap();
+            let field = form::fields(&filled)
+                .unwrap()
+                .into_iter()
+                .find(|f| f.name == "notes")
+                .unwrap();
+            let h = field.rect[3] - field.rect[1];
+            let (ys, size) = baselines(&doc, "notes");
+            assert_eq!(size, 10.0, "{paper:?} {}", d.stem);
+            assert_eq!(ys.len(), 3, "{paper:?} {}: one line a paragraph", d.stem);
+            if i == 2 {
+                // Courier Prime alone: the first line's capitals at the top inset (1 pt), each next line
+                // one cap height and 0.3 em lower.
+                assert!(
+                    (ys[0] - (h - 1.0 - 10.0 * cap)).abs() < 0.01,
+                    "{ys:?} in {h}"
+                );
+                for k in 1..3 {
+                    assert!(
+                        (ys[k - 1] - ys[k] - 10.0 * (cap + 0.3)).abs() < 0.01,
+                        "{ys:?}"
+                    );
+                }
+            } else {
+                // Hebrew and Cyrillic reach higher than Courier's capitals: still from the top.
+                assert!(h - ys[0] < 20.0 && h > 100.0, "{ys:?} in {h}");
+                check_values(
+                    &filled,
+                    &[(
+                        "notes",
+                        mixed,
+                        Reads::Visual(
+                            "Ana saw the car twice. ןהכ דוד lies about the time. Жанна: ask the neighbour again.",
+                        ),
+                    )],
+                );
+            }
+            let path = dir.join(format!("{}-{paper:?}.pdf", d.stem));
+            std::fs::write(&path, &filled).unwrap();
+            let Some(read) = support::pypdf_fields(&path) else {
+                return;
+            };
+            assert_eq!(read["notes"], notes);
+            if i == 0 {
+                for t in ticks {
+                    assert_eq!(read[t], "/On", "{t}");
+                }
+                for t in [
+                    "session_tagline",
+                    "session_strained",
+                    "stress_hp",
+                    "stress_attribute",
+                ] {
+                    assert_eq!(read[t], "/Off", "{t}");
+                }
+            }
+        }
+    }
+}

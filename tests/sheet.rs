@@ -150,6 +150,21 @@ fn contract_names() -> Vec<String> {
     n
 }
 
+/// The fields issue 22 added, with their kind and page: on the character sheet the end-of-session
+/// questions (page 1) and the Stress options (page 2) as checkboxes, and the notes area (page 2) as a
+/// multi-line text field; on the GM case sheet the investigator's notes (page 2).
+const CHARACTER_ADDED: [(&str, FieldKind, usize); 8] = [
+    ("session_closed_case", FieldKind::Check, 1),
+    ("session_tagline", FieldKind::Check, 1),
+    ("session_strained", FieldKind::Check, 1),
+    ("session_zero_hp", FieldKind::Check, 1),
+    ("stress_hp", FieldKind::Check, 2),
+    ("stress_relationship", FieldKind::Check, 2),
+    ("stress_attribute", FieldKind::Check, 2),
+    ("notes", FieldKind::Text, 2),
+];
+const GM_CASE_ADDED: [(&str, FieldKind, usize); 1] = [("notes", FieldKind::Text, 2)];
+
 #[test]
 fn every_sheet_compiles_without_warnings_on_both_papers() {
     let cx = checked();
@@ -343,7 +358,8 @@ fn a_prefilled_sheet_holds_the_detective_in_its_fields_and_on_paper() {
     assert_eq!(fields["rel_2_good"].value, FieldValue::Check(false));
     assert_eq!(fields["xp_3"].value, FieldValue::Check(true));
     assert_eq!(fields["xp_4"].value, FieldValue::Check(false));
-    assert_eq!(fields["hp_current"].value, FieldValue::Text(String::new()));
+    // A new detective starts at full HP: the current HP is the maximum.
+    assert_eq!(fields["hp_current"].value, FieldValue::Text("9".into()));
     // The print copy shows the values and the rolls; the fillable copy leaves them to its fields.
     let text = pdf_text(&flat);
     for s in [
@@ -668,7 +684,7 @@ fn pypdf_reads_the_fields_and_their_values() {
     assert_eq!(fields["cha_mod"], "−2");
     assert_eq!(fields["rel_2_strained"], "/On");
     assert_eq!(fields["rel_1_strained"], "/Off");
-    assert_eq!(fields["hp_current"], "");
+    assert_eq!(fields["hp_current"], "9");
     for n in contract_names() {
         assert!(fields.contains_key(&n), "pypdf does not see `{n}`");
     }
@@ -833,5 +849,351 @@ fn shorter_lookups_in_the_content_still_make_the_sheets() {
         form::fields(&std::fs::read(out.join("sheet/character-fillable.pdf")).unwrap()).unwrap();
     for n in contract_names() {
         assert!(fields.iter().any(|f| f.name == n), "{n}");
+    }
+}
+
+fn page_size(paper: Paper) -> (f64, f64) {
+    match paper {
+        Paper::A4 => (595.276, 841.89),
+        _ => (612.0, 792.0),
+    }
+}
+
+const MM: f64 = 72.0 / 25.4;
+
+/// Issue 22: the end-of-session questions and the Stress options are checkboxes (each exactly its drawn
+/// 4 mm square), and the notes areas are multi-line text fields exactly over their framed, ruled box, which
+/// runs the width of the page between the margins and down to the footer.
+#[test]
+fn the_questions_stress_options_and_notes_have_fields() {
+    let cx = checked();
+    let engine = engine();
+    for paper in PAPERS {
+        let (page_w, page_h) = page_size(paper);
+        for (i, added) in [(0, &CHARACTER_ADDED[..]), (2, &GM_CASE_ADDED[..])] {
+            let (t, d) = data(&cx, paper, i, None);
+            let marks: BTreeMap<String, Mark> = engine
+                .form_marks(&t, &d)
+                .unwrap()
+                .into_iter()
+                .map(|m| (m.name.clone(), m))
+                .collect();
+            let boxes = drawn_boxes(&engine.typeset(&t, &d).unwrap());
+            let (_, fillable) = render(&engine, &t, &d);
+            let fields: BTreeMap<String, form::FormField> = form::fields(&fillable)
+                .unwrap()
+                .into_iter()
+                .map(|f| (f.name.clone(), f))
+                .collect();
+            let doc = lopdf::Document::load_mem(&fillable).unwrap();
+            let widget = |name: &str| {
+                doc.objects
+                    .values()
+                    .filter_map(|o| o.as_dict().ok())
+                    .find(|d| {
+                        d.get(b"T").ok().and_then(|t| t.as_str().ok()) == Some(name.as_bytes())
+                    })
+                    .unwrap_or_else(|| panic!("no widget `{name}`"))
+                    .clone()
+            };
+            for &(name, kind, page) in added {
+                let (m, f) = (&marks[name], &fields[name]);
+                assert_eq!(
+                    (m.kind, m.page, f.kind, f.page),
+                    (kind, page, kind, page),
+                    "{t} {paper:?} {name}"
+                );
+                // The drawn box the field lies exactly over.
+                let exact = |b: &[f64; 4]| {
+                    (b[0] - m.x).abs() < 0.01
+                        && (b[1] - m.y).abs() < 0.01
+                        && (b[2] - m.x - m.w).abs() < 0.01
+                        && (b[3] - m.y - m.h).abs() < 0.01
+                };
+                assert!(
+                    boxes.iter().any(|(p, b)| *p == page && exact(b)),
+                    "{t} {paper:?}: `{name}` at {:?} is not exactly over a drawn box",
+                    (m.x, m.y, m.w, m.h)
+                );
+                let w = widget(name);
+                let ff = w.get(b"Ff").map_or(0, |o| o.as_i64().unwrap());
+                let area = matches!(w.get(b"BlockprintArea"), Ok(lopdf::Object::Boolean(true)));
+                match kind {
+                    FieldKind::Check => {
+                        assert!((m.w - 4.0 * MM).abs() < 0.01 && (m.h - 4.0 * MM).abs() < 0.01);
+                        assert!(!m.area && !area);
+                        assert_eq!(f.value, FieldValue::Check(false));
+                    }
+                    FieldKind::Text => {
+                        assert!(
+                            m.area && area,
+                            "`{name}` is an area: typed notes start at its top"
+                        );
+                        assert_ne!(ff & (1 << 12), 0, "`{name}` is multi-line");
+                        assert!((m.w - (page_w - 24.0 * MM)).abs() < 0.01, "{}", m.w);
+                        assert!(
+                            m.h >= 40.0 * MM,
+                            "{t} {paper:?}: notes {:.1} mm high",
+                            m.h / MM
+                        );
+                        // Down to the bottom margin, where the footer starts.
+                        assert!(
+                            (m.y + m.h - (page_h - 15.0 * MM)).abs() < 0.01,
+                            "{}",
+                            m.y + m.h
+                        );
+                        assert_eq!(f.value, FieldValue::Text(String::new()));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The form's widgets as pypdf reads them: name → (1-based page, rectangle, field type, flags, whether
+/// pypdf lists it among the form's fields).
+fn pypdf_widgets(pdf: &Path) -> Option<BTreeMap<String, PypdfWidget>> {
+    let python = std::env::var("BLOCKPRINT_PYTHON").unwrap_or_else(|_| "python3".into());
+    let script = "import json, sys\nfrom pypdf import PdfReader\nr = PdfReader(sys.argv[1])\n\
+        fields = r.get_fields() or {}\nout = {}\n\
+        for i, p in enumerate(r.pages):\n    for a in p.get('/Annots') or []:\n        a = a.get_object()\n\
+        \x20       if a.get('/Subtype') != '/Widget':\n            continue\n        n = str(a['/T'])\n\
+        \x20       out[n] = {'page': i + 1, 'rect': [float(x) for x in a['/Rect']], 'ft': str(a.get('/FT')),\n\
+        \x20           'ff': int(a.get('/Ff', 0)), 'field': n in fields}\nprint(json.dumps(out))\n";
+    let o = Command::new(&python).args(["-c", script]).arg(pdf).output();
+    match o {
+        Ok(o) if o.status.success() => {
+            let v: BTreeMap<String, serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+            Some(
+                v.into_iter()
+                    .map(|(k, w)| {
+                        let r: Vec<f64> = w["rect"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|x| x.as_f64().unwrap())
+                            .collect();
+                        let widget = PypdfWidget {
+                            page: w["page"].as_u64().unwrap() as usize,
+                            rect: [r[0], r[1], r[2], r[3]],
+                            ft: w["ft"].as_str().unwrap().to_owned(),
+                            ff: w["ff"].as_i64().unwrap(),
+                            field: w["field"].as_bool().unwrap(),
+                        };
+                        (k, widget)
+                    })
+                    .collect(),
+            )
+        }
+        o => {
+            let why = o
+                .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
+                .unwrap_or_else(|e| e.to_string());
+            assert!(
+                std::env::var_os("BLOCKPRINT_REQUIRE_PYPDF").is_none(),
+                "pypdf is required but failed: {why}"
+            );
+            eprintln!("SKIPPED: pypdf is not available to {python} ({why}); .ci/run installs it");
+            None
+        }
+    }
+}
+
+struct PypdfWidget {
+    page: usize,
+    rect: [f64; 4],
+    ft: String,
+    ff: i64,
+    field: bool,
+}
+
+/// pypdf finds the added fields on their pages, of their kinds, each inside a box typst drew there.
+#[test]
+fn pypdf_finds_the_added_fields_inside_their_drawn_boxes() {
+    let cx = checked();
+    let engine = engine();
+    let dir = tempdir("pypdf-added");
+    for paper in PAPERS {
+        let (_, page_h) = page_size(paper);
+        for (i, added) in [(0, &CHARACTER_ADDED[..]), (2, &GM_CASE_ADDED[..])] {
+            let (t, d) = data(&cx, paper, i, None);
+            let path = dir.join(format!("sheet-{i}-{}.pdf", paper.name()));
+            std::fs::write(&path, render(&engine, &t, &d).1).unwrap();
+            let Some(widgets) = pypdf_widgets(&path) else {
+                return;
+            };
+            let boxes = drawn_boxes(&engine.typeset(&t, &d).unwrap());
+            for &(name, kind, page) in added {
+                let w = widgets
+                    .get(name)
+                    .unwrap_or_else(|| panic!("{t} {paper:?}: pypdf sees no `{name}`"));
+                assert!(w.field, "pypdf does not list `{name}` among the fields");
+                assert_eq!(w.page, page, "{t} {paper:?} {name}");
+                match kind {
+                    FieldKind::Check => assert_eq!(w.ft, "/Btn"),
+                    FieldKind::Text => {
+                        assert_eq!(w.ft, "/Tx");
+                        assert_ne!(w.ff & (1 << 12), 0, "`{name}` is multi-line");
+                    }
+                }
+                // PDF user space to typst's top-left points.
+                let (x0, y0, x1, y1) =
+                    (w.rect[0], page_h - w.rect[3], w.rect[2], page_h - w.rect[1]);
+                assert!(x1 - x0 >= 4.0 * MM - 0.01 && y1 - y0 >= 4.0 * MM - 0.01);
+                assert!(
+                    boxes.iter().any(|(p, b)| *p == page
+                        && b[0] - 0.01 <= x0
+                        && b[1] - 0.01 <= y0
+                        && x1 <= b[2] + 0.01
+                        && y1 <= b[3] + 0.01),
+                    "{t} {paper:?}: `{name}` at {:?} is in no drawn box",
+                    w.rect
+                );
+            }
+        }
+    }
+}
+
+/// Courier Prime's cap height and descender (em), which the values are typed in.
+fn courier_metrics() -> (f64, f64) {
+    let file = blockprint::render::fonts::FONTS
+        .iter()
+        .find(|f| f.path.ends_with("CourierPrime-Regular.ttf"))
+        .unwrap();
+    let face = ttf_parser::Face::parse(file.data, 0).unwrap();
+    let upem = f64::from(face.units_per_em());
+    (
+        f64::from(face.capital_height().unwrap()) / upem,
+        -f64::from(face.descender()) / upem,
+    )
+}
+
+/// The first `Tm` (x, y) and `Tf` size of a text field's appearance stream: where the fillable copy draws
+/// its first line, from the field's bottom left.
+fn appearance_start(doc: &lopdf::Document, name: &str) -> Option<(f64, f64, f64)> {
+    let w = doc
+        .objects
+        .values()
+        .filter_map(|o| o.as_dict().ok())
+        .find(|d| d.get(b"T").ok().and_then(|t| t.as_str().ok()) == Some(name.as_bytes()))?;
+    let n = w
+        .get(b"AP")
+        .ok()?
+        .as_dict()
+        .ok()?
+        .get(b"N")
+        .ok()?
+        .as_reference()
+        .ok()?;
+    let stream = doc.get_object(n).ok()?.as_stream().ok()?;
+    let bytes = stream
+        .decompressed_content()
+        .unwrap_or_else(|_| stream.content.clone());
+    let ops = lopdf::content::Content::decode(&bytes).ok()?.operations;
+    let num = |o: &lopdf::Object| match o {
+        lopdf::Object::Integer(i) => *i as f64,
+        lopdf::Object::Real(r) => f64::from(*r),
+        _ => f64::NAN,
+    };
+    let size = ops
+        .iter()
+        .find(|o| o.operator == "Tf")
+        .map(|o| num(&o.operands[1]))?;
+    let tm = ops.iter().find(|o| o.operator == "Tm")?;
+    Some((num(&tm.operands[4]), num(&tm.operands[5]), size))
+}
+
+/// Defect 3 of issue 22: the print copy types each value where the fillable copy draws it — the same size,
+/// the same first baseline (the capitals in the middle of the box, or raised so the descenders clear it),
+/// the same left edge — and no value's capitals or descenders reach within the 1 pt inset of its box's
+/// edges, so none touches a rule. Checked on every text value of the sample detective, on both papers.
+#[test]
+fn print_and_fillable_copies_place_each_value_alike() {
+    let cx = checked();
+    let engine = engine();
+    let (cap, desc) = courier_metrics();
+    for paper in PAPERS {
+        let (t, d) = data(&cx, paper, 0, Some(sample_detective()));
+        let (flat, fillable) = render(&engine, &t, &d);
+        let pages = support::glyphs::pages(&flat);
+        let doc = lopdf::Document::load_mem(&fillable).unwrap();
+        let mut checked_fields = 0;
+        for f in form::fields(&fillable).unwrap() {
+            let FieldValue::Text(v) = &f.value else {
+                continue;
+            };
+            if v.is_empty() {
+                continue;
+            }
+            let [x0, y0, x1, y1] = f.rect;
+            // (A box's label stands on the writing area's top edge: baselines on that edge are the label's.)
+            let inside: Vec<_> = pages[f.page - 1]
+                .glyphs
+                .iter()
+                .filter(|g| g.x >= x0 - 0.01 && g.x <= x1 && g.y >= y0 && g.y < y1 - 0.5)
+                .collect();
+            assert!(
+                !inside.is_empty(),
+                "{paper:?}: the print copy types nothing in `{}`",
+                f.name
+            );
+            let (ax, ay, asize) = appearance_start(&doc, &f.name)
+                .unwrap_or_else(|| panic!("`{}` has no drawn appearance", f.name));
+            let first = inside.iter().map(|g| g.y).fold(f64::MIN, f64::max);
+            let left = inside.iter().map(|g| g.x).fold(f64::MAX, f64::min);
+            assert!(
+                (first - (y0 + ay)).abs() < 0.05,
+                "{paper:?} `{}`: print baseline {:.2} above the box, fillable {ay:.2}",
+                f.name,
+                first - y0
+            );
+            assert!((left - (x0 + ax)).abs() < 0.05, "{paper:?} `{}`", f.name);
+            for g in &inside {
+                assert!(
+                    (g.size - asize).abs() < 0.01,
+                    "{paper:?} `{}`: {} pt vs {asize} pt",
+                    f.name,
+                    g.size
+                );
+                assert!(
+                    g.y - desc * g.size >= y0 + 1.0 - 0.01 && g.y + cap * g.size <= y1 - 1.0 + 0.01,
+                    "{paper:?} `{}`: {:?} at baseline {:.2} in a box {y0:.2}–{y1:.2}",
+                    f.name,
+                    g.text,
+                    g.y
+                );
+            }
+            checked_fields += 1;
+        }
+        // name, class, level, xp, six scores and modifiers, both HPs, a background, five tiers and names,
+        // the assignment and the tagline.
+        assert_eq!(checked_fields, 31, "{paper:?}");
+    }
+}
+
+/// Defect 14 of issue 22: each "I used to be (a) …" prompt of the backgrounds stays on one line.
+#[test]
+fn the_background_prompt_stays_on_one_line() {
+    let cx = checked();
+    let engine = engine();
+    for paper in PAPERS {
+        let (t, d) = data(&cx, paper, 0, None);
+        let (flat, _) = render(&engine, &t, &d);
+        let pages = support::glyphs::pages(&flat);
+        let glyphs = &pages[0].glyphs;
+        let ellipses: Vec<_> = glyphs.iter().filter(|g| g.text == "…").collect();
+        assert_eq!(ellipses.len(), 6, "{paper:?}");
+        for e in ellipses {
+            // The "I" that opens the prompt, on the same baseline to the left.
+            assert!(
+                glyphs.iter().any(|g| g.text == "I"
+                    && (g.y - e.y).abs() < 0.01
+                    && g.x < e.x
+                    && e.x - g.x < 80.0),
+                "{paper:?}: the … at {:.1},{:.1} is on a line of its own",
+                e.x,
+                e.y
+            );
+        }
     }
 }

@@ -5,7 +5,9 @@
 //! ([`add_fields`]). A filled form keeps its fields editable: [`fill`] sets values on a fillable PDF and
 //! draws each value into the field's appearance stream, so every viewer shows it (`/NeedAppearances false`).
 //!
-//! Text fields are multi-line. Their appearances draw the value as the print copy types it
+//! Text fields are multi-line. A mark with `area: true` (a notes box) is a field whose lines start at its
+//! top (kept in the widget as `/BlockprintArea true`); other values stand in the middle of their box, as the
+//! print copy places them. Their appearances draw the value as the print copy types it
 //! (`form/layout.rs`): Courier Prime with the templates' fallbacks per grapheme (Noto Naskh Arabic, Noto Serif
 //! Hebrew, Noto Serif, Noto Emoji), shaped (joined Arabic, placed marks), right-to-left runs in visual order,
 //! at the print copy's size (the mark's `size`, kept in the widget as `/BlockprintSize`) or the first of its
@@ -56,6 +58,9 @@ pub struct Mark {
     pub value: Option<FieldValue>,
     /// The print copy's font size for the value (pt), for text fields whose mark gives it.
     pub size: Option<f64>,
+    /// A text field that is an area (a notes box): its lines start at the top instead of standing in the
+    /// middle of the box.
+    pub area: bool,
 }
 
 /// The font size a text field's value starts from when its mark gives none (the templates' default).
@@ -63,6 +68,9 @@ pub const DEFAULT_SIZE: f64 = 11.0;
 
 /// The widget key that keeps a text field's starting font size, so [`fill`] draws at the print copy's size.
 const SIZE_KEY: &str = "BlockprintSize";
+
+/// The widget key that marks a text field as an area (`true`): [`fill`] draws its lines from the top.
+const AREA_KEY: &str = "BlockprintArea";
 
 /// One field read back from a PDF: name, kind, page (1-based), rectangle in PDF user space
 /// `[x0, y0, x1, y1]` (origin bottom left), value, and whether it has a normal appearance stream.
@@ -123,6 +131,15 @@ pub fn marks(doc: &PagedDocument) -> Result<Vec<Mark>, String> {
             Ok(Value::Bool(b)) => Some(FieldValue::Check(*b)),
             _ => None,
         };
+        let area = match d.get("area") {
+            Ok(Value::Bool(b)) => *b,
+            Ok(Value::None) | Err(_) => false,
+            Ok(other) => {
+                return Err(format!(
+                    "field `{name}`: `area` must be true or false, not {other:?}"
+                ));
+            }
+        };
         let Some(loc) = c.location() else { continue };
         let Some(pos) = intro.position(loc) else {
             return Err(format!("field `{name}` has no place on a page"));
@@ -141,6 +158,7 @@ pub fn marks(doc: &PagedDocument) -> Result<Vec<Mark>, String> {
                 Ok(Value::Int(i)) if *i > 0 => Some(*i as f64),
                 _ => None,
             },
+            area,
         });
     }
     let mut seen = std::collections::BTreeSet::new();
@@ -224,6 +242,9 @@ pub fn add_fields(pdf: &[u8], marks: &[Mark]) -> Result<Vec<u8>, String> {
                 d.set("Ff", Object::Integer((1 << 12) | (1 << 22)));
                 d.set("DA", Object::string_literal(format!("/{FONT} 0 Tf 0 g")));
                 d.set(SIZE_KEY, real(m.size.unwrap_or(DEFAULT_SIZE)));
+                if m.area {
+                    d.set(AREA_KEY, Object::Boolean(true));
+                }
             }
             FieldKind::Check => {
                 d.set("FT", Object::Name(b"Btn".to_vec()));
@@ -374,6 +395,8 @@ pub fn detective_values(detective: &serde_json::Value) -> Vec<(String, FieldValu
         }
     }
     text("hp_max", s(&d["hp"]["max"]));
+    // A new detective starts at full HP.
+    text("hp_current", s(&d["hp"]["max"]));
     if let Some(bs) = d["backgrounds"].as_array() {
         for b in bs {
             if let (Some(level), Some(body)) = (b["level"].as_u64(), b["text"].as_str()) {
@@ -649,8 +672,9 @@ fn draw_text(doc: &mut Document) -> Result<(), String> {
             Ok(o @ (Object::Integer(_) | Object::Real(_))) if number(o) > 0.0 => number(o),
             _ => DEFAULT_SIZE,
         };
+        let area = matches!(d.get(AREA_KEY.as_bytes()), Ok(Object::Boolean(true)));
         let laid =
-            layout::layout(&value, w, h, size).map_err(|e| format!("field `{name}`: {e}"))?;
+            layout::layout(&value, w, h, size, area).map_err(|e| format!("field `{name}`: {e}"))?;
         let (content, used) = embed::appearance(&laid, faces, &mut fonts, w, h)?;
         drawn.push((id, w, h, content, used));
     }
@@ -821,6 +845,7 @@ mod tests {
         assert_eq!(text("str_mod"), Some(FieldValue::Text("+1".into())));
         assert_eq!(text("dex_mod"), Some(FieldValue::Text("−1".into())));
         assert_eq!(text("hp_max"), Some(FieldValue::Text("9".into())));
+        assert_eq!(text("hp_current"), Some(FieldValue::Text("9".into())));
         assert_eq!(
             text("background_1"),
             Some(FieldValue::Text("a boxer (Fighter)".into()))

@@ -129,8 +129,8 @@ fn sizes(base: f64) -> Vec<f64> {
 
 /// Lay `value` out in a box `w` × `h` pt, starting from the print copy's size `base` and shrinking through
 /// its sizes until the lines fit (descenders included); at the smallest size what does not fit is
-/// clipped at the bottom.
-pub(crate) fn layout(value: &str, w: f64, h: f64, base: f64) -> Result<Layout, String> {
+/// clipped at the bottom. The lines stand in the middle of the box, or start at its top in an `area`.
+pub(crate) fn layout(value: &str, w: f64, h: f64, base: f64, area: bool) -> Result<Layout, String> {
     let faces = faces()?;
     let main = &faces[0];
     let em = |v: i16| f64::from(v) / main.upem;
@@ -223,7 +223,7 @@ pub(crate) fn layout(value: &str, w: f64, h: f64, base: f64) -> Result<Layout, S
     if last - bot * size < PAD_Y {
         first += PAD_Y - (last - bot * size);
     }
-    if block(lines.len(), size) > inner_h {
+    if area || block(lines.len(), size) > inner_h {
         first = h - PAD_Y - top * size;
     }
     // Directions are resolved over a whole paragraph, then each line is put in visual order (UAX #9).
@@ -524,12 +524,36 @@ mod tests {
     }
 
     #[test]
+    fn values_stand_in_the_middle_and_notes_start_at_the_top() {
+        let main = &faces().unwrap()[0];
+        let cap = f64::from(main.capital_height().unwrap()) / main.upem;
+        let desc = -f64::from(main.descender()) / main.upem;
+        // A 9 mm box: as much room above the capitals as below the baseline, and the descenders clear of
+        // the inset.
+        let l = layout("13", 60.0, 25.5, 14.0, false).unwrap();
+        let b = l.lines[0].baseline;
+        assert!((25.5 - (b + 14.0 * cap) - b).abs() < 1e-9, "baseline {b}");
+        assert!(b - 14.0 * desc >= PAD_Y);
+        // A box just tall enough for the capitals and descenders at 14 pt: centred capitals would put the
+        // descenders into the inset; they are raised until they clear it.
+        let h = 14.0 * (cap + 2.0 * desc) + 1.0;
+        let l = layout("gyp", 60.0, h, 14.0, false).unwrap();
+        assert_eq!(l.size, 14.0);
+        assert!((l.lines[0].baseline - 14.0 * desc - PAD_Y).abs() < 1e-9);
+        // Notes: the first line's capitals at the top inset, the next line one pitch lower.
+        let l = layout("first line\nsecond", 300.0, 200.0, 10.0, true).unwrap();
+        assert_eq!(l.size, 10.0);
+        assert!((l.lines[0].baseline - (200.0 - PAD_Y - 10.0 * cap)).abs() < 1e-9);
+        assert!((l.lines[0].baseline - l.lines[1].baseline - 10.0 * (cap + LEADING)).abs() < 1e-9);
+    }
+
+    #[test]
     fn the_print_copys_size_when_it_fits() {
         // A 9 mm box: 14 pt fits; a long value shrinks through the print copy's sizes.
-        let l = layout("13", 60.0, 25.5, 14.0).unwrap();
+        let l = layout("13", 60.0, 25.5, 14.0, false).unwrap();
         assert_eq!(l.size, 14.0);
         assert_eq!(l.lines.len(), 1);
-        let l = layout(&"word ".repeat(40), 120.0, 25.5, 14.0).unwrap();
+        let l = layout(&"word ".repeat(40), 120.0, 25.5, 14.0, false).unwrap();
         assert!(l.size < 14.0 && sizes(14.0).contains(&l.size), "{}", l.size);
     }
 }
