@@ -139,6 +139,19 @@ fn near_empty_pages_orphaned_headings_and_lone_last_lines_are_waste() {
 }
 
 #[test]
+fn a_table_rule_through_its_labels_is_a_rule_through_text() {
+    let found = faults("table-rule");
+    assert!(!found.is_empty());
+    assert!(
+        found
+            .iter()
+            .all(|(f, what, _)| *f == Fault::RuleThroughText && what == "a line is"),
+        "{found:#?}"
+    );
+    assert!(found.iter().any(|(_, _, text)| text == "MONTH"), "{found:#?}");
+}
+
+#[test]
 fn a_line_through_text_is_a_rule_through_text() {
     let found = faults("rule");
     assert!(!found.is_empty());
@@ -226,9 +239,12 @@ fn campaign_status_and_plan_pass() {
         "--detectives",
         "Ana Ruiz,Walt Kowalski=harbour patrol,Mei Chen",
     ]);
-    for _ in 0..6 {
+    // January's four weeks, then the month closes and February's first week is rolled.
+    for _ in 0..4 {
         run(&["campaign", "week", c]);
     }
+    run(&["campaign", "month", c]);
+    run(&["campaign", "week", c]);
     run(&["campaign", "status", c, "--check-pages"]);
     run(&["campaign", "plan", c, "--check-pages"]);
 }
