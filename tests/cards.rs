@@ -1538,3 +1538,85 @@ fn sheets_default_to_no_bleed_and_single_cards_to_an_eighth_of_an_inch() {
     );
     assert!(help.contains("stops 3 mm inside the cut"), "{help}");
 }
+
+#[test]
+fn on_a_part_filled_sheet_no_crop_mark_crosses_the_empty_places() {
+    // 24 approach cards: two full sheets of nine and one of six (two rows of three); with 3 mm bleed on
+    // A4, six a sheet, the 52 cards of a deck leave four on the last sheet.
+    for (cmd, extra, file) in [
+        (
+            &["cards"][..],
+            &["--paper", "a4"][..],
+            "cards/bbb/approach.json",
+        ),
+        (
+            &["cards"][..],
+            &["--paper", "letter", "--duplex", "short"][..],
+            "cards/bbb/approach.json",
+        ),
+        (
+            &["deck", "bbb.chase.city_streets"][..],
+            &["--paper", "a4", "--bleed", "3mm"][..],
+            "cards/decks/bbb_chase_city_streets.json",
+        ),
+    ] {
+        let dir = make(cmd, extra);
+        let l = json(&dir.path().join(file))["layout"].clone();
+        let um = |v: &serde_json::Value| v.as_i64().unwrap() as f64 / 1000.0;
+        let (cw, ch, b) = (
+            l["card_w"].as_f64().unwrap(),
+            l["card_h"].as_f64().unwrap(),
+            l["bleed"].as_f64().unwrap(),
+        );
+        let pages = l["pages"].as_array().unwrap();
+        let per = l["um"]["grid"]["fronts"].as_array().unwrap().len();
+        let last = pages.len() - 2;
+        let used = pages[last]["cards"].as_array().unwrap().len();
+        assert!(
+            used < per,
+            "{extra:?}: the last sheet is part-filled ({used} of {per})"
+        );
+        for (page, places) in [(last, "fronts"), (last + 1, "backs")] {
+            // The whole grid's block, bleed included, in mm.
+            let slots = l["um"]["grid"][places].as_array().unwrap();
+            let x0 = slots.iter().map(|s| um(&s["x"])).fold(f64::MAX, f64::min) - b;
+            let y0 = slots.iter().map(|s| um(&s["y"])).fold(f64::MAX, f64::min) - b;
+            let x1 = slots.iter().map(|s| um(&s["x"])).fold(f64::MIN, f64::max) + cw + b;
+            let y1 = slots.iter().map(|s| um(&s["y"])).fold(f64::MIN, f64::max) + ch + b;
+            let marks = pages[page]["marks"].as_array().unwrap();
+            assert!(marks.len() >= 8, "{extra:?} page {page}");
+            for m in marks {
+                let (mx0, mx1) = (
+                    m["x1"].as_f64().unwrap().min(m["x2"].as_f64().unwrap()),
+                    m["x1"].as_f64().unwrap().max(m["x2"].as_f64().unwrap()),
+                );
+                let (my0, my1) = (
+                    m["y1"].as_f64().unwrap().min(m["y2"].as_f64().unwrap()),
+                    m["y1"].as_f64().unwrap().max(m["y2"].as_f64().unwrap()),
+                );
+                let inside =
+                    mx1 > x0 + 0.001 && mx0 < x1 - 0.001 && my1 > y0 + 0.001 && my0 < y1 - 0.001;
+                assert!(
+                    !inside,
+                    "{extra:?} page {page}: mark {m} runs into the grid {x0}–{x1} × {y0}–{y1}"
+                );
+            }
+            // Every cut line of a printed card still has its marks, at both ends of the block.
+            for c in pages[page]["cards"].as_array().unwrap() {
+                let x = c["x"].as_f64().unwrap();
+                for edge in [x, x + cw] {
+                    let ends = marks
+                        .iter()
+                        .filter(|m| {
+                            (m["x1"].as_f64().unwrap() - edge).abs() < 0.001 && m["x1"] == m["x2"]
+                        })
+                        .count();
+                    assert_eq!(
+                        ends, 2,
+                        "{extra:?} page {page}: marks of the cut at x = {edge}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -359,13 +359,28 @@ impl Sheet {
 /// Crop marks for cards at `slots`: one line on every trim edge, from the page edge to `MARK_GAP` short
 /// of the printed block (cards plus bleed), on both sides of the block. None crosses a card or its bleed.
 pub fn marks(slots: &[Slot], card: &CardSize, bleed: i64, pw: i64, ph: i64) -> Vec<Mark> {
+    marks_in(slots, slots, card, bleed, pw, ph)
+}
+
+/// Crop marks for cards at `slots` on a sheet whose grid has the places `block`: the same lines as
+/// [`marks`], stopping short of the whole grid's block rather than of the cards printed, so on a part-filled
+/// sheet no mark runs through the empty places.
+pub fn marks_in(
+    slots: &[Slot],
+    block: &[Slot],
+    card: &CardSize,
+    bleed: i64,
+    pw: i64,
+    ph: i64,
+) -> Vec<Mark> {
     if slots.is_empty() {
         return Vec::new();
     }
-    let left = slots.iter().map(|s| s.x).min().unwrap_or(0) - bleed;
-    let right = slots.iter().map(|s| s.x + card.w).max().unwrap_or(0) + bleed;
-    let top = slots.iter().map(|s| s.y).min().unwrap_or(0) - bleed;
-    let bottom = slots.iter().map(|s| s.y + card.h).max().unwrap_or(0) + bleed;
+    let extent = if block.is_empty() { slots } else { block };
+    let left = extent.iter().map(|s| s.x).min().unwrap_or(0) - bleed;
+    let right = extent.iter().map(|s| s.x + card.w).max().unwrap_or(0) + bleed;
+    let top = extent.iter().map(|s| s.y).min().unwrap_or(0) - bleed;
+    let bottom = extent.iter().map(|s| s.y + card.h).max().unwrap_or(0) + bleed;
     let mut xs: Vec<i64> = slots.iter().flat_map(|s| [s.x, s.x + card.w]).collect();
     let mut ys: Vec<i64> = slots.iter().flat_map(|s| [s.y, s.y + card.h]).collect();
     xs.sort_unstable();

@@ -263,6 +263,32 @@ pub fn impose(opts: &CardOptions, paper: Paper, cards: &[Card]) -> Result<Imposi
     })
 }
 
+/// The crop marks of a sheet layout redrawn for blockprint's own decks and cards: on a part-filled sheet
+/// the marks stop short of the whole grid ([`layout::marks_in`]), so none runs through the empty places.
+/// (The kits shorten and filter the marks of [`impose`] themselves.)
+fn marks_outside_the_grid(layout: &mut Imposition) {
+    let Some(grid) = layout.um.grid.clone() else {
+        return;
+    };
+    let card = CardSize {
+        name: String::new(),
+        w: layout.um.card_w,
+        h: layout.um.card_h,
+    };
+    for page in &mut layout.pages {
+        let all = match page.side.as_str() {
+            "front" => &grid.fronts,
+            "back" => &grid.backs,
+            _ => continue,
+        };
+        let used = &all[..page.cards.len().min(all.len())];
+        page.marks = layout::marks_in(used, all, &card, layout.um.bleed, grid.page_w, grid.page_h)
+            .iter()
+            .map(MarkMm::from)
+            .collect();
+    }
+}
+
 /// What a card template sees.
 #[derive(Debug, Clone, Serialize)]
 pub struct CardsData {
@@ -395,7 +421,8 @@ impl Kind for DeckKind {
         let back = faces.len();
         faces.push(Face::Back(faces::deck_back(deck)));
         let cards: Vec<Card> = (0..back).map(|front| Card { front, back }).collect();
-        let layout = impose(&self.opts, req.paper, &cards)?;
+        let mut layout = impose(&self.opts, req.paper, &cards)?;
+        marks_outside_the_grid(&mut layout);
         let reference = crate::render::data::reference(&cx.lib, &cx.report)
             .ok_or_else(|| Error::Bug("checked content without odds".into()))?;
         let table = reference
@@ -504,7 +531,8 @@ impl Kind for CardsKind {
                 )
             }
         };
-        let layout = impose(&self.opts, req.paper, &cards)?;
+        let mut layout = impose(&self.opts, req.paper, &cards)?;
+        marks_outside_the_grid(&mut layout);
         let data = CardsData {
             meta: super::meta(cx, req),
             title: title.into(),
