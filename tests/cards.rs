@@ -1530,6 +1530,26 @@ fn sheets_default_to_no_bleed_and_single_cards_to_an_eighth_of_an_inch() {
             );
         }
     }
+    // The PNGs of a sheet run are laid out as --single lays out a card: 1/8 in bleed, 825 × 1125 px.
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("png");
+    ok(&[
+        "deck",
+        "bbb.chase.foot",
+        "--quiet",
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+        "--png",
+        png.to_str().unwrap(),
+    ]);
+    let back = std::fs::read(png.join("bbb_chase_foot/back.png")).unwrap();
+    let size = |b: &[u8]| {
+        (
+            u32::from_be_bytes(b[16..20].try_into().unwrap()),
+            u32::from_be_bytes(b[20..24].try_into().unwrap()),
+        )
+    };
+    assert_eq!(size(&back), (825, 1125));
     // The help says which and why.
     let help = String::from_utf8(ok(&["deck", "--help"]).stdout).unwrap();
     assert!(

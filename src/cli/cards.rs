@@ -18,7 +18,8 @@ pub const SINGLE_BLEED: i64 = layout::INCH / 8;
 #[derive(Debug, clap::Args)]
 pub struct LayoutArgs {
     /// Card size: poker (2.5 × 3.5 in, 63 × 88 mm), bridge (2.25 × 3.5 in, 57 × 89 mm), tarot
-    /// (70 × 120 mm), mini (1.75 × 2.5 in, 44 × 63 mm), or WxH such as 63x88mm or 2.5x3.5in.
+    /// (70 × 120 mm), mini (1.75 × 2.5 in, 44 × 63 mm), or WxH such as 63x88mm or 2.5x3.5in. The
+    /// reference cards hold too much text for mini cards: there it is scaled under 6 pt.
     #[arg(long, default_value = "poker", value_name = "SIZE")]
     pub card_size: String,
     /// Space between cards on a sheet: 0 (cards share their cut lines) or a length such as 3mm.
@@ -51,8 +52,8 @@ pub struct LayoutArgs {
     /// print-on-demand services); 1/8 in bleed unless --bleed says otherwise.
     #[arg(long)]
     pub single: bool,
-    /// Also write one PNG per card face into DIR at 300 dpi, trim + bleed (poker with 0.125in bleed:
-    /// 825 × 1125 px).
+    /// Also write one PNG per card face into DIR at 300 dpi, trim + bleed, laid out as --single lays
+    /// out a card (1/8 in bleed unless --bleed says otherwise; poker: 825 × 1125 px).
     #[arg(long, value_name = "DIR")]
     pub png: Option<PathBuf>,
 }
@@ -252,9 +253,15 @@ fn png_names(data: &serde_json::Value) -> Vec<Option<String>> {
 }
 
 /// The options of the PNG pass: the same cards, one per page.
-fn single(opts: &CardOptions) -> CardOptions {
+fn single(opts: &CardOptions, args: &LayoutArgs) -> CardOptions {
     CardOptions {
         single: true,
+        // One card a page has --single's bleed: 1/8 in unless --bleed is given.
+        bleed: if args.bleed.is_some() {
+            opts.bleed
+        } else {
+            SINGLE_BLEED
+        },
         grid: None,
         alignment_page: false,
         ..opts.clone()
@@ -290,7 +297,7 @@ pub(super) fn deck(
     }
     let ids = (!ids.is_empty()).then(|| ids.to_vec());
     let kind = DECK.with(opts.clone(), ids.clone());
-    let singles = DECK.with(single(&opts), ids);
+    let singles = DECK.with(single(&opts, layout_args), ids);
     let engine = super::make::engine(templates, &cx)?;
     let png = layout_args.png.as_ref().map(|d| (d, &singles as &dyn Kind));
     run_kind(&kind, &cx, &engine, output, png)
@@ -317,7 +324,7 @@ pub(super) fn cards(
     let (templates, registry) = super::kinds(content)?;
     let cx = super::checked(&super::root(content), &registry, &["cards"])?;
     let kind = CARDS.with(opts.clone(), players);
-    let singles = CARDS.with(single(&opts), players);
+    let singles = CARDS.with(single(&opts, layout_args), players);
     let engine = super::make::engine(templates, &cx)?;
     let png = layout_args.png.as_ref().map(|d| (d, &singles as &dyn Kind));
     run_kind(&kind, &cx, &engine, output, png)
