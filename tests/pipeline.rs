@@ -391,6 +391,47 @@ fn a_kind_that_rolls_nothing_follows_its_options() {
 }
 
 #[test]
+fn an_edited_template_makes_the_output_stale() {
+    // The same batch again after a template of the user's changed: the files it shapes are made again
+    // (the manifest fingerprints the templates), not kept as "already up to date".
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let templates = dir.path().join("templates");
+    std::fs::create_dir_all(templates.join("sheet")).unwrap();
+    let caseload = fixture("templates/sheet/caseload.typ");
+    let text = std::fs::read_to_string(&caseload).unwrap();
+    std::fs::write(templates.join("sheet/caseload.typ"), &text).unwrap();
+    let run = || {
+        ok(&blockprint(&[
+            "sheet",
+            "--out",
+            s(&out),
+            "--templates",
+            s(&templates),
+        ]))
+    };
+    let first = run();
+    assert!(first.contains("(0 already up to date)"), "{first}");
+    let before = std::fs::read(out.join("sheet/caseload.pdf")).unwrap();
+    assert!(
+        run().contains("(6 already up to date)"),
+        "nothing changed: everything is kept"
+    );
+    std::fs::write(
+        templates.join("sheet/caseload.typ"),
+        text + "\n#text(size: 9pt)[An added line]\n",
+    )
+    .unwrap();
+    let again = run();
+    assert!(again.contains("(0 already up to date)"), "{again}");
+    let after = std::fs::read(out.join("sheet/caseload.pdf")).unwrap();
+    assert_ne!(before, after);
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("sheet/manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["templates"].as_str().unwrap().len(), 12);
+}
+
+#[test]
 fn a_killed_run_is_completed_by_rerunning_it() {
     let dir = tempfile::tempdir().unwrap();
     let (full, killed) = (dir.path().join("full"), dir.path().join("killed"));
@@ -401,7 +442,7 @@ fn a_killed_run_is_completed_by_rerunning_it() {
     // manifest, no combined files.
     let m: serde_json::Value = serde_json::from_slice(&whole["cases/manifest.json"]).unwrap();
     let identity = serde_json::json!({
-        "kind": m["kind"], "batch": m["batch"], "content_version": m["content_version"], "blockprint": m["blockprint"],
+        "kind": m["kind"], "batch": m["batch"], "content_version": m["content_version"], "templates": m["templates"], "blockprint": m["blockprint"],
     });
     let mut journal = format!("{identity}\n");
     for (rel, bytes) in &whole {

@@ -77,8 +77,9 @@ impl Drop for Exit {
     }
 }
 
-/// The identity of a run: what makes it the same batch.
-pub fn identity(kind: &dyn Kind, cx: &Checked, req: &Request) -> Identity {
+/// The identity of a run: what makes it the same batch, and what makes earlier output stale (content,
+/// templates, blockprint).
+pub fn identity(kind: &dyn Kind, cx: &Checked, req: &Request, engine: &Engine) -> Identity {
     let mut batch = if kind.rolls() {
         serde_json::json!({ "seed": req.seed, "year": req.year, "year_cases": req.year_cases, "paper": req.paper })
     } else {
@@ -91,6 +92,7 @@ pub fn identity(kind: &dyn Kind, cx: &Checked, req: &Request) -> Identity {
         kind: kind.name().to_owned(),
         batch,
         content_version: cx.lib.version.clone(),
+        templates: engine.templates().version(),
         blockprint: env!("CARGO_PKG_VERSION").to_owned(),
     }
 }
@@ -118,7 +120,7 @@ pub fn run(
     let dir = opts.out.join(kind.folder());
     let ledger = Ledger::open(
         &dir,
-        identity(kind, cx, req),
+        identity(kind, cx, req, engine),
         opts.command.clone(),
         opts.force,
         !kind.rolls(),

@@ -103,6 +103,19 @@ impl Templates {
         Ok(self)
     }
 
+    /// A short fingerprint of every template (name and text, in name order): which templates made a
+    /// folder's output, for its manifest.
+    pub fn version(&self) -> String {
+        let mut all = Vec::new();
+        for (name, f) in &self.files {
+            all.extend_from_slice(name.as_bytes());
+            all.push(0);
+            all.extend_from_slice(&(f.text.len() as u64).to_le_bytes());
+            all.extend_from_slice(f.text.as_bytes());
+        }
+        super::manifest::sha256(&all)[..12].to_owned()
+    }
+
     fn file(&self, name: &str) -> Option<&TemplateFile> {
         self.files.get(name.trim_start_matches('/'))
     }

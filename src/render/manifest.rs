@@ -25,6 +25,11 @@ pub struct Identity {
     /// Seed, year, paper … of a rolled kind; paper of a layout kind.
     pub batch: serde_json::Value,
     pub content_version: String,
+    /// A fingerprint of the templates the run used (the built-in ones and any `--templates` folder), so
+    /// an edited template makes the output stale like edited content does. Older manifests lack it,
+    /// and their output is stale.
+    #[serde(default)]
+    pub templates: String,
     pub blockprint: String,
 }
 
@@ -118,6 +123,7 @@ impl Ledger {
             }
             if same_batch
                 && id.content_version == identity.content_version
+                && id.templates == identity.templates
                 && id.blockprint == identity.blockprint
             {
                 known.extend(files);
