@@ -49,6 +49,17 @@ fn only(name: &str, fault: Fault, what: &str, text: &str) {
     );
 }
 
+/// A fixture's faults, at least one, every one of `fault` and starting with `what`.
+fn every(name: &str, fault: Fault, what: &str) -> Vec<(Fault, String, String)> {
+    let found = faults(name);
+    assert!(!found.is_empty(), "fixture {name} passed");
+    assert!(
+        found.iter().all(|(f, w, _)| *f == fault && w == what),
+        "fixture {name}: {found:#?}"
+    );
+    found
+}
+
 #[test]
 fn clean_pages_and_declared_exceptions_pass() {
     for name in ["clean", "layered", "blank-declared"] {
@@ -98,14 +109,7 @@ fn text_off_the_page_near_its_edge_across_a_trim_or_out_of_its_box_overflows() {
         "text clipped by",
         "CLIPPED TITLE",
     );
-    let boxed = faults("boxed");
-    assert!(!boxed.is_empty(), "boxed");
-    assert!(
-        boxed
-            .iter()
-            .all(|(f, what, _)| *f == Fault::Overflow && what == "text set outside"),
-        "{boxed:#?}"
-    );
+    every("boxed", Fault::Overflow, "text set outside");
 }
 
 #[test]
@@ -140,27 +144,16 @@ fn near_empty_pages_orphaned_headings_and_lone_last_lines_are_waste() {
 
 #[test]
 fn a_table_rule_through_its_labels_is_a_rule_through_text() {
-    let found = faults("table-rule");
-    assert!(!found.is_empty());
+    let found = every("table-rule", Fault::RuleThroughText, "a line is");
     assert!(
-        found
-            .iter()
-            .all(|(f, what, _)| *f == Fault::RuleThroughText && what == "a line is"),
+        found.iter().any(|(_, _, text)| text == "MONTH"),
         "{found:#?}"
     );
-    assert!(found.iter().any(|(_, _, text)| text == "MONTH"), "{found:#?}");
 }
 
 #[test]
 fn a_line_through_text_is_a_rule_through_text() {
-    let found = faults("rule");
-    assert!(!found.is_empty());
-    assert!(
-        found
-            .iter()
-            .all(|(f, what, _)| *f == Fault::RuleThroughText && what == "a line is"),
-        "{found:#?}"
-    );
+    every("rule", Fault::RuleThroughText, "a line is");
 }
 
 /// Run a command with `--check-pages` into a fresh folder and fail with every offence it lists.
