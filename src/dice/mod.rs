@@ -30,6 +30,7 @@ pub mod dist;
 pub mod format;
 pub mod parse;
 pub mod roll;
+pub mod words;
 
 pub use dist::{Dist, DistError, DistErrorKind, MAX_SUPPORT, MEMORY_LIMIT, Row, Side, WORK_LIMIT};
 pub use format::{approx, fraction, fraction_reduced, sqrt_approx};

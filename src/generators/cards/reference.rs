@@ -3,6 +3,7 @@
 //! number of odds or mean from the exact dice engine ([`crate::dice`]) or the checker's row odds (made by
 //! the same engine).
 
+use crate::dice::words::spoken_result;
 use num_traits::{One, Zero};
 
 use super::faces::{self, Approach, Back, Block, Face, Reference};
@@ -270,7 +271,7 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
         rows.push(vec![
             r.on.value.clone(),
             chance,
-            q(&inline_rolls(&r.result.value)?),
+            q(&spoken_result(&r.result.value)),
         ]);
     }
     fronts.push(card(
@@ -345,7 +346,7 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
                 .rows
                 .iter()
                 .find(|r| r.result.value.to_lowercase().contains("lawyer shows"))
-                .map(|r| q(&inline_rolls(&r.result.value).unwrap_or_default()))
+                .map(|r| q(&spoken_result(&r.result.value)))
                 .unwrap_or_default()
         ),
         None => format!(
@@ -516,87 +517,6 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
     Ok((faces, cards, md))
 }
 
-/// `{1d6}` inline rolls as a player card prints them: plain dice as written (`a Scholar of level 1d6`),
-/// keep and drop modifiers in words (`{2d10kl1}`: `the lower of two d10`), Fudge dice named.
-pub fn inline_rolls(s: &str) -> Result<String> {
-    let mut out = String::new();
-    let mut rest = s;
-    while let Some(open) = rest.find('{') {
-        let Some(close) = rest[open..].find('}').map(|c| open + c) else {
-            break;
-        };
-        out.push_str(&rest[..open]);
-        let expr = &rest[open + 1..close];
-        out.push_str(&dice_words(expr)?);
-        rest = &rest[close + 1..];
-    }
-    out.push_str(rest);
-    Ok(out.replace(['{', '}'], ""))
-}
-
-/// Dice notation told for players: `2d10kl1` is `the lower of two d10`, `4d6kh3` `the highest 3 of 4d6`,
-/// `2dF+3` `two Fudge dice + 3`; plain `NdS` (and a constant added or taken away) stays as written, since
-/// every player reads it. What has no short telling (counting successes, percentile dice, products) stays
-/// notation.
-pub fn dice_words(expr: &str) -> Result<String> {
-    use dice::{BinOp, NodeKind, Sides};
-    let parsed = dice::parse(expr).map_err(|e| Error::Rules(format!("`{expr}`: {}", e.message)))?;
-    fn count(n: u32) -> String {
-        const WORDS: [&str; 9] = [
-            "zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
-        ];
-        WORDS
-            .get(n as usize)
-            .map_or_else(|| n.to_string(), |w| (*w).to_owned())
-    }
-    fn node(n: &dice::Node, src: &str) -> String {
-        let written = || src[n.span.start..n.span.end].trim().to_owned();
-        match &n.kind {
-            NodeKind::Int(v) => v.to_string(),
-            NodeKind::Group(inner) => node(inner, src),
-            NodeKind::Binary { op, lhs, rhs } if matches!(op, BinOp::Add | BinOp::Sub) => {
-                let sign = if *op == BinOp::Add { "+" } else { "−" };
-                format!("{} {sign} {}", node(lhs, src), node(rhs, src))
-            }
-            NodeKind::Dice(t) if t.success.is_none() && t.percentile.is_none() => {
-                let dice = match t.sides {
-                    Sides::Num(s) if t.keep.is_some() && t.count <= 8 => {
-                        format!("{} d{s}", count(t.count))
-                    }
-                    Sides::Num(s) => format!("{}d{s}", t.count),
-                    Sides::Fudge => format!(
-                        "{} Fudge {}",
-                        count(t.count),
-                        if t.count == 1 { "die" } else { "dice" }
-                    ),
-                };
-                let dice = if t.explode {
-                    format!("{dice}, exploding")
-                } else {
-                    dice
-                };
-                match t.keep {
-                    None => dice,
-                    Some(_) => {
-                        let (kept, highest) = t.kept();
-                        let which = match (kept, t.count, highest) {
-                            (1, 2, true) => "the higher".to_owned(),
-                            (1, 2, false) => "the lower".to_owned(),
-                            (1, _, true) => "the highest".to_owned(),
-                            (1, _, false) => "the lowest".to_owned(),
-                            (k, _, true) => format!("the highest {k}"),
-                            (k, _, false) => format!("the lowest {k}"),
-                        };
-                        format!("{which} of {dice}")
-                    }
-                }
-            }
-            _ => written(),
-        }
-    }
-    Ok(node(parsed.root(), parsed.source()))
-}
-
 /// The approach cards: `players` sets of the investigators' three and `players` sets of the NPCs' three,
 /// each with what it does against the other side's approaches (from the content's matrix when given).
 pub fn approach_cards(
@@ -688,30 +608,6 @@ mod tests {
 
     fn q(n: i64, d: i64) -> BigRational {
         BigRational::new(n.into(), d.into())
-    }
-
-    #[test]
-    fn dice_are_told_in_words_where_notation_is_not_plain() {
-        let words = |e: &str| dice_words(e).unwrap();
-        assert_eq!(words("2d10kl1"), "the lower of two d10");
-        assert_eq!(words("2d20kh1"), "the higher of two d20");
-        assert_eq!(words("4d6kh3"), "the highest 3 of four d6");
-        assert_eq!(words("3d6dl1"), "the highest 2 of three d6");
-        assert_eq!(words("2dF+3"), "two Fudge dice + 3");
-        assert_eq!(words("1d6!"), "1d6, exploding");
-        assert_eq!(words("1d6"), "1d6");
-        assert_eq!(words("2d6 - 1"), "2d6 − 1");
-        // Nothing short to say: as written.
-        assert_eq!(words("3d6cs>=5"), "3d6cs>=5");
-        assert!(dice_words("2d").is_err());
-        assert_eq!(
-            inline_rolls("Lose {2d10kl1} points from STR/DEX/CON").unwrap(),
-            "Lose the lower of two d10 points from STR/DEX/CON"
-        );
-        assert_eq!(
-            inline_rolls("a Scholar of level {1d6}").unwrap(),
-            "a Scholar of level 1d6"
-        );
     }
 
     #[test]
