@@ -143,7 +143,9 @@ fn five_cards_per_set_and_bolt_reads_both_ways() {
     for notation in ["2dF+3", "dF+2", "1/9", "2/9", "1/3"] {
         assert!(!upright_all.contains(notation), "{notation} on a card");
     }
-    assert_eq!(upright_all.matches("RolltwoFudgedice").count(), SETS);
+    // The Flow card's roll heading, and the Strike card's "Roll two Fudge dice against their defence".
+    assert_eq!(upright_all.matches("RolltwoFudgedice").count(), 2 * SETS);
+    assert_eq!(upright_all.matches("RolltwoFudgediceagainst").count(), SETS);
     assert_eq!(upright_all.matches("RolloneFudgedie").count(), SETS);
     // Every front page credits the source and its licence.
     for (i, p) in pdf.iter().enumerate() {
