@@ -738,8 +738,8 @@ fn overprint(n: usize, page: &Page, out: &mut Vec<Offence>) {
                     let (x, y) = ia.rect.overlap(ib.rect);
                     // Neighbours on one baseline touch where an italic letter leans over the next
                     // (“of-” at a line's end): that is kerning, not overprint.
-                    let leaning = (ia.base.1 - ib.base.1).abs() < 0.5
-                        && x < 0.25 * ra.size.min(rb.size);
+                    let leaning =
+                        (ia.base.1 - ib.base.1).abs() < 0.5 && x < 0.25 * ra.size.min(rb.size);
                     x > TOUCH && y > TOUCH && !leaning
                 })
             });
@@ -930,9 +930,7 @@ fn orphan_headings(
         let mut own: Vec<&Run> = page
             .runs
             .iter()
-            .filter(|r| {
-                r.bbox.x0 >= x - 2.0 && r.bbox.x0 <= x + 12.0 && r.bbox.y1 > y - 1.0
-            })
+            .filter(|r| r.bbox.x0 >= x - 2.0 && r.bbox.x0 <= x + 12.0 && r.bbox.y1 > y - 1.0)
             .collect();
         own.sort_by(|a, b| a.bbox.y0.total_cmp(&b.bbox.y0));
         // A heading that prints nothing where it stands (one kept for the outline only) has no lines.
