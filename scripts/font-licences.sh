@@ -19,9 +19,13 @@ HEAD
     for dir in fonts/*/; do
         dir=${dir%/}
         [ -f "$dir/LICENSE" ] || { echo "error: $dir has no LICENSE file" >&2; exit 1; }
+        local files=() f
+        for f in "$dir"/*; do
+            [ "${f##*/}" = LICENSE ] || files+=("${f##*/}")
+        done
         printf '\n%s\n%s: %s\n%s\n\n' \
             "==============================================================================" \
-            "$dir" "$(cd "$dir" && ls | grep -v '^LICENSE$' | paste -sd' ')" \
+            "$dir" "${files[*]}" \
             "=============================================================================="
         cat "$dir/LICENSE"
     done
