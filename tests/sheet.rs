@@ -953,50 +953,34 @@ fn the_questions_stress_options_and_notes_have_fields() {
 /// The form's widgets as pypdf reads them: name → (1-based page, rectangle, field type, flags, whether
 /// pypdf lists it among the form's fields).
 fn pypdf_widgets(pdf: &Path) -> Option<BTreeMap<String, PypdfWidget>> {
-    let python = std::env::var("BLOCKPRINT_PYTHON").unwrap_or_else(|_| "python3".into());
     let script = "import json, sys\nfrom pypdf import PdfReader\nr = PdfReader(sys.argv[1])\n\
         fields = r.get_fields() or {}\nout = {}\n\
         for i, p in enumerate(r.pages):\n    for a in p.get('/Annots') or []:\n        a = a.get_object()\n\
         \x20       if a.get('/Subtype') != '/Widget':\n            continue\n        n = str(a['/T'])\n\
         \x20       out[n] = {'page': i + 1, 'rect': [float(x) for x in a['/Rect']], 'ft': str(a.get('/FT')),\n\
         \x20           'ff': int(a.get('/Ff', 0)), 'field': n in fields}\nprint(json.dumps(out))\n";
-    let o = Command::new(&python).args(["-c", script]).arg(pdf).output();
-    match o {
-        Ok(o) if o.status.success() => {
-            let v: BTreeMap<String, serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
-            Some(
-                v.into_iter()
-                    .map(|(k, w)| {
-                        let r: Vec<f64> = w["rect"]
-                            .as_array()
-                            .unwrap()
-                            .iter()
-                            .map(|x| x.as_f64().unwrap())
-                            .collect();
-                        let widget = PypdfWidget {
-                            page: w["page"].as_u64().unwrap() as usize,
-                            rect: [r[0], r[1], r[2], r[3]],
-                            ft: w["ft"].as_str().unwrap().to_owned(),
-                            ff: w["ff"].as_i64().unwrap(),
-                            field: w["field"].as_bool().unwrap(),
-                        };
-                        (k, widget)
-                    })
-                    .collect(),
-            )
-        }
-        o => {
-            let why = o
-                .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
-                .unwrap_or_else(|e| e.to_string());
-            assert!(
-                std::env::var_os("BLOCKPRINT_REQUIRE_PYPDF").is_none(),
-                "pypdf is required but failed: {why}"
-            );
-            eprintln!("SKIPPED: pypdf is not available to {python} ({why}); .ci/run installs it");
-            None
-        }
-    }
+    let v: BTreeMap<String, serde_json::Value> =
+        serde_json::from_value(support::pypdf_json(script, pdf)?).unwrap();
+    Some(
+        v.into_iter()
+            .map(|(k, w)| {
+                let r: Vec<f64> = w["rect"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_f64().unwrap())
+                    .collect();
+                let widget = PypdfWidget {
+                    page: w["page"].as_u64().unwrap() as usize,
+                    rect: [r[0], r[1], r[2], r[3]],
+                    ft: w["ft"].as_str().unwrap().to_owned(),
+                    ff: w["ff"].as_i64().unwrap(),
+                    field: w["field"].as_bool().unwrap(),
+                };
+                (k, widget)
+            })
+            .collect(),
+    )
 }
 
 struct PypdfWidget {

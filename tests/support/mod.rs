@@ -134,9 +134,15 @@ pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 /// form. `None` (with a SKIPPED line) when pypdf cannot run, unless `BLOCKPRINT_REQUIRE_PYPDF` is set,
 /// then the test fails (`.ci/run` installs pypdf and sets it). `BLOCKPRINT_PYTHON` names the interpreter.
 pub fn pypdf_fields(pdf: &Path) -> Option<BTreeMap<String, String>> {
-    let python = std::env::var("BLOCKPRINT_PYTHON").unwrap_or_else(|_| "python3".into());
     let script = "import json, sys\nfrom pypdf import PdfReader\nr = PdfReader(sys.argv[1])\n\
         print(json.dumps({k: str(v.get('/V', '')) for k, v in r.get_fields().items()}))\n";
+    pypdf_json(script, pdf).map(|v| serde_json::from_value(v).expect("pypdf printed a JSON object"))
+}
+
+/// What a pypdf `script` (reading the PDF named by `sys.argv[1]`) prints as JSON; `None` and the
+/// skipping rules of [`pypdf_fields`] when pypdf cannot run.
+pub fn pypdf_json(script: &str, pdf: &Path) -> Option<serde_json::Value> {
+    let python = std::env::var("BLOCKPRINT_PYTHON").unwrap_or_else(|_| "python3".into());
     let o = Command::new(&python).args(["-c", script]).arg(pdf).output();
     match o {
         Ok(o) if o.status.success() => {
