@@ -7,7 +7,7 @@
 //!    blockprint` builds (it records the commit and whether the packaged files had uncommitted changes).
 //! 3. git, when this folder is the top of a git work tree (a checkout; the release workflow builds one).
 //!    "with local changes" is added when a file the binary is made from (this script, the manifest, the
-//!    lock file, `src/`, `content/`, `templates/`, `fonts/`) differs from that commit.
+//!    lock file, `src/`, `crates/`, `content/`, `templates/`, `fonts/`) differs from that commit.
 //!
 //! Otherwise the commit is "unknown". The content version is not computed here: `--version` asks the
 //! library, so it is the same fingerprint the manifests carry.
@@ -22,11 +22,12 @@ use std::process::Command;
 
 /// The paths the binary is made from, relative to the package root: a change to one of them marks a build
 /// from a git checkout "with local changes" and reruns this script.
-const INPUTS: [&str; 7] = [
+const INPUTS: [&str; 8] = [
     "build.rs",
     "Cargo.toml",
     "Cargo.lock",
     "src",
+    "crates",
     "content",
     "templates",
     "fonts",

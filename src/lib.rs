@@ -1,22 +1,39 @@
 //! blockprint: printable material for *Block by Block* and the chase systems beside it.
 //!
-//! The pipeline, one module per stage:
-//! 1. [`content`] loads TOML tables, lookups, decks and NPCs (embedded or from `--content DIR`) into a [`content::Library`];
-//! 2. [`dice`] parses dice notation, rolls it with a seeded ChaCha generator and computes exact distributions;
-//! 3. [`check`] proves the content sound (coverage, references, decks) and reports [`diag::Diagnostic`]s;
-//! 4. [`roll`] rolls tables with a named, seeded ChaCha20 generator, recording which row produced what;
-//! 5. [`generators`] turns checked content and a request into documents, one [`generators::Kind`] per document kind;
-//! 6. [`render`] renders documents to PDF (typst) and Markdown (minijinja) and streams them to disk;
-//! 7. [`campaign`] keeps a squad's year between sessions: a setup and a command log replayed into the calendar, cases and rolls;
-//! 8. [`cli`] turns commands into calls of the stages above; [`error`] maps every failure to an exit code.
+//! The pipeline is a chain of crates, each depending only on those before it (Cargo refuses a cycle):
+//! 1. [`dice`] (`blockprint-dice`) parses dice notation, rolls it with a seeded ChaCha generator and computes
+//!    exact distributions;
+//! 2. [`content`] (`blockprint-content`) loads TOML tables, lookups, decks and NPCs into a
+//!    [`content::Library`], [`check`]s them (coverage, references, decks) into located [`diag`]nostics,
+//!    and [`roll`]s tables with a named, seeded generator; [`error`] is the one error type;
+//! 3. `blockprint-kind` is the contract of a document kind ([`generators::Kind`], [`generators::Document`],
+//!    [`generators::Request`], [`render::Format`], [`render::Paper`]);
+//! 4. [`render`] (`blockprint-render`, the only crate that links typst) renders documents to PDF and
+//!    Markdown and streams a kind's documents to disk;
+//! 5. [`generators`] (`blockprint-kinds`) holds every document kind and the registry; [`campaign`] keeps a
+//!    squad's year between sessions;
+//! 6. this crate: [`cli`], the command line.
+//!
+//! The module paths below are the library's public face: each re-exports the crate that holds the stage.
 
-pub mod campaign;
-pub mod check;
 pub mod cli;
-pub mod content;
-pub mod diag;
-pub mod dice;
-pub mod error;
-pub mod generators;
-pub mod render;
-pub mod roll;
+
+pub use blockprint_content as content;
+pub use blockprint_content::{check, diag, error, roll};
+pub use blockprint_dice as dice;
+pub use blockprint_kinds as generators;
+pub use blockprint_kinds::campaign;
+
+/// Rendering: the renderers of `blockprint-render`, and the reference data and exports that the kinds
+/// build for them.
+pub mod render {
+    pub use blockprint_kinds::srd::book as srd;
+    pub use blockprint_kinds::{data, export};
+    pub use blockprint_render::*;
+
+    /// Fillable forms: the renderer's form code and the detective's field values.
+    pub mod form {
+        pub use blockprint_kinds::detective::detective_values;
+        pub use blockprint_render::form::*;
+    }
+}

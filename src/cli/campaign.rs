@@ -9,7 +9,7 @@ use std::time::Instant;
 use super::ContentArg;
 use crate::campaign::{self, Campaign, Member, Relation, STATE_FILE, Setup, Step, file};
 use crate::error::{Error, Result};
-use crate::generators::campaign::{CampaignCases, PlanKind, StatusKind};
+use crate::campaign::kind::{CampaignCases, PlanKind, StatusKind};
 use crate::generators::detective::DetectiveKind;
 use crate::generators::{Checked, Kind, Request};
 use crate::render::{Engine, Format, Paper, Templates, driver, manifest};
@@ -521,7 +521,7 @@ fn status(c: &Common, formats: &[Format]) -> Result<()> {
     let started = Instant::now();
     let (templates, cx) = context(&c.content)?;
     let camp = load(&c.dir, &cx)?;
-    let status = crate::generators::campaign::status(&cx, &camp)?;
+    let status = crate::campaign::kind::status(&cx, &camp)?;
     let engine = super::make::engine(templates, &cx)?;
     let kind = StatusKind { status };
     driver::run(
@@ -544,7 +544,7 @@ fn status(c: &Common, formats: &[Format]) -> Result<()> {
 fn plan(c: &Common, weeks: u32, formats: &[Format]) -> Result<()> {
     let (templates, cx) = context(&c.content)?;
     let camp = load(&c.dir, &cx)?;
-    let plan = crate::generators::campaign::plan(&camp, weeks)?;
+    let plan = crate::campaign::kind::plan(&camp, weeks)?;
     outln!(
         "the next {} weeks bring {} new case{} (each week {} ≤ {}, odds {})",
         plan.weeks.len(),

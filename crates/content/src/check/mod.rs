@@ -1,0 +1,204 @@
+//! The rules checker: a loaded [`Library`] in, every problem found (not just the first) plus the exact odds of
+//! every table row out. Runs inside every command that reads content.
+
+mod charts;
+pub mod claims;
+mod coverage;
+mod decks;
+mod ids;
+mod inline;
+mod lookups;
+mod prose;
+pub mod requires;
+mod tracks;
+
+use std::collections::BTreeMap;
+
+use num_rational::BigRational;
+use serde::Serialize;
+
+use crate::{ContentRoot, Library};
+use crate::diag::{self, Diagnostic};
+
+pub use coverage::TableOdds;
+pub use requires::Requirements;
+
+/// What the checker found.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// Errors and warnings, in file order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Exact odds per table id, for tables whose dice and rows are sound.
+    pub odds: BTreeMap<String, TableOdds>,
+    pub stats: Stats,
+    pub editorial: Vec<Fill>,
+}
+
+impl Report {
+    pub fn errors(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+    pub fn warnings(&self) -> usize {
+        self.diagnostics.len() - self.errors()
+    }
+}
+
+/// Counts for the summary line.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Stats {
+    pub tables: usize,
+    pub outcomes: usize,
+    pub lookups: usize,
+    pub decks: usize,
+    pub npcs: usize,
+}
+
+/// A gap in the source text filled by an editorial choice.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fill {
+    /// The table, lookup or deck.
+    pub id: String,
+    /// Which row (`on`) or entry (`key`); empty for the item as a whole.
+    pub at: String,
+    pub result: String,
+    pub reason: String,
+    pub file: String,
+    pub line: usize,
+}
+
+/// Check a loaded library; `load_diags` are the loader's own parse/schema diagnostics, kept in the report.
+pub fn run(lib: &Library, load_diags: Vec<Diagnostic>) -> Report {
+    let mut report = Report {
+        diagnostics: load_diags,
+        ..Report::default()
+    };
+    ids::check(lib, &mut report.diagnostics);
+    ids::tags(lib, &mut report.diagnostics);
+    for table in &lib.tables {
+        if let Some(odds) = coverage::check(lib, table, &mut report.diagnostics) {
+            report.stats.outcomes += odds.outcomes;
+            report.odds.entry(table.id.value.clone()).or_insert(odds);
+        }
+    }
+    inline::check(lib, &mut report.diagnostics);
+    lookups::check(lib, &mut report.diagnostics);
+    decks::check(lib, &mut report.diagnostics);
+    prose::check(lib, &mut report.diagnostics);
+    charts::check(lib, &mut report.diagnostics);
+    tracks::check(lib, &mut report.diagnostics);
+    claims::check(lib, &mut report.diagnostics);
+    report.stats.tables = lib.tables.len();
+    report.stats.lookups = lib.lookups.len();
+    report.stats.decks = lib.decks.len();
+    report.stats.npcs = lib.npcs.len();
+    report.editorial = fills(lib);
+    diag::sort(&mut report.diagnostics);
+    report
+}
+
+/// Load and check in one step; `Err` only for I/O failures.
+pub fn load_and_check(root: &ContentRoot) -> std::io::Result<(Library, Report)> {
+    let (lib, diags) = crate::load(root)?;
+    let report = run(&lib, diags);
+    Ok((lib, report))
+}
+
+fn fills(lib: &Library) -> Vec<Fill> {
+    let mut out = Vec::new();
+    let mut push =
+        |id: &str, at: String, result: String, reason: &Option<String>, loc: &diag::Loc| {
+            if let Some(reason) = reason {
+                out.push(Fill {
+                    id: id.to_owned(),
+                    at,
+                    result,
+                    reason: reason.clone(),
+                    file: lib.file_of(loc).to_owned(),
+                    line: lib.line_of(loc),
+                });
+            }
+        };
+    for t in &lib.tables {
+        push(
+            &t.id.value,
+            String::new(),
+            String::new(),
+            &t.editorial,
+            &t.id.loc,
+        );
+        for r in &t.rows {
+            push(
+                &t.id.value,
+                r.on.value.clone(),
+                r.result.value.clone(),
+                &r.editorial,
+                &r.loc,
+            );
+        }
+    }
+    for l in &lib.lookups {
+        push(
+            &l.id.value,
+            String::new(),
+            String::new(),
+            &l.editorial,
+            &l.id.loc,
+        );
+        for e in &l.entries {
+            push(
+                &l.id.value,
+                e.key.value.clone(),
+                e.value.value.to_string(),
+                &e.editorial,
+                &e.key.loc,
+            );
+        }
+    }
+    for c in &lib.charts {
+        push(
+            &c.id.value,
+            String::new(),
+            String::new(),
+            &c.editorial,
+            &c.id.loc,
+        );
+        for r in &c.rows.value {
+            let first = r.cells.first().cloned().unwrap_or_default();
+            push(
+                &c.id.value,
+                first,
+                r.cells.join(" · "),
+                &r.editorial,
+                &r.loc,
+            );
+        }
+    }
+    for d in &lib.decks {
+        push(
+            &d.id.value,
+            String::new(),
+            String::new(),
+            &d.editorial,
+            &d.id.loc,
+        );
+    }
+    for t in &lib.tracks {
+        let id = &t.id.value;
+        push(id, String::new(), String::new(), &t.editorial, &t.id.loc);
+        for s in &t.spaces {
+            let at = format!("space {}", s.n.value);
+            if let Some(c) = &s.challenge {
+                push(id, at.clone(), c.title.clone(), &c.editorial, &c.loc);
+            }
+            for f in [&s.gate, &s.exit].into_iter().flatten() {
+                push(id, at.clone(), f.title.clone(), &f.editorial, &s.n.loc);
+            }
+        }
+    }
+    out
+}
+
+/// Probability of one row, for printing; `None` when the table did not check out.
+pub fn row_probability<'r>(report: &'r Report, table: &str, row: usize) -> Option<&'r BigRational> {
+    report.odds.get(table).and_then(|o| o.rows.get(row))
+}

@@ -1,0 +1,182 @@
+//! Prose: every book's chapters in; `unknown_reference` for directives naming nothing, `raw_html` for HTML
+//! (which no output would show the same way), `broken_link` for
+//! links to chapters or headings that do not exist, and `unplaced_table` for tables, lookups, decks (and the
+//! stock NPCs) of a book's game that no chapter places, so the booklet can never leave one out.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::prose::{Found, RefKind, parse};
+use crate::{Book, Library, Located, game};
+use crate::diag::{Diagnostic, Kind, Loc};
+
+pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
+    if lib.books.is_empty() {
+        return;
+    }
+    let mut placed: BTreeSet<(RefKind, String)> = BTreeSet::new();
+    for book in &lib.books {
+        let anchors: BTreeMap<&str, Vec<String>> = book
+            .chapters
+            .iter()
+            .map(|c| (c.slug.as_str(), parse(&c.body, &c.slug).anchors))
+            .collect();
+        for c in &book.chapters {
+            let parsed = parse(&c.body, &c.slug);
+            let at = |offset: usize, len: usize| Loc {
+                file: c.file,
+                span: c.body_offset + offset..c.body_offset + offset + len,
+            };
+            // A directive's span as written in the source, `{` through `}` (offsets are source offsets).
+            let directive_len = |offset: usize| {
+                c.body
+                    .get(offset..)
+                    .and_then(|rest| rest.find('}'))
+                    .map_or(1, |end| end + 1)
+            };
+            for f in &parsed.found {
+                match f {
+                    Found::Directive {
+                        of,
+                        id,
+                        placed: is_placed,
+                        at: offset,
+                    } => {
+                        let exists = match of {
+                            RefKind::Table => lib.table(id).is_some(),
+                            RefKind::Lookup => lib.lookup(id).is_some(),
+                            RefKind::Deck => lib.deck(id).is_some(),
+                            RefKind::Npcs => true,
+                        };
+                        if !exists {
+                            let what = format!("{of:?}").to_lowercase();
+                            out.push(
+                                Diagnostic::error(Kind::UnknownReference, &lib.sources, &at(*offset, directive_len(*offset)), format!("`{{{what}:{id}}}` names no {what}"))
+                                    .with_table(&book.id.value)
+                                    .with_hint("check the id; `blockprint tables` lists tables, content/README.md explains `{table:…}`, `{lookup:…}`, `{deck:…}` and `{npcs}`"),
+                            );
+                        } else if *is_placed {
+                            placed.insert((*of, id.clone()));
+                        }
+                    }
+                    Found::BadDirective { text, at: offset } => out.push(
+                        Diagnostic::error(
+                            Kind::UnknownReference,
+                            &lib.sources,
+                            &at(*offset, directive_len(*offset)),
+                            format!("`{text}` is not a directive"),
+                        )
+                        .with_table(&book.id.value)
+                        .with_hint(
+                            "directives are `{table:ID}`, `{lookup:ID}`, `{deck:ID}` and `{npcs}`",
+                        ),
+                    ),
+                    Found::Html { text, at: offset } => out.push(
+                        Diagnostic::error(
+                            Kind::RawHtml,
+                            &lib.sources,
+                            &at(*offset, text.len().max(1)),
+                            format!("raw HTML `{text}` in a chapter"),
+                        )
+                        .with_table(&book.id.value)
+                        .with_hint(
+                            "no output can show HTML as a browser would (a PDF has none): write it in Markdown, or put a backslash before `<` (`\\<`) to print it as text",
+                        ),
+                    ),
+                    Found::Link {
+                        chapter,
+                        anchor,
+                        at: offset,
+                    } => {
+                        let problem = match anchors.get(chapter.as_str()) {
+                            None => Some(format!(
+                                "links to chapter `{chapter}`, which book `{}` does not have",
+                                book.id.value
+                            )),
+                            Some(list) => anchor.as_ref().filter(|a| !list.contains(a)).map(|a| {
+                                format!(
+                                    "links to `#{a}`, which is not a heading of chapter `{chapter}`"
+                                )
+                            }),
+                        };
+                        if let Some(msg) = problem {
+                            out.push(
+                                Diagnostic::error(
+                                    Kind::BrokenLink,
+                                    &lib.sources,
+                                    &at(*offset, 1),
+                                    msg,
+                                )
+                                .with_table(&book.id.value)
+                                .with_hint(hint(book, anchors.get(chapter.as_str()))),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // A book places its own game's items (`bbb.…` for the book `bbb.srd`); another game's tables (a
+    // chase kit's) are printed by that game's kit, not by this book.
+    let games: BTreeSet<&str> = lib.books.iter().map(|b| game(&b.id.value)).collect();
+    let unplaced = |of: RefKind, id: &Located<String>, out: &mut Vec<Diagnostic>| {
+        if games.contains(game(&id.value)) && !placed.contains(&(of, id.value.clone())) {
+            let what = format!("{of:?}").to_lowercase();
+            out.push(
+                Diagnostic::error(
+                    Kind::UnplacedTable,
+                    &lib.sources,
+                    &id.loc,
+                    format!("{what} `{}` is not placed in any chapter", id.value),
+                )
+                .with_table(&id.value)
+                .with_hint(format!(
+                    "put `{{{what}:{}}}` on a line of its own in the chapter where it belongs",
+                    id.value
+                )),
+            );
+        }
+    };
+    for t in &lib.tables {
+        unplaced(RefKind::Table, &t.id, out);
+    }
+    for l in &lib.lookups {
+        unplaced(RefKind::Lookup, &l.id, out);
+    }
+    for d in &lib.decks {
+        unplaced(RefKind::Deck, &d.id, out);
+    }
+    if let Some(n) = lib.npcs.iter().find(|n| games.contains(game(&n.id.value)))
+        && !placed.contains(&(RefKind::Npcs, String::new()))
+    {
+        out.push(
+            Diagnostic::error(
+                Kind::UnplacedTable,
+                &lib.sources,
+                &n.id.loc,
+                "the stock NPCs are not placed in any chapter",
+            )
+            .with_table(&n.id.value)
+            .with_hint("put `{npcs}` on a line of its own in the chapter about NPCs"),
+        );
+    }
+}
+
+fn hint(book: &Book, anchors: Option<&Vec<String>>) -> String {
+    match anchors {
+        Some(list) if !list.is_empty() => format!(
+            "headings there: {}",
+            list.iter()
+                .map(|a| format!("`#{a}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        _ => format!(
+            "link to one of {} (as `slug.md` or `slug.md#heading`)",
+            book.chapters
+                .iter()
+                .map(|c| format!("`{}`", c.slug))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}

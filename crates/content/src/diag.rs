@@ -1,0 +1,277 @@
+//! Diagnostics: a problem found in content (file, line, column, what is wrong, how to fix it) and its printers.
+
+use std::ops::Range;
+
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term;
+use serde::Serialize;
+
+use crate::Source;
+
+/// How bad a diagnostic is: errors stop every command, warnings are only reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// What kind of problem a diagnostic reports. The JSON name is the snake_case variant name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A file is not valid TOML (or not UTF-8).
+    Parse,
+    /// Valid TOML that does not fit the schema: unknown or missing keys, wrong types.
+    Schema,
+    /// An id that is not a lowercase dotted name.
+    BadId,
+    DuplicateId,
+    /// A table's `dice` or an inline roll that does not parse, or rolls non-whole numbers.
+    BadDice,
+    /// A row's `on` that is not `N`, `N-M` or `N+`.
+    BadRange,
+    Gap,
+    Overlap,
+    OutOfRange,
+    UnknownReference,
+    /// A chain of `{table:…}` references that leads back to where it started.
+    ReferenceCycle,
+    /// A `{` without its `}` (or the other way round) in a result text.
+    UnbalancedBrace,
+    MissingCard,
+    DuplicateCard,
+    DuplicateKey,
+    /// A lookup value that is not of the lookup's `kind`, or a deck rank that is not a card rank.
+    BadValue,
+    /// `up_to_hours` bands out of order, or an open band that is not last.
+    BadBand,
+    /// A chapter a book lists that has no file.
+    MissingChapter,
+    /// A Markdown file beside a book that the book does not list.
+    UnlistedChapter,
+    /// A table, lookup, deck or the stock NPCs that no chapter places.
+    UnplacedTable,
+    /// A link in a chapter to a chapter or heading that does not exist.
+    BrokenLink,
+    /// A row tag that is not a lowercase word.
+    BadTag,
+    /// Two rows of one table with the same result (allowed: it weights the table).
+    DuplicateResult,
+    /// Something a document kind reads (a table, lookup, key, row tag or book) that content lacks.
+    MissingRequirement,
+    /// A path under the content root that cannot be content: not a regular file (a named pipe, a device,
+    /// a socket), a symbolic link out of the root or in a loop, a folder named like a file, or too large.
+    BadFile,
+    /// A control character (C0 or C1, DEL; tab and line breaks are fine) in content text.
+    ControlCharacter,
+    /// Raw HTML in a chapter (HTML comments are fine: no output shows them).
+    RawHtml,
+    /// A chase track whose spaces are missing or not numbered one after another.
+    TrackOrder,
+    /// A challenge path that leads to no space of its track, or the wrong way (or past a gate).
+    TrackPath,
+    /// A chase track with no exit.
+    TrackExit,
+    /// A start position on no space of its track, or a track where one side has no start.
+    TrackStart,
+    /// A `[[claimed_odds]]` table that cannot be checked: an unknown `ties`, `rounding` or `counts`, a cell
+    /// that is not a percentage as the table prints them, a row with more or fewer cells than columns, or
+    /// contests in one column that disagree with each other.
+    BadClaim,
+}
+
+impl Kind {
+    pub fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    }
+}
+
+/// A place in a content file: which source and which bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loc {
+    pub file: usize,
+    pub span: Range<usize>,
+}
+
+/// One problem, located. `line` and `column` are 1-based; `column` counts characters.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Diagnostic {
+    #[serde(skip)]
+    pub severity: Severity,
+    pub kind: Kind,
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub table: Option<String>,
+    pub message: String,
+    pub hint: Option<String>,
+    pub outcomes: Vec<i64>,
+    #[serde(skip)]
+    pub loc: Option<Loc>,
+}
+
+impl Diagnostic {
+    /// An error at `loc` in `sources`.
+    pub fn error(kind: Kind, sources: &[Source], loc: &Loc, message: impl Into<String>) -> Self {
+        Self::at(Severity::Error, kind, sources, loc, message.into())
+    }
+
+    pub fn warning(kind: Kind, sources: &[Source], loc: &Loc, message: impl Into<String>) -> Self {
+        Self::at(Severity::Warning, kind, sources, loc, message.into())
+    }
+
+    fn at(severity: Severity, kind: Kind, sources: &[Source], loc: &Loc, message: String) -> Self {
+        let source = &sources[loc.file];
+        let (line, column) = source.line_col(loc.span.start);
+        Diagnostic {
+            severity,
+            kind,
+            file: source.path.clone(),
+            line,
+            column,
+            table: None,
+            message,
+            hint: None,
+            outcomes: Vec::new(),
+            loc: Some(loc.clone()),
+        }
+    }
+
+    /// An error with no place in any file (something the content lacks entirely).
+    pub fn unlocated(kind: Kind, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            kind,
+            file: String::new(),
+            line: 0,
+            column: 0,
+            table: None,
+            message: message.into(),
+            hint: None,
+            outcomes: Vec::new(),
+            loc: None,
+        }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn with_table(mut self, id: &str) -> Self {
+        self.table = Some(id.to_owned());
+        self
+    }
+
+    pub fn with_outcomes(mut self, outcomes: Vec<i64>) -> Self {
+        self.outcomes = outcomes;
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// Sort diagnostics into a stable reading order: by file, then position, then kind.
+pub fn sort(diags: &mut [Diagnostic]) {
+    diags.sort_by(|a, b| {
+        (&a.file, a.line, a.column, a.kind, &a.message)
+            .cmp(&(&b.file, b.line, b.column, b.kind, &b.message))
+    });
+}
+
+/// Render diagnostics rustc-style: header, `file:line:col`, the source line and a caret under the place.
+pub fn render_text(diags: &[Diagnostic], sources: &[Source]) -> String {
+    let mut files = SimpleFiles::new();
+    for s in sources {
+        files.add(visible(&s.path), same_length_visible(&s.text));
+    }
+    let config = term::Config::default();
+    let mut out = String::new();
+    for d in diags {
+        let mut cs = match d.severity {
+            Severity::Error => CsDiagnostic::error(),
+            Severity::Warning => CsDiagnostic::warning(),
+        }
+        .with_code(d.kind.name())
+        .with_message(&d.message);
+        if let Some(loc) = &d.loc {
+            let span = if loc.span.is_empty() {
+                loc.span.start..loc.span.start
+            } else {
+                loc.span.clone()
+            };
+            cs = cs.with_labels(vec![Label::primary(loc.file, span)]);
+        }
+        if let Some(h) = &d.hint {
+            cs = cs.with_notes(vec![format!("help: {h}")]);
+        }
+        match term::emit_into_string(&config, &files, &cs) {
+            Ok(s) => out.push_str(&visible(&s)),
+            // A span the file no longer has: fall back to the plain location.
+            Err(_) => out.push_str(&visible(&format!(
+                "{}[{}]: {}\n  --> {}:{}:{}\n",
+                sev(d),
+                d.kind.name(),
+                d.message,
+                d.file,
+                d.line,
+                d.column
+            ))),
+        }
+    }
+    out
+}
+
+/// Text safe for a terminal: control characters (but tab and line breaks) written out as `\u{1b}`, so
+/// content never sends an escape sequence to the terminal that shows its diagnostics.
+pub fn visible(s: &str) -> String {
+    if !s.chars().any(crate::forbidden_control) {
+        return s.to_owned();
+    }
+    s.chars()
+        .map(|c| {
+            if crate::forbidden_control(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// A source text for quoting under a diagnostic: each control character replaced by as many `?` as it
+/// has bytes, so every byte offset (the diagnostic's span) still points at the same place.
+fn same_length_visible(s: &str) -> String {
+    if !s.chars().any(crate::forbidden_control) {
+        return s.to_owned();
+    }
+    s.chars()
+        .map(|c| {
+            if crate::forbidden_control(c) {
+                "?".repeat(c.len_utf8())
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+fn sev(d: &Diagnostic) -> &'static str {
+    match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+/// `{"errors": [D…], "warnings": [D…]}`.
+pub fn render_json(diags: &[Diagnostic]) -> serde_json::Value {
+    let (errors, warnings): (Vec<_>, Vec<_>) = diags.iter().partition(|d| d.is_error());
+    serde_json::json!({ "errors": errors, "warnings": warnings })
+}

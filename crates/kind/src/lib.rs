@@ -1,0 +1,246 @@
+//! The contract every document kind meets: a [`Kind`] turns [`Checked`] content and a [`Request`] into
+//! [`Document`]s, pure data the renderers turn into files of a [`Format`] on a [`Paper`]. This crate knows
+//! neither typst nor any particular kind: the renderers (`blockprint-render`) drive a kind through this
+//! trait, and the kinds (`blockprint-kinds`) implement it.
+
+use serde::Serialize;
+
+use blockprint_content::Library;
+use blockprint_content::check::Report;
+pub use blockprint_content::check::Requirements;
+use blockprint_content::error::{Error, Result};
+
+/// Paper sizes the templates know. On the command line and in the templates' data they are spelled
+/// `a4`, `letter`, `a5` and `us-trade` (6 × 9 in, the common trade paperback and zine size).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Paper {
+    A4,
+    Letter,
+    A5,
+    UsTrade,
+}
+
+impl Paper {
+    /// Every paper size, in the order `--help` lists them.
+    pub const ALL: [Paper; 4] = [Paper::A4, Paper::Letter, Paper::A5, Paper::UsTrade];
+
+    /// The spelling on the command line and in the data: `a4`, `letter`, `a5`, `us-trade`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Paper::A4 => "a4",
+            Paper::Letter => "letter",
+            Paper::A5 => "a5",
+            Paper::UsTrade => "us-trade",
+        }
+    }
+}
+
+/// Kinds of file a document renders to. `csv` and `txt` files are written by the kind itself
+/// ([`Kind::files`]): the exports for other tools.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Pdf,
+    Md,
+    Json,
+    Csv,
+    Txt,
+}
+
+/// What renders a kind's Markdown: the minijinja environment holding every `.md.j2` template (the
+/// renderers' engine implements it).
+pub trait Markdown {
+    /// Render `template` (a path under `templates/`, e.g. `case/case.md.j2`) with `data` as its context.
+    fn markdown(&self, template: &str, data: &serde_json::Value) -> Result<String>;
+    /// The environment itself, for a kind that renders several templates into one file.
+    fn markdown_env(&self) -> &minijinja::Environment<'static>;
+    /// A template failure as the error to report (a user's template: exit 1; a built-in one: a bug).
+    fn markdown_error(&self, template: &str, e: &minijinja::Error) -> Error;
+}
+
+/// Content that passed the checker: every table has its exact odds. Only [`Checked::new`] makes one.
+pub struct Checked {
+    pub lib: Library,
+    pub report: Report,
+    /// Where the content came from, for print: `the built-in content` or a folder.
+    pub source: String,
+}
+
+impl Checked {
+    /// `None` when the report has errors.
+    pub fn new(lib: Library, report: Report, source: String) -> Option<Self> {
+        (report.errors() == 0).then_some(Checked {
+            lib,
+            report,
+            source,
+        })
+    }
+}
+
+/// What to make: the same fields for every kind; a kind reads the ones it needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Request {
+    /// Batch seed (below 2^53).
+    pub seed: u64,
+    pub paper: Paper,
+    /// Number of the first item (case 1976-`first`).
+    pub first: u32,
+    /// How many items a batch kind makes.
+    pub count: u32,
+    /// Year of a case batch.
+    pub year: i32,
+    /// How many cases that year holds (dates spread so case numbers follow the calendar).
+    pub year_cases: u32,
+}
+
+/// A PDF part: the compiled document is split where the template marks `#metadata("<name>") <bp-part>`
+/// and each part is written as `<stem>-<name>.pdf` with its own title.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PdfPart {
+    pub name: String,
+    pub title: String,
+}
+
+/// One document: where it goes, which template shows it, and exactly what the template sees.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// Path without extension, relative to the kind's folder: `1976-07/1976-07`.
+    pub stem: String,
+    /// Template path without extension: `case/case` → `case/case.typ`, `case/case.md.j2`.
+    pub template: String,
+    /// PDF title (when the document is not split into parts).
+    pub title: String,
+    /// What the templates see (`sys.inputs` in typst, the context in minijinja).
+    pub data: serde_json::Value,
+    /// What `<stem>.json` holds when it is not `data`, serialized (so it keeps its struct's field order).
+    pub json: Option<String>,
+    pub parts: Vec<PdfPart>,
+    /// What the index row shows of this item.
+    pub summary: serde_json::Value,
+    /// The item's bookmark in merged PDFs.
+    pub bookmark: String,
+}
+
+/// What a kind makes from the whole run, declared as data; the driver builds it while items stream in,
+/// so nothing about an item is held beyond a line of the index and an entry per merged PDF.
+#[derive(Debug, Clone, Default)]
+pub struct Collect {
+    pub index: Option<Index>,
+    pub merges: Vec<Merge>,
+}
+
+/// A Markdown index: `head` rendered once (with the kind's [`Kind::head`] data and the `merged` files),
+/// then `row` once per item in order (with the item's `summary` and its `files`).
+#[derive(Debug, Clone)]
+pub struct Index {
+    pub rel: String,
+    pub head: String,
+    pub row: String,
+}
+
+/// One PDF merged from the PDF part `part` of every item (already written; never typeset again), with
+/// one bookmark per item ([`Document::bookmark`]).
+#[derive(Debug, Clone)]
+pub struct Merge {
+    pub rel: String,
+    pub title: String,
+    /// What the file is, for the index: `every GM file`.
+    pub about: String,
+    pub part: String,
+    /// Pad every item to an even page count so each starts on an odd page in duplex printing.
+    pub pad_to_even: bool,
+}
+
+/// A document kind.
+pub trait Kind: Sync {
+    /// Command-line name: `case`, `srd`, `tables`.
+    fn name(&self) -> &str;
+    /// One line for `--help` and `build`'s report.
+    fn about(&self) -> &str;
+    /// Folder under `--out` that holds this kind's files (and its `manifest.json`).
+    fn folder(&self) -> &str;
+    /// Formats the kind can make; `build` makes all of them.
+    fn formats(&self) -> &[Format];
+    /// Whether items are rolled from a seed (then `--seed` and `--count` apply).
+    fn rolls(&self) -> bool {
+        false
+    }
+    fn requires(&self) -> Requirements;
+    /// Paper sizes the kind's templates lay out; `--paper` with another is refused before anything runs.
+    fn papers(&self) -> &[Paper] {
+        &Paper::ALL
+    }
+    /// Check the requirements even for content that offers none of them (layout kinds: their lists are
+    /// the user's own). Rust kinds are checked when content offers them or the user asks for them.
+    fn requires_always(&self) -> bool {
+        false
+    }
+    /// How many documents the request makes.
+    fn count(&self, cx: &Checked, req: &Request) -> Result<usize>;
+    /// Document `i` (0-based) of the request.
+    fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document>;
+    /// Files made from the whole run (an index page, merged PDFs).
+    fn collect(&self) -> Collect {
+        Collect::default()
+    }
+    /// What the index's head template sees.
+    fn head(&self, cx: &Checked, req: &Request) -> serde_json::Map<String, serde_json::Value> {
+        meta(cx, req)
+    }
+    /// The Markdown files of a document: by default `<template>.md.j2` rendered to `<stem>.md`.
+    fn markdown(
+        &self,
+        _cx: &Checked,
+        engine: &dyn Markdown,
+        doc: &Document,
+    ) -> Result<Vec<(String, Vec<u8>)>> {
+        let text = engine.markdown(&format!("{}.md.j2", doc.template), &doc.data)?;
+        Ok(vec![(format!("{}.md", doc.stem), text.into_bytes())])
+    }
+    /// Options of a configured kind that change its files beyond the request (card size, bleed, duplex
+    /// …): part of the run's identity in the manifest, so a rerun with other options rewrites every file.
+    fn options(&self) -> Option<serde_json::Value> {
+        None
+    }
+    /// The PDF of a document after typst wrote it: a kind that must set what typst cannot (print boxes,
+    /// viewer preferences) rewrites it here. By default it is kept as it is.
+    fn finish_pdf(&self, _doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
+        Ok(pdf)
+    }
+    /// The files of a document in a format the kind writes itself (`csv`, `txt`): (relative path, bytes).
+    fn files(&self, _cx: &Checked, doc: &Document, f: Format) -> Result<Vec<(String, Vec<u8>)>> {
+        Err(blockprint_content::error::Error::Bug(format!(
+            "kind `{}` lists the format {f:?} but writes no such files (document `{}`)",
+            self.name(),
+            doc.stem
+        )))
+    }
+}
+
+/// The metadata every template sees beside its own data.
+pub fn meta(cx: &Checked, req: &Request) -> serde_json::Map<String, serde_json::Value> {
+    let mut m = serde_json::Map::new();
+    m.insert(
+        "paper".into(),
+        serde_json::to_value(req.paper).unwrap_or_default(),
+    );
+    m.insert(
+        "generator".into(),
+        format!("blockprint {}", env!("CARGO_PKG_VERSION")).into(),
+    );
+    m.insert("content_version".into(), cx.lib.version.clone().into());
+    m.insert("source".into(), cx.source.clone().into());
+    m
+}

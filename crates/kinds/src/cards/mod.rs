@@ -1,0 +1,565 @@
+//! Print-and-play cards: the obstacle decks of the content (`deck`), the Block by Block reference and
+//! approach cards (`cards`), laid out by one imposition engine ([`layout`]) on home sheets (fronts, then
+//! their backs mirrored for the duplex mode, with crop marks) or one card per page for print services
+//! (`--single`: trim + bleed, with TrimBox and BleedBox). The options are the kind's own: the registered
+//! statics [`DECK`] and [`CARDS`] carry the defaults `build` uses, and `blockprint deck` / `cards` make a
+//! configured copy ([`DeckKind::with`], [`CardsKind::with`]).
+
+pub mod draw;
+pub mod faces;
+pub mod layout;
+pub mod reference;
+
+use serde::Serialize;
+
+use super::{Checked, Document, Kind, Request, Requirements};
+use blockprint_content::error::{Error, Result};
+use blockprint_render::{Format, Paper};
+use faces::Face;
+use layout::{CardSize, Duplex, Grid, Mark, Sheet, mm_f};
+
+/// How cards are laid out: every option of `deck` and `cards` that is not the content.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CardOptions {
+    pub card: CardSize,
+    pub gutter: i64,
+    pub bleed: i64,
+    pub margin: i64,
+    pub grid: Option<(u32, u32)>,
+    pub duplex: Duplex,
+    pub back_offset: (i64, i64),
+    pub alignment_page: bool,
+    /// One card per page at trim + bleed, fronts and backs interleaved.
+    pub single: bool,
+}
+
+impl CardOptions {
+    /// Poker cards, no gutter, no bleed, 5 mm printer margins, as many as fit, long-edge duplex: home
+    /// sheets, nine cards a page on A4 and Letter. Without bleed the template frames each card (its colour
+    /// stops 3 mm inside the trim), so a cutting error never shows; `--single` defaults to 1/8 in bleed.
+    pub const DEFAULT: CardOptions = CardOptions {
+        card: CardSize::poker(),
+        gutter: 0,
+        bleed: 0,
+        margin: 5 * layout::MM,
+        grid: None,
+        duplex: Duplex::Long,
+        back_offset: (0, 0),
+        alignment_page: false,
+        single: false,
+    };
+
+    /// The sheet these options give on `paper`.
+    pub fn sheet(&self, paper: Paper) -> Sheet {
+        Sheet {
+            paper,
+            card: self.card.clone(),
+            gutter: self.gutter,
+            bleed: self.bleed,
+            margin: self.margin,
+            grid: self.grid,
+            duplex: self.duplex,
+            back_offset: self.back_offset,
+        }
+    }
+
+    /// Check the options against the paper before anything is made (a usage error, exit 2).
+    pub fn validate(&self, paper: Paper) -> Result<()> {
+        if self.single {
+            return Ok(());
+        }
+        self.sheet(paper).grid().map(drop).map_err(Error::Usage)
+    }
+}
+
+/// A placed card on a page, in millimetres from the page's top-left corner (trim box corner).
+#[derive(Debug, Clone, Serialize)]
+pub struct Placed {
+    pub face: usize,
+    pub x: f64,
+    pub y: f64,
+}
+
+/// A crop mark in millimetres.
+#[derive(Debug, Clone, Serialize)]
+pub struct MarkMm {
+    pub x1: f64,
+    pub y1: f64,
+    pub x2: f64,
+    pub y2: f64,
+}
+
+impl From<&Mark> for MarkMm {
+    fn from(m: &Mark) -> Self {
+        MarkMm {
+            x1: mm_f(m.x1),
+            y1: mm_f(m.y1),
+            x2: mm_f(m.x2),
+            y2: mm_f(m.y2),
+        }
+    }
+}
+
+/// One page of the output.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageOut {
+    /// `front`, `back`, `align-front`, `align-back`, `card`.
+    pub side: String,
+    pub cards: Vec<Placed>,
+    pub marks: Vec<MarkMm>,
+}
+
+/// Where everything goes: what the template draws, page by page.
+#[derive(Debug, Clone, Serialize)]
+pub struct Imposition {
+    /// `sheet` or `single`.
+    pub mode: String,
+    pub page_w: f64,
+    pub page_h: f64,
+    pub card_w: f64,
+    pub card_h: f64,
+    pub bleed: f64,
+    /// The safe zone: no text closer than this to the trim.
+    pub safe: f64,
+    pub card_size: String,
+    pub cols: u32,
+    pub rows: u32,
+    pub duplex: Duplex,
+    /// `/ViewerPreferences /Duplex` of the PDF.
+    pub pdf_duplex: String,
+    pub pages: Vec<PageOut>,
+    /// Exactly, for the PDF post-processing and the tests: page, trim and bleed in µm.
+    pub um: ImpositionUm,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ImpositionUm {
+    pub page_w: i64,
+    pub page_h: i64,
+    pub card_w: i64,
+    pub card_h: i64,
+    pub bleed: i64,
+    pub grid: Option<Grid>,
+}
+
+/// Text stays this far inside the trim.
+pub const SAFE: i64 = 3 * layout::MM;
+
+/// A card: its front face and its back face (indices into the faces list).
+#[derive(Debug, Clone, Copy)]
+pub struct Card {
+    pub front: usize,
+    pub back: usize,
+}
+
+/// Lay out `cards` with `opts` on `paper`.
+pub fn impose(opts: &CardOptions, paper: Paper, cards: &[Card]) -> Result<Imposition> {
+    let c = &opts.card;
+    let b = opts.bleed;
+    let place = |face: usize, x: i64, y: i64| Placed {
+        face,
+        x: mm_f(x),
+        y: mm_f(y),
+    };
+    if opts.single {
+        let mut pages = Vec::new();
+        for card in cards {
+            for (side, face) in [("front", card.front), ("back", card.back)] {
+                pages.push(PageOut {
+                    side: side.into(),
+                    cards: vec![place(face, b, b)],
+                    marks: vec![],
+                });
+            }
+        }
+        let (w, h) = (c.w + 2 * b, c.h + 2 * b);
+        return Ok(Imposition {
+            mode: "single".into(),
+            page_w: mm_f(w),
+            page_h: mm_f(h),
+            card_w: mm_f(c.w),
+            card_h: mm_f(c.h),
+            bleed: mm_f(b),
+            safe: mm_f(SAFE),
+            card_size: c.label().to_owned(),
+            cols: 1,
+            rows: 1,
+            duplex: opts.duplex,
+            pdf_duplex: Duplex::None.pdf_name().into(),
+            pages,
+            um: ImpositionUm {
+                page_w: w,
+                page_h: h,
+                card_w: c.w,
+                card_h: c.h,
+                bleed: b,
+                grid: None,
+            },
+        });
+    }
+    let sheet = opts.sheet(paper);
+    let grid = sheet.grid().map_err(Error::Usage)?;
+    let per = grid.fronts.len();
+    let marks = |ms: &[Mark]| ms.iter().map(MarkMm::from).collect::<Vec<_>>();
+    let mut pages = Vec::new();
+    if opts.alignment_page {
+        // The first sheet's slots with a cross in each (front) and a millimetre scale around the
+        // mirrored centre (back): held to the light, the cross sits on the scale at the printer's offset.
+        pages.push(PageOut {
+            side: "align-front".into(),
+            cards: grid.fronts.iter().map(|s| place(0, s.x, s.y)).collect(),
+            marks: marks(&grid.front_marks),
+        });
+        pages.push(PageOut {
+            side: "align-back".into(),
+            cards: grid.backs.iter().map(|s| place(0, s.x, s.y)).collect(),
+            marks: marks(&grid.back_marks),
+        });
+    }
+    for chunk in cards.chunks(per.max(1)) {
+        let front_slots = &grid.fronts[..chunk.len()];
+        let back_slots = &grid.backs[..chunk.len()];
+        pages.push(PageOut {
+            side: "front".into(),
+            cards: chunk
+                .iter()
+                .zip(front_slots)
+                .map(|(c, s)| place(c.front, s.x, s.y))
+                .collect(),
+            marks: marks(&layout::marks(front_slots, c, b, grid.page_w, grid.page_h)),
+        });
+        pages.push(PageOut {
+            side: "back".into(),
+            cards: chunk
+                .iter()
+                .zip(back_slots)
+                .map(|(c, s)| place(c.back, s.x, s.y))
+                .collect(),
+            marks: marks(&layout::marks(back_slots, c, b, grid.page_w, grid.page_h)),
+        });
+    }
+    Ok(Imposition {
+        mode: "sheet".into(),
+        page_w: mm_f(grid.page_w),
+        page_h: mm_f(grid.page_h),
+        card_w: mm_f(c.w),
+        card_h: mm_f(c.h),
+        bleed: mm_f(b),
+        safe: mm_f(SAFE),
+        card_size: c.label().to_owned(),
+        cols: grid.cols,
+        rows: grid.rows,
+        duplex: opts.duplex,
+        pdf_duplex: opts.duplex.pdf_name().into(),
+        pages,
+        um: ImpositionUm {
+            page_w: grid.page_w,
+            page_h: grid.page_h,
+            card_w: c.w,
+            card_h: c.h,
+            bleed: b,
+            grid: Some(grid),
+        },
+    })
+}
+
+/// The crop marks of a sheet layout redrawn for blockprint's own decks and cards: on a part-filled sheet
+/// the marks stop short of the whole grid ([`layout::marks_in`]), so none runs through the empty places.
+/// (The kits shorten and filter the marks of [`impose`] themselves.)
+fn marks_outside_the_grid(layout: &mut Imposition) {
+    let Some(grid) = layout.um.grid.clone() else {
+        return;
+    };
+    let card = CardSize {
+        name: String::new(),
+        w: layout.um.card_w,
+        h: layout.um.card_h,
+    };
+    for page in &mut layout.pages {
+        let all = match page.side.as_str() {
+            "front" => &grid.fronts,
+            "back" => &grid.backs,
+            _ => continue,
+        };
+        let used = &all[..page.cards.len().min(all.len())];
+        page.marks = layout::marks_in(used, all, &card, layout.um.bleed, grid.page_w, grid.page_h)
+            .iter()
+            .map(MarkMm::from)
+            .collect();
+    }
+}
+
+/// What a card template sees.
+#[derive(Debug, Clone, Serialize)]
+pub struct CardsData {
+    #[serde(flatten)]
+    pub meta: serde_json::Map<String, serde_json::Value>,
+    pub title: String,
+    pub faces: Vec<Face>,
+    pub layout: Imposition,
+    /// What the Markdown shows (a deck's table, reference sections).
+    pub markdown: serde_json::Value,
+}
+
+fn document(stem: String, title: String, data: &CardsData) -> Result<Document> {
+    Ok(Document {
+        stem,
+        template: "cards/cards".into(),
+        title,
+        data: serde_json::to_value(data).map_err(|e| Error::Bug(e.to_string()))?,
+        json: None,
+        parts: vec![],
+        summary: serde_json::Value::Null,
+        bookmark: String::new(),
+    })
+}
+
+/// Apply the imposition's PDF settings: `/ViewerPreferences` (duplex, no print scaling) on sheets, TrimBox
+/// and BleedBox on single cards.
+fn finish(doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
+    let layout: ImpositionUm = serde_json::from_value(doc.data["layout"]["um"].clone())
+        .map_err(|e| Error::Bug(format!("card layout data: {e}")))?;
+    let single = doc.data["layout"]["mode"] == "single";
+    let duplex = doc.data["layout"]["pdf_duplex"]
+        .as_str()
+        .unwrap_or("Simplex");
+    blockprint_render::cards::finish(pdf, &layout.boxes(), single, duplex)
+        .map_err(|e| Error::Bug(format!("cannot set the print boxes of {}: {e}", doc.stem)))
+}
+
+impl ImpositionUm {
+    /// The page and bleed the PDF's print boxes are set from.
+    pub fn boxes(&self) -> blockprint_render::cards::PageBoxes {
+        blockprint_render::cards::PageBoxes {
+            page_w: self.page_w,
+            page_h: self.page_h,
+            bleed: self.bleed,
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ImpositionUm {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        #[derive(serde::Deserialize)]
+        struct Raw {
+            page_w: i64,
+            page_h: i64,
+            card_w: i64,
+            card_h: i64,
+            bleed: i64,
+        }
+        let r = Raw::deserialize(d)?;
+        Ok(ImpositionUm {
+            page_w: r.page_w,
+            page_h: r.page_h,
+            card_w: r.card_w,
+            card_h: r.card_h,
+            bleed: r.bleed,
+            grid: None,
+        })
+    }
+}
+
+/// The obstacle decks of the content, each as one PDF of card sheets (or single cards), Markdown and JSON.
+#[derive(Debug, Clone)]
+pub struct DeckKind {
+    pub opts: CardOptions,
+    /// Deck ids to make; `None` for every deck.
+    pub ids: Option<Vec<String>>,
+}
+
+/// The registered deck kind: every deck, default layout.
+pub static DECK: DeckKind = DeckKind {
+    opts: CardOptions::DEFAULT,
+    ids: None,
+};
+
+impl DeckKind {
+    /// A copy with these options and decks.
+    pub fn with(&self, opts: CardOptions, ids: Option<Vec<String>>) -> DeckKind {
+        DeckKind { opts, ids }
+    }
+
+    fn decks<'c>(&self, cx: &'c Checked) -> Vec<&'c blockprint_content::Deck> {
+        cx.lib
+            .decks
+            .iter()
+            .filter(|d| {
+                self.ids
+                    .as_ref()
+                    .is_none_or(|ids| ids.contains(&d.id.value))
+            })
+            .collect()
+    }
+}
+
+impl Kind for DeckKind {
+    fn name(&self) -> &str {
+        "deck"
+    }
+    fn about(&self) -> &str {
+        "print-and-play obstacle decks: card sheets with backs and crop marks (or single cards), a Markdown table"
+    }
+    fn folder(&self) -> &str {
+        "cards/decks"
+    }
+    fn formats(&self) -> &[Format] {
+        &[Format::Pdf, Format::Md, Format::Json]
+    }
+    fn papers(&self) -> &[Paper] {
+        &[Paper::A4, Paper::Letter]
+    }
+    fn requires(&self) -> Requirements {
+        Requirements::default()
+    }
+    /// Every deck of any content is printed.
+    fn requires_always(&self) -> bool {
+        true
+    }
+    fn count(&self, cx: &Checked, req: &Request) -> Result<usize> {
+        self.opts.validate(req.paper)?;
+        Ok(self.decks(cx).len())
+    }
+    fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
+        let deck = *self
+            .decks(cx)
+            .get(i)
+            .ok_or_else(|| Error::Bug(format!("deck {i} of {}", self.decks(cx).len())))?;
+        let mut faces: Vec<Face> = faces::obstacles(deck)
+            .into_iter()
+            .map(Face::Obstacle)
+            .collect();
+        let back = faces.len();
+        faces.push(Face::Back(faces::deck_back(deck)));
+        let cards: Vec<Card> = (0..back).map(|front| Card { front, back }).collect();
+        let mut layout = impose(&self.opts, req.paper, &cards)?;
+        marks_outside_the_grid(&mut layout);
+        let reference = crate::data::reference(&cx.lib, &cx.report)
+            .ok_or_else(|| Error::Bug("checked content without odds".into()))?;
+        let table = reference
+            .decks
+            .into_iter()
+            .find(|d| d.id == deck.id.value)
+            .ok_or_else(|| Error::Bug("deck vanished".into()))?;
+        let title = blockprint_content::text::smart_quotes(&deck.title);
+        let data = CardsData {
+            meta: super::meta(cx, req),
+            title: title.clone(),
+            faces,
+            layout,
+            markdown: serde_json::json!({
+                "deck": table,
+                "damage": deck.rank_names().into_iter().map(faces::damage).collect::<Vec<_>>(),
+                "suits": blockprint_content::SUITS.iter().zip(faces::meanings(deck)).map(|(s, m)| {
+                    let (attribute, _, _) = faces::attribute(m);
+                    serde_json::json!({
+                        "suit": s,
+                        "symbol": faces::suit_symbol(s).0,
+                        "attribute": attribute,
+                        "meaning": blockprint_content::text::smart_quotes(m),
+                    })
+                }).collect::<Vec<_>>(),
+            }),
+        };
+        document(
+            crate::export::slug(&deck.id.value),
+            format!("{title}: obstacle deck"),
+            &data,
+        )
+    }
+    fn options(&self) -> Option<serde_json::Value> {
+        serde_json::to_value(&self.opts).ok()
+    }
+    fn finish_pdf(&self, doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
+        finish(doc, pdf)
+    }
+}
+
+/// The Block by Block table cards: reference cards (chase, interrogation, fights, legwork, the DA) and
+/// approach cards, one set per player.
+#[derive(Debug, Clone)]
+pub struct CardsKind {
+    pub opts: CardOptions,
+    pub players: u32,
+}
+
+/// The registered cards kind: default layout, four players.
+pub static CARDS: CardsKind = CardsKind {
+    opts: CardOptions::DEFAULT,
+    players: 4,
+};
+
+impl CardsKind {
+    /// A copy with these options.
+    pub fn with(&self, opts: CardOptions, players: u32) -> CardsKind {
+        CardsKind { opts, players }
+    }
+}
+
+impl Kind for CardsKind {
+    fn name(&self) -> &str {
+        "cards"
+    }
+    fn about(&self) -> &str {
+        "Block by Block reference cards (chase, interrogation, fights, legwork, the DA) and approach cards per player"
+    }
+    fn folder(&self) -> &str {
+        "cards/bbb"
+    }
+    fn formats(&self) -> &[Format] {
+        &[Format::Pdf, Format::Md, Format::Json]
+    }
+    fn papers(&self) -> &[Paper] {
+        &[Paper::A4, Paper::Letter]
+    }
+    fn requires(&self) -> Requirements {
+        reference::requirements()
+    }
+    fn count(&self, _cx: &Checked, req: &Request) -> Result<usize> {
+        self.opts.validate(req.paper)?;
+        Ok(2)
+    }
+    fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
+        let (stem, title, faces, cards, markdown) = match i {
+            0 => {
+                let (faces, cards, md) = reference::reference_cards(cx)?;
+                (
+                    "reference",
+                    "Block by Block: reference cards",
+                    faces,
+                    cards,
+                    md,
+                )
+            }
+            _ => {
+                let (faces, cards, md) = reference::approach_cards(self.players, Some(cx));
+                (
+                    "approach",
+                    "Block by Block: approach cards",
+                    faces,
+                    cards,
+                    md,
+                )
+            }
+        };
+        let mut layout = impose(&self.opts, req.paper, &cards)?;
+        marks_outside_the_grid(&mut layout);
+        let data = CardsData {
+            meta: super::meta(cx, req),
+            title: title.into(),
+            faces,
+            layout,
+            markdown,
+        };
+        document(stem.into(), title.into(), &data)
+    }
+    fn options(&self) -> Option<serde_json::Value> {
+        let mut v = serde_json::to_value(&self.opts).ok()?;
+        v.as_object_mut()?
+            .insert("players".into(), self.players.into());
+        Some(v)
+    }
+    fn finish_pdf(&self, doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
+        finish(doc, pdf)
+    }
+}

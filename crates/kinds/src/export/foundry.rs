@@ -1,0 +1,473 @@
+//! Foundry VTT: a [`Table`] in, a RollTable document as JSON out; a [`Deck`] in, a Cards document of type
+//! `deck` out. One JSON file per document, each with a stable `_id` ([`super::foundry_id`]) and the `_key`
+//! Foundry's command-line packer (`fvtt package pack`) files documents under, so the folder of files is
+//! also a compendium source; "Import Data" on a RollTable or Cards document ignores the `_key`.
+//!
+//! Two schema generations of TableResult are written:
+//! - v13 (the default): `type`, `name`, `description`, `documentUuid` (`RollTable.<id>` for a link),
+//!   `weight`, `range`, `drawn`;
+//! - v12: `type`, `text`, `documentCollection` (`RollTable`) and `documentId` for a link, `weight`,
+//!   `range`, `drawn`.
+//!
+//! A row whose result names exactly one other table (`Gunshot ({table:bbb.homicide.gunshot})`) becomes a
+//! `document` result linking that table's export, so Foundry's draw rolls it in turn; its text names the
+//! table by title. A row naming two or more tables stays `text`, each reference a content link
+//! (`@UUID[RollTable.<id>]{Title}`) the GM can click. Inline rolls `{1d6}` become Foundry's `[[1d6]]`.
+
+use serde::Serialize;
+
+use super::{Deck, Table, check_ranges, formula, foundry_id};
+use blockprint_content::text::smart_quotes;
+use blockprint_content::{Library, RANKS};
+use blockprint_content::error::{Error, Result};
+
+/// Which Foundry VTT schema to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Version {
+    V12,
+    #[default]
+    V13,
+}
+
+#[derive(Serialize)]
+struct RollTable {
+    _id: String,
+    _key: String,
+    name: String,
+    description: String,
+    formula: String,
+    replacement: bool,
+    #[serde(rename = "displayRoll")]
+    display_roll: bool,
+    results: Vec<Result13Or12>,
+    flags: serde_json::Map<String, serde_json::Value>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Result13Or12 {
+    V13(TableResult13),
+    V12(TableResult12),
+}
+
+#[derive(Serialize)]
+struct TableResult13 {
+    _id: String,
+    _key: String,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    name: String,
+    description: String,
+    #[serde(rename = "documentUuid", skip_serializing_if = "Option::is_none")]
+    document_uuid: Option<String>,
+    weight: i64,
+    range: [i64; 2],
+    drawn: bool,
+    flags: serde_json::Map<String, serde_json::Value>,
+}
+
+#[derive(Serialize)]
+struct TableResult12 {
+    _id: String,
+    _key: String,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    text: String,
+    #[serde(rename = "documentCollection", skip_serializing_if = "Option::is_none")]
+    document_collection: Option<&'static str>,
+    #[serde(rename = "documentId", skip_serializing_if = "Option::is_none")]
+    document_id: Option<String>,
+    weight: i64,
+    range: [i64; 2],
+    drawn: bool,
+    flags: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The `_id` of a table's RollTable document.
+pub fn table_id(table_id: &str) -> String {
+    foundry_id("RollTable", table_id)
+}
+
+/// A RollTable document for `t`, pretty-printed with a final newline, after reading its ranges and weights
+/// back and checking them against the table.
+pub fn roll_table(lib: &Library, t: &Table, version: Version) -> Result<String> {
+    let id = table_id(&t.id);
+    let mut results = Vec::with_capacity(t.rows.len());
+    for (i, row) in t.rows.iter().enumerate() {
+        let rid = foundry_id("TableResult", &format!("{}#{}", t.id, i));
+        let key = format!("!tables.results!{id}.{rid}");
+        let text = smart_quotes(&row.result);
+        let refs = super::references(&row.result);
+        let link = match refs.as_slice() {
+            [one] => Some(lib.table(one).map(|_| table_id(one)).ok_or_else(|| {
+                Error::Bug(format!(
+                    "row {} of `{}` references `{one}`, which the content lacks",
+                    row.at, t.id
+                ))
+            })?),
+            _ => None,
+        };
+        let plain = render_text(lib, &text, false)?;
+        let html = render_text(lib, &text, link.is_none())?;
+        let (range, weight) = ([row.lo, row.hi], row.width());
+        results.push(match version {
+            Version::V13 => Result13Or12::V13(TableResult13 {
+                _id: rid,
+                _key: key,
+                kind: if link.is_some() { "document" } else { "text" },
+                name: plain,
+                description: if link.is_some() {
+                    String::new()
+                } else {
+                    paragraph(&html)
+                },
+                document_uuid: link.map(|l| format!("RollTable.{l}")),
+                weight,
+                range,
+                drawn: false,
+                flags: Default::default(),
+            }),
+            Version::V12 => Result13Or12::V12(TableResult12 {
+                _id: rid,
+                _key: key,
+                kind: if link.is_some() { "document" } else { "text" },
+                text: if link.is_some() { plain } else { html },
+                document_collection: link.as_ref().map(|_| "RollTable"),
+                document_id: link,
+                weight,
+                range,
+                drawn: false,
+                flags: Default::default(),
+            }),
+        });
+    }
+    let doc = RollTable {
+        _key: format!("!tables!{id}"),
+        _id: id,
+        name: smart_quotes(&t.title),
+        description: t
+            .note
+            .as_deref()
+            .map(|n| paragraph(&escape(&smart_quotes(n))))
+            .unwrap_or_default(),
+        formula: t.formula.clone(),
+        replacement: true,
+        display_roll: true,
+        results,
+        flags: Default::default(),
+    };
+    let value = serde_json::to_value(&doc).map_err(|e| Error::Bug(e.to_string()))?;
+    check_roll_table(t, &value, version)?;
+    // Written from the struct, so fields keep Foundry's order (`_id`, `name` … `results`).
+    Ok(serde_json::to_string_pretty(&doc).map_err(|e| Error::Bug(e.to_string()))? + "\n")
+}
+
+/// Read a RollTable document back: every field the schema needs is there with its type, and its
+/// ranges and weights match the table.
+pub fn check_roll_table(t: &Table, v: &serde_json::Value, version: Version) -> Result<()> {
+    let bug = |why: String| {
+        Error::Bug(format!(
+            "the Foundry export of table `{}` ({}) is malformed: {why}; nothing was written",
+            t.id, t.at
+        ))
+    };
+    for (field, ok) in [
+        ("_id", v["_id"].as_str().is_some_and(is_foundry_id)),
+        ("name", v["name"].is_string()),
+        ("description", v["description"].is_string()),
+        ("formula", v["formula"].as_str() == Some(t.formula.as_str())),
+        ("replacement", v["replacement"].is_boolean()),
+        ("displayRoll", v["displayRoll"].is_boolean()),
+        ("results", v["results"].is_array()),
+    ] {
+        if !ok {
+            return Err(bug(format!("`{field}` is missing or wrong")));
+        }
+    }
+    let mut ranges = Vec::new();
+    for r in v["results"].as_array().into_iter().flatten() {
+        let fields: &[&str] = match version {
+            Version::V13 => &["name", "description"],
+            Version::V12 => &["text"],
+        };
+        for f in fields {
+            if !r[*f].is_string() {
+                return Err(bug(format!("a result has no `{f}`")));
+            }
+        }
+        let kind = r["type"].as_str().unwrap_or_default();
+        let linked = match version {
+            Version::V13 => r["documentUuid"]
+                .as_str()
+                .is_some_and(|u| u.strip_prefix("RollTable.").is_some_and(is_foundry_id)),
+            Version::V12 => {
+                r["documentCollection"] == "RollTable"
+                    && r["documentId"].as_str().is_some_and(is_foundry_id)
+            }
+        };
+        if !(kind == "text" || kind == "document" && linked) || r["drawn"] != false {
+            return Err(bug(format!(
+                "a result has type `{kind}`, drawn {}",
+                r["drawn"]
+            )));
+        }
+        if !r["_id"].as_str().is_some_and(is_foundry_id) {
+            return Err(bug("a result has no 16-character `_id`".into()));
+        }
+        let (Some(lo), Some(hi), Some(w)) = (
+            r["range"][0].as_i64(),
+            r["range"][1].as_i64(),
+            r["weight"].as_i64(),
+        ) else {
+            return Err(bug(
+                "a result lacks a whole-number `range` or `weight`".into()
+            ));
+        };
+        if r["range"].as_array().map(Vec::len) != Some(2) {
+            return Err(bug("a `range` is not two numbers".into()));
+        }
+        ranges.push((lo, hi, w));
+    }
+    check_ranges(t, "Foundry VTT", &ranges)
+}
+
+/// Whether `s` is a Foundry document id: 16 ASCII letters and digits.
+pub fn is_foundry_id(s: &str) -> bool {
+    s.len() == 16 && s.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// A result's text for Foundry: inline rolls as `[[…]]`, references as the table's title — or, with
+/// `links`, as a content link to its RollTable. HTML-escaped.
+pub(super) fn render_text(lib: &Library, text: &str, links: bool) -> Result<String> {
+    use super::Rendered;
+    super::render_pieces(text, |p| match p {
+        Rendered::Text(s) => escape(s),
+        Rendered::Roll(e) => format!("[[{}]]", formula::foundry(e.root())),
+        Rendered::Table(id) => {
+            let title = lib
+                .table(id)
+                .map(|t| smart_quotes(&t.title))
+                .unwrap_or_else(|| id.to_owned());
+            if links {
+                format!("@UUID[RollTable.{}]{{{}}}", table_id(id), escape(&title))
+            } else {
+                escape(&title)
+            }
+        }
+    })
+}
+
+fn paragraph(html: &str) -> String {
+    format!("<p>{html}</p>")
+}
+
+/// Text made safe for Foundry's HTML fields.
+pub fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+#[derive(Serialize)]
+struct Cards {
+    _id: String,
+    _key: String,
+    name: String,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    description: String,
+    cards: Vec<Card>,
+    width: u32,
+    height: u32,
+    rotation: u32,
+    #[serde(rename = "displayCount")]
+    display_count: bool,
+    flags: serde_json::Map<String, serde_json::Value>,
+}
+
+#[derive(Serialize)]
+struct Card {
+    _id: String,
+    _key: String,
+    name: String,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    description: String,
+    suit: String,
+    value: u32,
+    back: Face,
+    faces: Vec<Face>,
+    face: u32,
+    drawn: bool,
+    origin: String,
+    width: u32,
+    height: u32,
+    rotation: u32,
+    sort: u32,
+    flags: serde_json::Map<String, serde_json::Value>,
+}
+
+#[derive(Serialize)]
+struct Face {
+    name: String,
+    text: String,
+}
+
+const RANK_NAMES: [&str; 13] = [
+    "Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen",
+    "King",
+];
+
+/// The value of a standard rank: its place among A, 2 … 10, J, Q, K (ace 1 … king 13).
+fn rank_value(rank: &str) -> Option<u32> {
+    RANKS.iter().position(|r| *r == rank).map(|i| i as u32 + 1)
+}
+
+/// A Cards document of type `deck` for `d`: one card per declared rank and suit (52 for the standard
+/// ranks), each with its suit, its value (the rank's: ace 1 … king 13, so a short deck's 7 is still 7), one
+/// face holding the card's text (what the print-and-play card shows) and a back naming the deck.
+pub fn cards(d: &Deck) -> Result<String> {
+    let id = foundry_id("Cards", &d.id);
+    let values = d
+        .ranks
+        .iter()
+        .map(|r| {
+            rank_value(r).ok_or_else(|| {
+                Error::Bug(format!(
+                    "deck `{}` has rank `{r}` after the checker passed it",
+                    d.id
+                ))
+            })
+        })
+        .collect::<Result<Vec<u32>>>()?;
+    let mut cards = Vec::new();
+    for (suit, meaning, texts) in &d.suits {
+        if texts.len() != values.len() {
+            return Err(Error::Bug(format!(
+                "deck `{}` has {} {suit}, not {}, after the checker passed it",
+                d.id,
+                texts.len(),
+                values.len()
+            )));
+        }
+        let suit_name = capitalise(suit);
+        for (&value, text) in values.iter().zip(texts) {
+            let cid = foundry_id("Card", &format!("{}#{suit}#{value}", d.id));
+            let name = format!("{} of {suit_name}", RANK_NAMES[value as usize - 1]);
+            cards.push(Card {
+                _key: format!("!cards.cards!{id}.{cid}"),
+                _id: cid,
+                name: name.clone(),
+                kind: "base",
+                description: paragraph(&escape(&format!("{suit_name}: {}", smart_quotes(meaning)))),
+                suit: suit.clone(),
+                value,
+                back: Face {
+                    name: smart_quotes(&d.title),
+                    text: String::new(),
+                },
+                faces: vec![Face {
+                    name,
+                    text: escape(&smart_quotes(text)),
+                }],
+                face: 0,
+                drawn: false,
+                origin: id.clone(),
+                width: 2,
+                height: 3,
+                rotation: 0,
+                sort: cards.len() as u32,
+                flags: Default::default(),
+            });
+        }
+    }
+    let suits = d
+        .suits
+        .iter()
+        .map(|(s, m, _)| format!("<li>{}: {}</li>", capitalise(s), escape(&smart_quotes(m))))
+        .collect::<String>();
+    let note = d
+        .note
+        .as_deref()
+        .map(|n| paragraph(&escape(&smart_quotes(n))))
+        .unwrap_or_default();
+    let doc = Cards {
+        _key: format!("!cards!{id}"),
+        _id: id,
+        name: smart_quotes(&d.title),
+        kind: "deck",
+        description: format!("{note}<ul>{suits}</ul>"),
+        cards,
+        width: 2,
+        height: 3,
+        rotation: 0,
+        display_count: true,
+        flags: Default::default(),
+    };
+    let value = serde_json::to_value(&doc).map_err(|e| Error::Bug(e.to_string()))?;
+    check_cards(d, &value)?;
+    Ok(serde_json::to_string_pretty(&doc).map_err(|e| Error::Bug(e.to_string()))? + "\n")
+}
+
+/// Read a Cards document back: one card per declared rank and suit (52 for the standard ranks), each suit
+/// and value once, every card text there.
+pub fn check_cards(d: &Deck, v: &serde_json::Value) -> Result<()> {
+    let bug = |why: String| {
+        Error::Bug(format!(
+            "the Foundry export of deck `{}` is malformed: {why}; nothing was written",
+            d.id
+        ))
+    };
+    if v["type"] != "deck"
+        || !v["_id"].as_str().is_some_and(is_foundry_id)
+        || !v["name"].is_string()
+    {
+        return Err(bug("`type`, `_id` or `name` is wrong".into()));
+    }
+    let cards = v["cards"]
+        .as_array()
+        .ok_or_else(|| bug("no `cards`".into()))?;
+    let mut seen = std::collections::BTreeSet::new();
+    for c in cards {
+        let (Some(suit), Some(value), Some(text)) = (
+            c["suit"].as_str(),
+            c["value"].as_u64(),
+            c["faces"][0]["text"].as_str(),
+        ) else {
+            return Err(bug("a card lacks `suit`, `value` or a face's `text`".into()));
+        };
+        let place = d
+            .ranks
+            .iter()
+            .position(|r| rank_value(r).map(u64::from) == Some(value));
+        let expected = d
+            .suits
+            .iter()
+            .find(|(s, _, _)| s == suit)
+            .zip(place)
+            .and_then(|((_, _, texts), i)| texts.get(i));
+        if expected.map(|e| escape(&smart_quotes(e))).as_deref() != Some(text)
+            || !c["back"].is_object()
+            || c["drawn"] != false
+        {
+            return Err(bug(format!(
+                "card {value} of {suit} does not show the deck's card"
+            )));
+        }
+        if !seen.insert((suit.to_owned(), value)) {
+            return Err(bug(format!("card {value} of {suit} appears twice")));
+        }
+    }
+    let size = d.suits.len() * d.ranks.len();
+    if seen.len() != size {
+        return Err(bug(format!("{} cards, not {size}", seen.len())));
+    }
+    Ok(())
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}

@@ -1,0 +1,263 @@
+//! Export kinds: checked tables and decks in, files for other tools out — one kind per target, each in
+//! its own folder under `<out>/export/` with its own manifest, so `build` makes them all and
+//! `blockprint export --to …` remakes one. The formats themselves live in [`crate::export`].
+//!
+//! | kind | folder | documents |
+//! |---|---|---|
+//! | `export-foundry` | `export/foundry-v13/` | `tables/<slug>.json` per table, `cards/<slug>.json` per deck |
+//! | `export-foundry-v12` | `export/foundry-v12/` | the same in Foundry VTT v12's schema |
+//! | `export-roll20` | `export/roll20/` | `tables.txt`: TableExport chat commands for every table |
+//! | `export-csv` | `export/csv/` | `<slug>.csv` and `pipe/<slug>.csv` per table, then `tables.csv` |
+
+use crate::{Checked, Document, Kind, Request, Requirements};
+use blockprint_content::error::{Error, Result};
+use blockprint_render::Format;
+use crate::export::{self, foundry::Version, slug};
+
+/// Which tool an export kind writes for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    Foundry(Version),
+    Roll20,
+    Csv,
+}
+
+/// One export target, over every table and deck or over the ones named.
+#[derive(Debug, Clone)]
+pub struct ExportKind {
+    name: &'static str,
+    folder: &'static str,
+    about: &'static str,
+    target: Target,
+    /// Table and deck ids to export; `None` for all.
+    ids: Option<Vec<String>>,
+}
+
+pub static FOUNDRY: ExportKind = ExportKind {
+    name: "export-foundry",
+    folder: "export/foundry-v13",
+    about: "Foundry VTT v13 RollTable JSON per table and Cards JSON per deck",
+    target: Target::Foundry(Version::V13),
+    ids: None,
+};
+pub static FOUNDRY_V12: ExportKind = ExportKind {
+    name: "export-foundry-v12",
+    folder: "export/foundry-v12",
+    about: "Foundry VTT v12 RollTable JSON per table and Cards JSON per deck",
+    target: Target::Foundry(Version::V12),
+    ids: None,
+};
+pub static ROLL20: ExportKind = ExportKind {
+    name: "export-roll20",
+    folder: "export/roll20",
+    about: "Roll20 TableExport chat commands for every table, one file to paste",
+    target: Target::Roll20,
+    ids: None,
+};
+pub static CSV: ExportKind = ExportKind {
+    name: "export-csv",
+    folder: "export/csv",
+    about: "CSV per table, every table in tables.csv, and the pipe form importers read",
+    target: Target::Csv,
+    ids: None,
+};
+
+impl ExportKind {
+    /// The registered kind for `target`.
+    pub fn registered(target: Target) -> &'static ExportKind {
+        match target {
+            Target::Foundry(Version::V13) => &FOUNDRY,
+            Target::Foundry(Version::V12) => &FOUNDRY_V12,
+            Target::Roll20 => &ROLL20,
+            Target::Csv => &CSV,
+        }
+    }
+
+    /// The same kind limited to `ids` (tables and decks).
+    pub fn only(&self, ids: Vec<String>) -> ExportKind {
+        ExportKind {
+            ids: Some(ids),
+            ..self.clone()
+        }
+    }
+
+    fn ids(&self) -> Option<&[String]> {
+        self.ids.as_deref()
+    }
+
+    fn table_ids<'c>(&self, cx: &'c Checked) -> Vec<&'c str> {
+        cx.lib
+            .tables
+            .iter()
+            .map(|t| t.id.value.as_str())
+            .filter(|id| self.ids().is_none_or(|ids| ids.iter().any(|i| i == id)))
+            .collect()
+    }
+
+    fn deck_count(&self, cx: &Checked) -> usize {
+        match self.target {
+            Target::Foundry(_) => export::decks(cx, self.ids()).len(),
+            _ => 0,
+        }
+    }
+}
+
+impl Kind for ExportKind {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn about(&self) -> &str {
+        self.about
+    }
+    fn folder(&self) -> &str {
+        self.folder
+    }
+    fn formats(&self) -> &[Format] {
+        match self.target {
+            Target::Foundry(_) => &[Format::Json],
+            Target::Roll20 => &[Format::Txt],
+            Target::Csv => &[Format::Csv],
+        }
+    }
+    fn requires(&self) -> Requirements {
+        Requirements::default()
+    }
+    /// Every table and deck of any content is exported: offered whenever the content has one.
+    fn requires_always(&self) -> bool {
+        true
+    }
+    fn count(&self, cx: &Checked, _req: &Request) -> Result<usize> {
+        let ids = self.table_ids(cx);
+        let mut seen = std::collections::BTreeMap::new();
+        for id in &ids {
+            if let Some(other) = seen.insert(slug(id), *id) {
+                let at = |id: &str| {
+                    cx.lib
+                        .table(id)
+                        .map(|t| {
+                            format!(
+                                "{}:{}",
+                                cx.lib.file_of(&t.id.loc),
+                                cx.lib.line_of(&t.id.loc)
+                            )
+                        })
+                        .unwrap_or_default()
+                };
+                return Err(Error::Rules(format!(
+                    "tables `{other}` ({}) and `{id}` ({}) would both export as `{}`, since exports write `.` as `_`\n  = help: rename one of the two ids",
+                    at(other),
+                    at(id),
+                    slug(id)
+                )));
+            }
+        }
+        let tables = ids.len();
+        Ok(match self.target {
+            Target::Foundry(_) => tables + self.deck_count(cx),
+            Target::Roll20 => usize::from(tables > 0),
+            Target::Csv if tables == 0 => 0,
+            Target::Csv => tables + 1,
+        })
+    }
+    fn document(&self, cx: &Checked, _req: &Request, i: usize) -> Result<Document> {
+        let ids = self.table_ids(cx);
+        let doc =
+            |stem: String, title: String, data: serde_json::Value, json: Option<String>| Document {
+                stem,
+                template: String::new(),
+                title,
+                data,
+                json,
+                parts: vec![],
+                summary: serde_json::Value::Null,
+                bookmark: String::new(),
+            };
+        let files = |list: Vec<(String, Vec<u8>)>| -> Result<serde_json::Value> {
+            let list: Vec<(String, String)> = list
+                .into_iter()
+                .map(|(rel, bytes)| {
+                    Ok((
+                        rel,
+                        String::from_utf8(bytes).map_err(|e| Error::Bug(e.to_string()))?,
+                    ))
+                })
+                .collect::<Result<_>>()?;
+            Ok(serde_json::json!({ "files": list }))
+        };
+        match self.target {
+            Target::Foundry(version) => {
+                if let Some(id) = ids.get(i) {
+                    let t = export::table(cx, id)?;
+                    let json = export::foundry::roll_table(&cx.lib, &t, version)?;
+                    return Ok(doc(
+                        format!("tables/{}", slug(id)),
+                        t.title,
+                        serde_json::Value::Null,
+                        Some(json),
+                    ));
+                }
+                let decks = export::decks(cx, self.ids());
+                let d = decks
+                    .get(i - ids.len())
+                    .ok_or_else(|| Error::Bug(format!("export document {i} of {}", self.name)))?;
+                let json = export::foundry::cards(d)?;
+                Ok(doc(
+                    format!("cards/{}", slug(&d.id)),
+                    d.title.clone(),
+                    serde_json::Value::Null,
+                    Some(json),
+                ))
+            }
+            Target::Roll20 => {
+                let tables = ids
+                    .iter()
+                    .map(|id| export::table(cx, id))
+                    .collect::<Result<Vec<_>>>()?;
+                let text = export::roll20::commands(&tables)?;
+                Ok(doc(
+                    "tables".into(),
+                    "Roll20 tables".into(),
+                    files(vec![("tables.txt".into(), text.into_bytes())])?,
+                    None,
+                ))
+            }
+            Target::Csv => {
+                if let Some(id) = ids.get(i) {
+                    let t = export::table(cx, id)?;
+                    let mut list = vec![(format!("{}.csv", slug(id)), export::csv::table(&t)?)];
+                    if let Some(pipe) = export::csv::pipe(&cx.lib, &t)? {
+                        list.push((export::csv::pipe_name(&t), pipe));
+                    }
+                    return Ok(doc(slug(id), t.title, files(list)?, None));
+                }
+                let tables = ids
+                    .iter()
+                    .map(|id| export::table(cx, id))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(doc(
+                    "tables".into(),
+                    "Every table".into(),
+                    files(vec![("tables.csv".into(), export::csv::combined(&tables)?)])?,
+                    None,
+                ))
+            }
+        }
+    }
+    fn files(&self, _cx: &Checked, doc: &Document, f: Format) -> Result<Vec<(String, Vec<u8>)>> {
+        if !self.formats().contains(&f) {
+            return Err(Error::Bug(format!("`{}` asked for {f:?} files", self.name)));
+        }
+        doc.data["files"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|pair| match (pair[0].as_str(), pair[1].as_str()) {
+                (Some(rel), Some(text)) => Ok((rel.to_owned(), text.as_bytes().to_vec())),
+                _ => Err(Error::Bug(format!(
+                    "export document `{}` holds a malformed file",
+                    doc.stem
+                ))),
+            })
+            .collect()
+    }
+}

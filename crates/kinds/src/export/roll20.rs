@@ -1,0 +1,225 @@
+//! Roll20: tables in, the chat commands of The Aaron's TableExport API script out, one file a GM pastes
+//! into the chat of a game running the script:
+//!
+//! ```text
+//! !import-table --bbb_homicide_district --hide
+//! !import-table-item --bbb_homicide_district --Resort area --1 --
+//! ```
+//!
+//! TableExport splits each command at whitespace followed by `--`, so an item's text is escaped as the
+//! script's own `!export-table` escapes it and its `!import-table-item` undoes: `[` `<%%91%%>`, `]`
+//! `<%%93%%>`, `<` `<%%60%%>`, `>` `<%%62%%>`, `--` `<%%-%%>` and ` --` `[TABLEEXPORT:ESCAPE]`. That also
+//! keeps Roll20's chat from rolling an item's inline rolls while it is pasted. Table names are the ids
+//! with `.` as `_` ([`super::slug`]): Roll20 table names take no spaces, and the script does not unescape
+//! them.
+//!
+//! Roll20 draws an item by its weight alone, without dice, so each item's weight is its row's exact odds
+//! as a whole number: out of 36 for 2d6 (a row on 6-7 weighs 11), the range's width for a single die.
+//! Inline rolls `{1d6}` become `[[1d6]]` and references `{table:ID}` become `[[1t[ID_name]]]`; Roll20
+//! shows them as written unless a script such as Recursive Tables expands them.
+
+use super::{Table, formula, slug, weights};
+use blockprint_content::text::smart_quotes;
+use blockprint_content::error::{Error, Result};
+
+/// The largest sum of weights written: beyond it the odds need numbers too large to type into Roll20.
+pub const MAX_TOTAL_WEIGHT: u64 = 1 << 31;
+
+/// TableExport's escapes, in the order its regular expression tries them.
+const ESCAPES: [(&str, &str); 6] = [
+    ("[", "<%%91%%>"),
+    ("]", "<%%93%%>"),
+    ("--", "<%%-%%>"),
+    (" --", "[TABLEEXPORT:ESCAPE]"),
+    ("<", "<%%60%%>"),
+    (">", "<%%62%%>"),
+];
+
+/// Escape an item's text as TableExport does.
+pub fn escape(s: &str) -> String {
+    replace_all(s, ESCAPES.iter().map(|(a, b)| (*a, *b)))
+}
+
+/// Undo [`escape`], as TableExport's `!import-table-item` does.
+pub fn unescape(s: &str) -> String {
+    replace_all(s, ESCAPES.iter().map(|(a, b)| (*b, *a)))
+}
+
+/// At each position, the first pattern that matches is replaced (a JavaScript alternation).
+fn replace_all<'a>(s: &str, pairs: impl Iterator<Item = (&'a str, &'a str)> + Clone) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    'outer: while i < s.len() {
+        for (from, to) in pairs.clone() {
+            if s[i..].starts_with(from) {
+                out.push_str(to);
+                i += from.len();
+                continue 'outer;
+            }
+        }
+        let c = s[i..].chars().next().unwrap_or(' ');
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
+}
+
+/// The commands for `tables`, one line each, after reading every line back as TableExport would and
+/// checking names, texts and weights against the tables.
+pub fn commands(tables: &[Table]) -> Result<String> {
+    let mut out = String::new();
+    for t in tables {
+        let name = slug(&t.id);
+        let Some((total, ws)) = weights(t, MAX_TOTAL_WEIGHT) else {
+            // Any checked table must export, so this one is left out of the file, with the reason.
+            eprintln!(
+                "warning: table `{}` ({}) rolls {}, whose odds need more than {MAX_TOTAL_WEIGHT} as the sum of Roll20 weights; it is left out of the Roll20 file (Roll20 draws by weight only; its Foundry and CSV exports are complete)",
+                t.id, t.at, t.dice
+            );
+            continue;
+        };
+        let mut block = format!("!import-table --{name} --hide\n");
+        for (row, w) in t.rows.iter().zip(&ws) {
+            // TableExport drops an item's outer spaces and cannot carry an empty one.
+            let item = item_text(&row.result)?.trim().to_owned();
+            let item = if item.is_empty() {
+                "—".to_owned()
+            } else {
+                item
+            };
+            block.push_str(&format!(
+                "!import-table-item --{name} --{} --{w} --\n",
+                escape(&item)
+            ));
+        }
+        check(t, &block, total)?;
+        out.push_str(&block);
+    }
+    Ok(out)
+}
+
+/// A result's text as a Roll20 item: inline rolls and references as Roll20 rolls, curly quotes.
+pub fn item_text(result: &str) -> Result<String> {
+    use super::Rendered;
+    super::render_pieces(&smart_quotes(result), |p| match p {
+        Rendered::Text(s) => s.to_owned(),
+        Rendered::Roll(e) => format!("[[{}]]", formula::roll20(e.root())),
+        Rendered::Table(id) => format!("[[1t[{}]]]", slug(id)),
+    })
+}
+
+/// One `!import-table-item` line as TableExport reads it: (table name, item text, weight).
+pub fn parse_item(line: &str) -> Option<(String, String, u64)> {
+    let rest = line.strip_prefix("!import-table-item")?;
+    let args = split_args(rest);
+    let weight = args.get(2)?.trim().parse().ok()?;
+    Some((args.first()?.clone(), unescape(args.get(1)?), weight))
+}
+
+/// Split at whitespace followed by `--`, as `msg.content.split(/\s+--/)` does; the part before the first
+/// separator (the command) is dropped.
+pub fn split_args(s: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut cur = String::new();
+    let chars: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i].is_whitespace() {
+            let mut j = i;
+            while j < chars.len() && chars[j].is_whitespace() {
+                j += 1;
+            }
+            if chars.get(j) == Some(&'-') && chars.get(j + 1) == Some(&'-') {
+                parts.push(std::mem::take(&mut cur));
+                i = j + 2;
+                continue;
+            }
+        }
+        cur.push(chars[i]);
+        i += 1;
+    }
+    parts.push(cur);
+    parts.remove(0);
+    parts
+}
+
+/// Read a table's commands back and compare them with the table: its name, one item per row with the
+/// row's text, weights whose share of the total is each row's exact odds.
+fn check(t: &Table, block: &str, total: u64) -> Result<()> {
+    let bug = |why: String| {
+        Error::Bug(format!(
+            "the Roll20 export of table `{}` ({}) would not import as the content reads: {why}; nothing was written",
+            t.id, t.at
+        ))
+    };
+    let name = slug(&t.id);
+    let mut lines = block.lines();
+    let head = split_args(lines.next().unwrap_or_default());
+    if head != [name.clone(), "hide".to_owned()] {
+        return Err(bug(format!("the table line reads {head:?}")));
+    }
+    let mut sum = 0u64;
+    let mut n = 0;
+    for (line, row) in lines.zip(&t.rows) {
+        let (table, item, w) =
+            parse_item(line).ok_or_else(|| bug(format!("cannot read `{line}`")))?;
+        if table != name || item != item_text(&row.result)? || w == 0 {
+            return Err(bug(format!(
+                "`{line}` reads as table `{table}`, item `{item}`, weight {w}"
+            )));
+        }
+        let share = num_rational::BigRational::new(w.into(), total.into());
+        if share != row.probability {
+            return Err(bug(format!(
+                "row {} weighs {w} of {total}, its odds are {}",
+                row.at,
+                blockprint_dice::fraction(&row.probability)
+            )));
+        }
+        sum += w;
+        n += 1;
+    }
+    if n != t.rows.len() || sum != total || block.lines().count() != t.rows.len() + 1 {
+        return Err(bug(format!(
+            "{n} items weighing {sum} for {} rows out of {total}",
+            t.rows.len()
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn escapes_round_trip_and_leave_no_separator() {
+        for s in [
+            "a -- b",
+            "x --y",
+            "[[1d6]] hours",
+            "<b>",
+            "a---b",
+            "--",
+            " --",
+            "[TABLEEXPORT:ESCAPE]",
+            "<%%91%%>",
+        ] {
+            let e = super::escape(s);
+            assert!(!e.contains("--"), "{e}");
+            assert_eq!(super::unescape(&e), s);
+        }
+        assert_eq!(super::escape("a -- b"), "a[TABLEEXPORT:ESCAPE] b");
+        assert_eq!(
+            super::escape("[[1d6]]"),
+            "<%%91%%><%%91%%>1d6<%%93%%><%%93%%>"
+        );
+    }
+
+    #[test]
+    fn arguments_split_as_the_script_splits_them() {
+        let line = "!import-table-item --t_x --Low-income area --11 --";
+        assert_eq!(
+            super::parse_item(line),
+            Some(("t_x".into(), "Low-income area".into(), 11))
+        );
+    }
+}

@@ -1,0 +1,301 @@
+//! Block by Block's own chase kit (`kit-bbb`): the card chase gathered in one folder. A sheet with the
+//! procedure in brief, the Chase Outcomes table with its exact odds (the checker's row odds, made by the
+//! dice engine) and a chase mat to lay the road-ahead cards on; the three chase reference cards of
+//! `blockprint cards` (taken from [`reference::reference_cards`], not rewritten); and every `bbb.chase.*`
+//! obstacle deck as `blockprint deck` prints it ([`cards::DECK`]'s own document), each page carrying the
+//! kit's source and licence.
+
+use super::uwsp;
+use blockprint_content::text::smart_quotes;
+use blockprint_content::error::{Error, Result};
+use crate::cards::faces::{self, Face};
+use crate::cards::{self, CardOptions, reference};
+use crate::{Checked, Document, Kind, Request, Requirements};
+use blockprint_render::{Format, Paper};
+
+pub const GAME: &str = "bbb";
+/// Decks whose id starts with this are the kit's obstacle decks.
+pub const DECK_PREFIX: &str = "bbb.chase.";
+/// The fills and rulings the kit lists: those of the chase (the SRD's appendices list the rest).
+pub const ABOUT_ONLY: [&str; 4] = [
+    "bbb.chase.",
+    "bbb.ruling.halved_hp",
+    "bbb.ruling.random_attribute",
+    "bbb.ruling.tailing",
+];
+/// Hot Pursuit boxes on the mat's tracks.
+pub const TRACK: u32 = 40;
+
+const NAME: &str = "kit-bbb";
+
+/// The kind.
+pub struct BbbKit;
+pub static KIT: BbbKit = BbbKit;
+
+fn decks(cx: &Checked) -> Vec<&blockprint_content::Deck> {
+    cx.lib
+        .decks
+        .iter()
+        .filter(|d| d.id.value.starts_with(DECK_PREFIX))
+        .collect()
+}
+
+/// The chase in brief: (heading, [(lead, text)]), blockprint's own words for the SRD's procedure.
+pub fn procedure() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
+    vec![
+        (
+            "Setting up",
+            vec![
+                (
+                    "Hot Pursuit. ",
+                    "In a chase your HP is called Hot Pursuit. Roll Wisdom for the order of play.",
+                ),
+                (
+                    "Faster ride. ",
+                    "A side whose vehicle is clearly the faster rolls with advantage.",
+                ),
+                (
+                    "Sharing a vehicle. ",
+                    "Everyone in one vehicle adds their Hot Pursuit together; but a vehicle with two or more people more than the one it chases or flees rolls its chase rolls with disadvantage.",
+                ),
+                (
+                    "Is it a chase? ",
+                    "If one side cannot compete at all (a runner against a car on an empty highway), it is not a chase: the faster side gets away, or the scene becomes a fight. If the natural loser makes a good case for a chance (the cop on foot cutting through yards before the car leaves town), play it out with that side at disadvantage.",
+                ),
+            ],
+        ),
+        (
+            "The road ahead",
+            vec![
+                (
+                    "Deal. ",
+                    "Shuffle a deck and deal one card face up in front of the quarry and one in front of the pursuer. The quarry has already got past the pursuer's first card.",
+                ),
+                (
+                    "Read a card. ",
+                    "The rank is the damage (A = 1, 2 to 10 as printed, J Q K = 10); the suit is the attribute that meets the obstacle.",
+                ),
+                (
+                    "Meet a card: the driving challenge. ",
+                    "The quarry rolls driving, riding or running with the suit's attribute. On a success it moves one card on and deals the next; on a failure it loses Hot Pursuit equal to the card's damage.",
+                ),
+            ],
+        ),
+        (
+            "The quarry's turn (one of)",
+            vec![
+                (
+                    "Take the road ahead: ",
+                    "meet the face-up card in front of you.",
+                ),
+                (
+                    "Slow down: ",
+                    "turn the card ahead face down and stay where you are; not allowed while you share a card with the pursuer.",
+                ),
+                (
+                    "Swerve: ",
+                    "deal a fresh card and meet it straight away, whatever it shows.",
+                ),
+                ("Slow down three times in a row ", "and the quarry escapes."),
+            ],
+        ),
+        (
+            "The pursuer's turn (one of)",
+            vec![
+                ("Follow ", "any card already face up."),
+                ("Take a new route: ", "deal a card of your own."),
+                (
+                    "Slow down: ",
+                    "miss the turn and turn the card ahead face down.",
+                ),
+                (
+                    "Bridge: ",
+                    "to cross from your route to the quarry's, swerve: the new card is a bridge from your card to the quarry's current card, and you must meet it.",
+                ),
+            ],
+        ),
+        (
+            "Ending the chase",
+            vec![(
+                "",
+                "The quarry slows down three times running without being caught; or one side stops of its own accord (often the quarry, to start a fight before it runs out of Hot Pursuit); or a side drops to 0 HP or below: boxed in, cornered, rolled over. That side rolls on the Chase Outcomes table.",
+            )],
+        ),
+        (
+            "Special pursuits",
+            vec![
+                (
+                    "One-sided pursuit. ",
+                    "A quarry who does not know it is followed keeps to the road ahead and never changes route.",
+                ),
+                (
+                    "Splitting up. ",
+                    "Two or more fleeing vehicles may split: a driver gives up their attack for the turn to break away, and the pursuers choose whom to follow. Nobody follows you? Next turn you are gone.",
+                ),
+                (
+                    "Tailing. ",
+                    "Shadowing a suspect is a Wisdom check: succeed and you stay unseen; fail and it becomes a chase.",
+                ),
+                (
+                    "Obstacles. ",
+                    "The decks only suggest what a card might be: invent obstacles that fit the scene.",
+                ),
+            ],
+        ),
+    ]
+}
+
+fn outcome_rows(cx: &Checked) -> Result<serde_json::Value> {
+    let t = cx
+        .lib
+        .table(reference::CHASE_OUTCOME)
+        .ok_or_else(|| uwsp::missing(NAME, reference::CHASE_OUTCOME))?;
+    let mut rows = Vec::new();
+    for (i, r) in t.rows.iter().enumerate() {
+        let p = blockprint_content::check::row_probability(&cx.report, &t.id.value, i).ok_or_else(|| {
+            Error::Bug(format!("no odds for {} row {i}", reference::CHASE_OUTCOME))
+        })?;
+        rows.push(serde_json::json!({
+            "on": r.on.value,
+            "result": smart_quotes(&uwsp::spoken_result(&r.result.value)),
+            "odds": uwsp::odds(p),
+        }));
+    }
+    Ok(serde_json::json!({
+        "id": t.id.value,
+        "title": smart_quotes(&t.title),
+        "dice": t.dice.value,
+        "note": t.note.as_deref().map(smart_quotes),
+        "rows": rows,
+    }))
+}
+
+fn sheet_data(cx: &Checked) -> Result<serde_json::Value> {
+    let deck = cx
+        .lib
+        .deck(reference::CITY_STREETS)
+        .ok_or_else(|| uwsp::missing(NAME, reference::CITY_STREETS))?;
+    let suits: Vec<serde_json::Value> = blockprint_content::SUITS
+        .iter()
+        .zip(faces::meanings(deck))
+        .map(|(s, m)| {
+            let (symbol, color) = faces::suit_symbol(s);
+            let (abbr, name, gloss) = faces::attribute(&smart_quotes(m));
+            serde_json::json!({"suit": s, "symbol": symbol, "color": color, "attribute": abbr, "name": name, "gloss": gloss})
+        })
+        .collect();
+    let procedure: Vec<serde_json::Value> = procedure()
+        .into_iter()
+        .map(|(h, items)| {
+            serde_json::json!({
+                "heading": smart_quotes(h),
+                "items": items.into_iter().map(|(l, t)| serde_json::json!({"lead": smart_quotes(l), "text": smart_quotes(t)})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let o = CardOptions::DEFAULT.card;
+    Ok(serde_json::json!({
+        "procedure": procedure,
+        "outcome": outcome_rows(cx)?,
+        "suits": suits,
+        "track": TRACK,
+        "decks": decks(cx).iter().map(|d| smart_quotes(&d.title)).collect::<Vec<_>>(),
+        "card_w": cards::layout::mm_f(o.w),
+        "card_h": cards::layout::mm_f(o.h),
+    }))
+}
+
+/// The chase reference cards of `blockprint cards` (the fronts titled "Chase") with their back.
+fn chase_cards(cx: &Checked, req: &Request, about: &serde_json::Value) -> Result<Document> {
+    let (all, list, _) = reference::reference_cards(cx)?;
+    let is_chase = |f: &Face| matches!(f, Face::Reference(r) if r.title == "Chase");
+    let fronts: Vec<Face> = all.iter().filter(|f| is_chase(f)).cloned().collect();
+    let back = list
+        .iter()
+        .find(|c| all.get(c.front).is_some_and(is_chase))
+        .and_then(|c| all.get(c.back).cloned())
+        .ok_or_else(|| Error::Bug("the reference cards have no chase card".into()))?;
+    uwsp::card_document(
+        cx,
+        req,
+        "chase-cards",
+        "Block by Block: chase reference cards",
+        "kit-bbb/cards",
+        fronts,
+        &[],
+        back,
+        about,
+    )
+}
+
+/// An obstacle deck exactly as `blockprint deck` makes it, printed with the kit's footer.
+fn deck_document(
+    cx: &Checked,
+    req: &Request,
+    id: &str,
+    about: &serde_json::Value,
+) -> Result<Document> {
+    let kind = cards::DECK.with(CardOptions::DEFAULT, Some(vec![id.to_owned()]));
+    let mut doc = kind.document(cx, req, 0)?;
+    doc.stem = format!(
+        "deck-{}",
+        crate::export::slug(id.trim_start_matches(DECK_PREFIX))
+    );
+    doc.template = "kit-bbb/cards".into();
+    uwsp::put(&mut doc.data, "about", about.clone());
+    uwsp::kit_sheet(&mut doc.data)?;
+    Ok(doc)
+}
+
+impl Kind for BbbKit {
+    fn name(&self) -> &str {
+        NAME
+    }
+    fn about(&self) -> &str {
+        "Block by Block's card chase as one kit: procedure, chase mat, Chase Outcomes odds, chase cards, obstacle decks"
+    }
+    fn folder(&self) -> &str {
+        "kits/bbb"
+    }
+    fn formats(&self) -> &[Format] {
+        &uwsp::FORMATS
+    }
+    fn papers(&self) -> &[Paper] {
+        &uwsp::PAPERS
+    }
+    fn requires(&self) -> Requirements {
+        let mut r = reference::requirements();
+        r.decks.push(reference::CITY_STREETS.into());
+        r.kits.push(GAME.into());
+        r
+    }
+    fn count(&self, cx: &Checked, req: &Request) -> Result<usize> {
+        uwsp::card_options_ok(req)?;
+        Ok(2 + decks(cx).len())
+    }
+    fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
+        let about = uwsp::about(cx, NAME, GAME, Some(&ABOUT_ONLY))?;
+        match i {
+            0 => uwsp::sheet_document(
+                cx,
+                req,
+                "chase",
+                "Block by Block: the card chase",
+                "kit-bbb/kit",
+                sheet_data(cx)?,
+                &about,
+            ),
+            1 => chase_cards(cx, req, &about),
+            n => {
+                let ds = decks(cx);
+                let d = ds
+                    .get(n - 2)
+                    .ok_or_else(|| Error::Bug(format!("deck {} of {}", n - 2, ds.len())))?;
+                deck_document(cx, req, &d.id.value, &about)
+            }
+        }
+    }
+    fn finish_pdf(&self, doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
+        uwsp::finish_pdf(doc, pdf)
+    }
+}

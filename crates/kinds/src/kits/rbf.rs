@@ -1,0 +1,794 @@
+//! The Ready/Bolt/Flow chase kit (`blockprint kit rbf`, kind `kit-rbf`): the five action cards per
+//! character on print-and-play sheets (Bolt readable both ways up: upright bids one Sprint Token,
+//! inverted two), Sprint Tokens to cut out, a Sprint Token track per character with the starting tokens
+//! by speed, and one drawn chase track per `[[track]]` in the content. Every document comes from one
+//! function of [`DOCS`]; the odds card is one more entry there.
+//!
+//! The source is CC BY-SA 4.0: every page prints the attribution and says the kit is shared alike.
+
+use serde::Serialize;
+
+use blockprint_content::{Side, Track, text::smart_quotes};
+use blockprint_content::error::{Error, Result};
+use crate::cards::layout::{CardSize, INCH};
+use crate::cards::{self, Card, CardOptions, Imposition};
+use crate::{Checked, Document, Kind, Request, Requirements};
+use blockprint_render::{Format, Paper};
+
+use super::About;
+
+/// The game of this kit.
+pub const GAME: &str = "rbf";
+
+/// How many character sets the action-card sheets hold: 9 sets of 5 cards fill five 3 × 3 sheets of
+/// poker cards on A4 and on Letter exactly, enough for the sample encounter's seven runners and two more.
+pub const SETS: u32 = 9;
+
+/// Sprint Tokens on the token sheet: 6 × 9 one-inch tokens.
+pub const TOKEN_GRID: (u32, u32) = (6, 9);
+
+/// The actions in card order, with the content key of each card face.
+pub const ACTIONS: [&str; 5] = ["Ready", "Run", "Flow", "Bolt", "Strike"];
+/// The content key of Bolt played upside down (a bid of two tokens).
+pub const BOLT_INVERTED: &str = "Bolt inverted";
+
+/// One function per document kind of the kit, in output order: each gives its documents (a track
+/// document per `[[track]]`).
+type DocFn = fn(&Checked, &Request) -> Result<Vec<Document>>;
+pub const DOCS: &[DocFn] = &[action_cards, sprint_tokens, sprint_track, odds_card, tracks];
+
+/// The odds card ([`super::rbf_odds`]).
+fn odds_card(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
+    Ok(vec![super::rbf_odds::document(cx, req)?])
+}
+
+/// The kind `kit-rbf`.
+pub struct RbfKit;
+
+/// The registered kit.
+pub static KIT: RbfKit = RbfKit;
+
+fn lookups() -> [&'static str; 4] {
+    [
+        "rbf.action.move",
+        "rbf.action.effect",
+        "rbf.action.defence",
+        "rbf.sprint.speed",
+    ]
+}
+
+fn all(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
+    let mut out = Vec::new();
+    for f in DOCS {
+        out.extend(f(cx, req)?);
+    }
+    Ok(out)
+}
+
+impl Kind for RbfKit {
+    fn name(&self) -> &str {
+        "kit-rbf"
+    }
+    fn about(&self) -> &str {
+        "Ready/Bolt/Flow chase kit: action cards per character, Sprint Tokens and track, drawn chase tracks"
+    }
+    fn folder(&self) -> &str {
+        "kits/rbf"
+    }
+    fn formats(&self) -> &[Format] {
+        &[Format::Pdf, Format::Md, Format::Json]
+    }
+    fn papers(&self) -> &[Paper] {
+        &[Paper::A4, Paper::Letter]
+    }
+    fn requires(&self) -> Requirements {
+        let mut keys = Vec::new();
+        for l in ["rbf.action.move", "rbf.action.effect", "rbf.action.defence"] {
+            for a in ACTIONS.iter().chain([&BOLT_INVERTED]) {
+                keys.push((l.to_owned(), (*a).to_owned()));
+            }
+        }
+        Requirements {
+            tables: vec!["rbf.ready".into(), "rbf.flow".into()],
+            lookups: lookups()
+                .iter()
+                .chain(&[super::rbf_odds::ROLLS])
+                .map(|s| (*s).to_owned())
+                .collect(),
+            keys,
+            kits: vec![GAME.into()],
+            ..Requirements::default()
+        }
+    }
+    fn count(&self, cx: &Checked, req: &Request) -> Result<usize> {
+        Ok(all(cx, req)?.len())
+    }
+    fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
+        let docs = all(cx, req)?;
+        let n = docs.len();
+        docs.into_iter()
+            .nth(i)
+            .ok_or_else(|| Error::Bug(format!("kit-rbf document {i} of {n}")))
+    }
+    fn finish_pdf(&self, doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
+        if doc.template == CARDS_TEMPLATE {
+            finish_sheets(doc, pdf)
+        } else {
+            Ok(pdf)
+        }
+    }
+}
+
+const CARDS_TEMPLATE: &str = "kit-rbf/cards";
+
+fn about(cx: &Checked) -> Result<About> {
+    super::about(cx, GAME)
+        .ok_or_else(|| Error::Bug("checked content without the rbf [[kit]]".into()))
+}
+
+fn value(cx: &Checked, lookup: &str, key: &str) -> Result<String> {
+    cx.lib
+        .lookup(lookup)
+        .and_then(|l| l.entries.iter().find(|e| e.key.value == key))
+        .map(|e| smart_quotes(&e.value.value.to_string()))
+        .ok_or_else(|| Error::Bug(format!("checked content lacks `{key}` in `{lookup}`")))
+}
+
+/// A row of a roll printed on a card, with its exact chance.
+#[derive(Debug, Clone, Serialize)]
+pub struct RollRow {
+    pub on: String,
+    pub result: String,
+    /// Reduced fraction: `2/9`.
+    pub fraction: String,
+    /// Percentage to one decimal: `22.2%` ([`super::uwsp::pct`]).
+    pub percent: String,
+}
+
+/// A table printed on a card: its dice and rows.
+#[derive(Debug, Clone, Serialize)]
+pub struct Roll {
+    pub id: String,
+    pub title: String,
+    pub dice: String,
+    /// The roll in words for the cards: `Roll two Fudge dice` ([`roll_words`]).
+    pub words: String,
+    pub note: Option<String>,
+    pub rows: Vec<RollRow>,
+}
+
+fn roll(cx: &Checked, id: &str) -> Result<Roll> {
+    let t = cx
+        .lib
+        .table(id)
+        .ok_or_else(|| Error::Bug(format!("checked content lacks table `{id}`")))?;
+    let rows = t
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let p = blockprint_content::check::row_probability(&cx.report, id, i)
+                .ok_or_else(|| Error::Bug(format!("no odds for `{id}`")))?;
+            Ok(RollRow {
+                on: r.on.value.clone(),
+                result: smart_quotes(&r.result.value),
+                fraction: blockprint_dice::fraction(p),
+                percent: super::uwsp::pct(p),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Roll {
+        id: id.to_owned(),
+        title: smart_quotes(&t.title),
+        dice: t.dice.value.clone(),
+        words: roll_words(&t.dice.value),
+        note: t.note.as_deref().map(smart_quotes),
+        rows,
+    })
+}
+
+/// A roll as the cards say it. Fudge dice with a number added (`dF+2`, `2dF+3`: the number only turns
+/// the faces into the table's rows, whose results name the faces) read `Roll one Fudge die`, `Roll two
+/// Fudge dice`; anything else is [`super::uwsp::dice_words`] after `Roll`.
+pub fn roll_words(dice: &str) -> String {
+    use blockprint_dice::{BinOp, NodeKind, Sides};
+    let fudge = blockprint_dice::parse(dice).ok().and_then(|e| {
+        let term = |n: &blockprint_dice::Node| match &n.kind {
+            NodeKind::Dice(t) if t.sides == Sides::Fudge && t.keep.is_none() && !t.explode => {
+                Some(t.count)
+            }
+            _ => None,
+        };
+        match &e.root().kind {
+            NodeKind::Binary {
+                op: BinOp::Add | BinOp::Sub,
+                lhs,
+                rhs,
+            } if matches!(rhs.kind, NodeKind::Int(_)) => term(lhs),
+            _ => term(e.root()),
+        }
+    });
+    match fudge {
+        Some(1) => "Roll one Fudge die".into(),
+        Some(n) => format!("Roll {} Fudge dice", super::uwsp::count_words(n)),
+        None => format!(
+            "Roll {}",
+            super::uwsp::dice_words(dice).unwrap_or_else(|| dice.to_owned())
+        ),
+    }
+}
+
+/// One way up of an action card.
+#[derive(Debug, Clone, Serialize)]
+pub struct CardSide {
+    pub action: String,
+    /// `Bid 1 Sprint Token` on Bolt; empty on the others.
+    pub bid: String,
+    pub moves: String,
+    pub effect: String,
+    pub defence: String,
+}
+
+/// A card face of the kit.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Face {
+    /// An action card: one side, or two (Bolt: `inverted` printed upside down on the lower half).
+    Action {
+        set: u32,
+        upright: CardSide,
+        inverted: Option<CardSide>,
+        roll: Option<Roll>,
+        credit: String,
+    },
+    /// The back of every card of a set.
+    Back { set: u32 },
+    /// A Sprint Token (front and back alike).
+    Token,
+}
+
+fn side(cx: &Checked, action: &str, key: &str, bid: &str) -> Result<CardSide> {
+    Ok(CardSide {
+        action: action.to_owned(),
+        bid: bid.to_owned(),
+        moves: value(cx, "rbf.action.move", key)?,
+        effect: value(cx, "rbf.action.effect", key)?,
+        defence: value(cx, "rbf.action.defence", key)?,
+    })
+}
+
+/// What the card template sees.
+#[derive(Debug, Clone, Serialize)]
+pub struct CardsData {
+    #[serde(flatten)]
+    pub meta: serde_json::Map<String, serde_json::Value>,
+    pub about: About,
+    /// `actions` or `tokens`.
+    pub what: String,
+    pub title: String,
+    pub sets: u32,
+    pub faces: Vec<Face>,
+    pub layout: Imposition,
+    /// The cards of one set, for the Markdown.
+    pub set_faces: Vec<Face>,
+    pub speed: Vec<(String, String)>,
+}
+
+/// A card sheet document: the data with its crop marks shortened and its footer bands
+/// ([`super::uwsp::kit_sheet`]).
+fn cards_doc(stem: &str, title: String, data: &CardsData) -> Result<Document> {
+    let mut data = serde_json::to_value(data).map_err(|e| Error::Bug(e.to_string()))?;
+    super::uwsp::kit_sheet(&mut data)?;
+    Ok(Document {
+        stem: stem.into(),
+        template: CARDS_TEMPLATE.into(),
+        title,
+        data,
+        json: None,
+        parts: vec![],
+        summary: serde_json::Value::Null,
+        bookmark: String::new(),
+    })
+}
+
+fn credit(about: &About) -> String {
+    format!(
+        "Ready/Bolt/Flow by Andrew Gross · {}",
+        short_licence(&about.licence)
+    )
+}
+
+/// `CC BY-SA 4.0` of `CC BY-SA 4.0 (creativecommons.org/…)`.
+fn short_licence(l: &str) -> String {
+    l.split(" (").next().unwrap_or(l).to_owned()
+}
+
+/// The five action cards of one set.
+fn set_faces(cx: &Checked, set: u32, about: &About) -> Result<Vec<Face>> {
+    let mut faces = Vec::new();
+    for a in ACTIONS {
+        let (inverted, bid) = if a == "Bolt" {
+            (
+                Some(side(cx, a, BOLT_INVERTED, "Inverted: bid 2 Sprint Tokens")?),
+                "Upright: bid 1 Sprint Token",
+            )
+        } else {
+            (None, "")
+        };
+        let roll = match a {
+            "Ready" => Some(roll(cx, "rbf.ready")?),
+            "Flow" => Some(roll(cx, "rbf.flow")?),
+            _ => None,
+        };
+        faces.push(Face::Action {
+            set,
+            upright: side(cx, a, a, bid)?,
+            inverted,
+            roll,
+            credit: credit(about),
+        });
+    }
+    Ok(faces)
+}
+
+fn speed(cx: &Checked) -> Result<Vec<(String, String)>> {
+    let l = cx
+        .lib
+        .lookup("rbf.sprint.speed")
+        .ok_or_else(|| Error::Bug("checked content lacks `rbf.sprint.speed`".into()))?;
+    Ok(l.entries
+        .iter()
+        .map(|e| (smart_quotes(&e.key.value), e.value.value.to_string()))
+        .collect())
+}
+
+/// The action cards: [`SETS`] sets of five, each set with its own back, on duplex sheets.
+fn action_cards(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
+    let about = about(cx)?;
+    let mut faces = Vec::new();
+    let mut cards = Vec::new();
+    for set in 1..=SETS {
+        let back = faces.len();
+        faces.push(Face::Back { set });
+        for f in set_faces(cx, set, &about)? {
+            cards.push(Card {
+                front: faces.len(),
+                back,
+            });
+            faces.push(f);
+        }
+    }
+    let layout = cards::impose(&CardOptions::DEFAULT, req.paper, &cards)?;
+    let title = "Ready/Bolt/Flow: action cards".to_owned();
+    let data = CardsData {
+        meta: crate::meta(cx, req),
+        about: about.clone(),
+        what: "actions".into(),
+        title: title.clone(),
+        sets: SETS,
+        faces,
+        layout,
+        set_faces: set_faces(cx, 1, &about)?,
+        speed: speed(cx)?,
+    };
+    Ok(vec![cards_doc("action-cards", title, &data)?])
+}
+
+/// The Sprint Tokens: one-inch tokens on a cut grid, backs alike.
+fn sprint_tokens(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
+    let about = about(cx)?;
+    let opts = CardOptions {
+        card: CardSize {
+            name: "1in token".into(),
+            w: INCH,
+            h: INCH,
+        },
+        grid: Some(TOKEN_GRID),
+        ..CardOptions::DEFAULT
+    };
+    let n = (TOKEN_GRID.0 * TOKEN_GRID.1) as usize;
+    let cards: Vec<Card> = (0..n).map(|_| Card { front: 0, back: 0 }).collect();
+    let layout = cards::impose(&opts, req.paper, &cards)?;
+    let title = "Ready/Bolt/Flow: Sprint Tokens".to_owned();
+    let data = CardsData {
+        meta: crate::meta(cx, req),
+        about,
+        what: "tokens".into(),
+        title: title.clone(),
+        sets: SETS,
+        faces: vec![Face::Token],
+        layout,
+        set_faces: vec![],
+        speed: speed(cx)?,
+    };
+    Ok(vec![cards_doc("sprint-tokens", title, &data)?])
+}
+
+/// What the Sprint Token track page sees.
+#[derive(Debug, Clone, Serialize)]
+pub struct SprintData {
+    #[serde(flatten)]
+    pub meta: serde_json::Map<String, serde_json::Value>,
+    pub about: About,
+    pub title: String,
+    pub sets: u32,
+    /// Boxes on each runner's track: 0 to this.
+    pub most: u32,
+    pub speed: Vec<(String, String)>,
+    pub speed_title: String,
+    pub speed_note: Option<String>,
+    pub ready: Roll,
+}
+
+/// The most Sprint Tokens a track counts.
+pub const TRACK_MOST: u32 = 12;
+
+fn sprint_track(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
+    let l = cx
+        .lib
+        .lookup("rbf.sprint.speed")
+        .ok_or_else(|| Error::Bug("checked content lacks `rbf.sprint.speed`".into()))?;
+    let title = "Ready/Bolt/Flow: Sprint Token tracks".to_owned();
+    let data = SprintData {
+        meta: crate::meta(cx, req),
+        about: about(cx)?,
+        title: title.clone(),
+        sets: SETS,
+        most: TRACK_MOST,
+        speed: speed(cx)?,
+        speed_title: smart_quotes(&l.title),
+        speed_note: l.note.as_deref().map(smart_quotes),
+        ready: roll(cx, "rbf.ready")?,
+    };
+    Ok(vec![Document {
+        stem: "sprint-track".into(),
+        template: "kit-rbf/sprint".into(),
+        title: title.clone(),
+        data: serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?,
+        json: None,
+        parts: vec![],
+        summary: serde_json::Value::Null,
+        bookmark: String::new(),
+    }])
+}
+
+// ---------- drawn chase tracks ----------
+
+/// A start position as printed: who, on which side, grouped per space.
+#[derive(Debug, Clone, Serialize)]
+pub struct StartOut {
+    pub who: String,
+    pub side: Side,
+    pub space: i64,
+}
+
+/// A chip under a space: how many of one side start there.
+#[derive(Debug, Clone, Serialize)]
+pub struct Chip {
+    pub side: Side,
+    pub count: usize,
+    pub label: String,
+}
+
+/// A space as drawn: its place in the wrapped rows.
+#[derive(Debug, Clone, Serialize)]
+pub struct SpaceOut {
+    pub n: i64,
+    pub name: String,
+    pub row: usize,
+    pub col: usize,
+    /// Index into the track's challenges.
+    pub challenge: Option<usize>,
+    pub gate: Option<usize>,
+    pub exit: Option<usize>,
+    pub chips: Vec<Chip>,
+}
+
+/// A challenge as drawn and described.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChallengeOut {
+    /// `C1`, `C2` … in running order.
+    pub label: String,
+    pub space: i64,
+    pub title: String,
+    pub text: String,
+    pub plus: i64,
+    /// Spaces the + path skips.
+    pub skip: i64,
+    pub minus: i64,
+    /// Spaces the − path loses against the default path.
+    pub loss: i64,
+    pub damage: u32,
+    pub plus_text: String,
+    pub default_text: String,
+    pub minus_text: String,
+    pub editorial: bool,
+    /// Where the challenge and its path ends are drawn (index of the space).
+    pub at: usize,
+    pub plus_at: usize,
+    pub minus_at: usize,
+}
+
+/// A gate or exit as described.
+#[derive(Debug, Clone, Serialize)]
+pub struct FeatureOut {
+    pub label: String,
+    pub space: i64,
+    pub title: String,
+    pub text: String,
+    pub editorial: bool,
+}
+
+/// What a track page sees.
+#[derive(Debug, Clone, Serialize)]
+pub struct TrackData {
+    #[serde(flatten)]
+    pub meta: serde_json::Map<String, serde_json::Value>,
+    pub about: About,
+    pub id: String,
+    pub title: String,
+    pub note: Option<String>,
+    pub editorial: Option<String>,
+    /// Spaces per row of the drawing.
+    pub per_row: usize,
+    pub rows: usize,
+    pub spaces: Vec<SpaceOut>,
+    pub challenges: Vec<ChallengeOut>,
+    pub gates: Vec<FeatureOut>,
+    pub exits: Vec<FeatureOut>,
+    pub starts: Vec<StartOut>,
+}
+
+/// Spaces per row of a drawn track on `paper` (landscape pages, 20 mm a space).
+pub fn per_row(paper: Paper) -> usize {
+    match paper {
+        Paper::Letter => 12,
+        _ => 13,
+    }
+}
+
+/// Break `n` spaces into rows of at most `most`, ending a row early (never emptying it) rather than
+/// splitting a challenge's span (from its − path's end to its + path's end) across two rows.
+pub fn rows(n: usize, most: usize, spans: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let most = most.max(1);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < n {
+        let mut end = (i + most).min(n);
+        if end < n {
+            // A span straddles the break when it starts before `end` and ends at or after it.
+            if let Some(start) = spans
+                .iter()
+                .filter(|&&(a, b)| a < end && b >= end && a > i)
+                .map(|&(a, _)| a)
+                .min()
+            {
+                end = start;
+            }
+        }
+        out.push((i, end));
+        i = end;
+    }
+    out
+}
+
+fn track_doc(cx: &Checked, req: &Request, t: &Track) -> Result<Document> {
+    let q = |s: &Option<String>| s.as_deref().map(smart_quotes).unwrap_or_default();
+    let first = t.spaces.first().map_or(0, |s| s.n.value);
+    let idx = |n: i64| usize::try_from(n - first).unwrap_or(0);
+    let mut challenges = Vec::new();
+    let mut gates = Vec::new();
+    let mut exits = Vec::new();
+    let mut spaces = Vec::new();
+    for (i, s) in t.spaces.iter().enumerate() {
+        let n = s.n.value;
+        let challenge = s.challenge.as_ref().map(|c| {
+            challenges.push(ChallengeOut {
+                label: format!("C{}", challenges.len() + 1),
+                space: n,
+                title: smart_quotes(&c.title),
+                text: q(&c.text),
+                plus: c.plus.value,
+                skip: c.plus.value - n - 1,
+                minus: c.minus.value,
+                loss: n + 1 - c.minus.value,
+                damage: c.damage,
+                plus_text: q(&c.plus_text),
+                default_text: q(&c.default_text),
+                minus_text: q(&c.minus_text),
+                editorial: c.editorial.is_some(),
+                at: i,
+                plus_at: idx(c.plus.value),
+                minus_at: idx(c.minus.value),
+            });
+            challenges.len() - 1
+        });
+        let feature = |f: &blockprint_content::Feature, list: &mut Vec<FeatureOut>, p: &str| {
+            list.push(FeatureOut {
+                label: format!("{p}{}", list.len() + 1),
+                space: n,
+                title: smart_quotes(&f.title),
+                text: q(&f.text),
+                editorial: f.editorial.is_some(),
+            });
+            list.len() - 1
+        };
+        let gate = s.gate.as_ref().map(|g| feature(g, &mut gates, "G"));
+        let exit = s.exit.as_ref().map(|g| feature(g, &mut exits, "E"));
+        let mut chips = Vec::new();
+        for side in [Side::Pursuer, Side::Evader] {
+            let count = t
+                .starts
+                .iter()
+                .filter(|x| x.side == side && x.space.value == n)
+                .count();
+            if count > 0 {
+                let what = match side {
+                    Side::Pursuer => "pursuer",
+                    Side::Evader => "evader",
+                };
+                chips.push(Chip {
+                    side,
+                    count,
+                    label: format!("{count} {what}{}", if count == 1 { "" } else { "s" }),
+                });
+            }
+        }
+        spaces.push(SpaceOut {
+            n,
+            name: q(&s.name),
+            row: 0,
+            col: 0,
+            challenge,
+            gate,
+            exit,
+            chips,
+        });
+    }
+    let spans: Vec<(usize, usize)> = challenges
+        .iter()
+        .map(|c| (c.minus_at.min(c.at), c.plus_at.max(c.at)))
+        .collect();
+    let most = per_row(req.paper);
+    let breaks = rows(spaces.len(), most, &spans);
+    for (r, &(a, b)) in breaks.iter().enumerate() {
+        for (c, s) in spaces[a..b].iter_mut().enumerate() {
+            (s.row, s.col) = (r, c);
+        }
+    }
+    let data = TrackData {
+        meta: crate::meta(cx, req),
+        about: about(cx)?,
+        id: t.id.value.clone(),
+        title: smart_quotes(&t.title),
+        note: t.note.as_deref().map(smart_quotes),
+        editorial: t.editorial.as_deref().map(smart_quotes),
+        per_row: most,
+        rows: breaks.len(),
+        spaces,
+        challenges,
+        gates,
+        exits,
+        starts: t
+            .starts
+            .iter()
+            .map(|s| StartOut {
+                who: smart_quotes(&s.who),
+                side: s.side,
+                space: s.space.value,
+            })
+            .collect(),
+    };
+    let title = format!("Chase track: {}", data.title);
+    Ok(Document {
+        stem: format!("track-{}", crate::export::slug(&t.id.value)),
+        template: "kit-rbf/track".into(),
+        title,
+        data: serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?,
+        json: None,
+        parts: vec![],
+        summary: serde_json::Value::Null,
+        bookmark: String::new(),
+    })
+}
+
+/// One drawn track per `[[track]]` of the content, in content order.
+fn tracks(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
+    cx.lib
+        .tracks
+        .iter()
+        .map(|t| track_doc(cx, req, t))
+        .collect()
+}
+
+// ---------- PDF boxes ----------
+
+/// Points in a µm.
+fn pt(um: i64) -> f32 {
+    (um as f64 * 72.0 / 25_400.0) as f32
+}
+
+/// Card sheets: the viewer preferences of every card sheet, and on each page a TrimBox around the cards'
+/// trim edges and a BleedBox around their bleed, so a print shop sees where the cut grid lies (the crop
+/// marks stand outside both).
+fn finish_sheets(doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
+    let um: cards::ImpositionUm = serde_json::from_value(doc.data["layout"]["um"].clone())
+        .map_err(|e| Error::Bug(format!("card layout data: {e}")))?;
+    let duplex = doc.data["layout"]["pdf_duplex"]
+        .as_str()
+        .unwrap_or("Simplex");
+    let pdf = blockprint_render::cards::finish(pdf, &um.boxes(), false, duplex)
+        .map_err(|e| Error::Bug(format!("cannot set the print boxes of {}: {e}", doc.stem)))?;
+    let pages: Vec<Vec<(f64, f64)>> = doc.data["layout"]["pages"]
+        .as_array()
+        .map(|ps| {
+            ps.iter()
+                .map(|p| {
+                    p["cards"]
+                        .as_array()
+                        .map(|cs| {
+                            cs.iter()
+                                .map(|c| {
+                                    (
+                                        c["x"].as_f64().unwrap_or(0.0),
+                                        c["y"].as_f64().unwrap_or(0.0),
+                                    )
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut d = lopdf::Document::load_mem(&pdf)
+        .map_err(|e| Error::Bug(format!("cannot reread {}: {e}", doc.stem)))?;
+    let ids: Vec<_> = d.get_pages().into_values().collect();
+    let um_of = |mm: f64| (mm * 1000.0).round() as i64;
+    for (id, cards) in ids.into_iter().zip(pages) {
+        if cards.is_empty() {
+            continue;
+        }
+        let l = cards.iter().map(|c| um_of(c.0)).min().unwrap_or(0);
+        let t = cards.iter().map(|c| um_of(c.1)).min().unwrap_or(0);
+        let r = cards.iter().map(|c| um_of(c.0)).max().unwrap_or(0) + um.card_w;
+        let b = cards.iter().map(|c| um_of(c.1)).max().unwrap_or(0) + um.card_h;
+        // PDF space runs up from the bottom edge.
+        let rect = |l: i64, t: i64, r: i64, b: i64| {
+            lopdf::Object::Array(
+                [pt(l), pt(um.page_h - b), pt(r), pt(um.page_h - t)]
+                    .into_iter()
+                    .map(lopdf::Object::Real)
+                    .collect(),
+            )
+        };
+        let page = d
+            .get_dictionary_mut(id)
+            .map_err(|e| Error::Bug(format!("page of {}: {e}", doc.stem)))?;
+        let bl = um.bleed;
+        page.set("TrimBox", rect(l, t, r, b));
+        page.set("BleedBox", rect(l - bl, t - bl, r + bl, b + bl));
+    }
+    let mut out = Vec::with_capacity(pdf.len() + 512);
+    d.save_to(&mut out)
+        .map_err(|e| Error::Bug(format!("cannot write {}: {e}", doc.stem)))?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rows;
+
+    #[test]
+    fn rows_wrap_and_keep_challenges_whole() {
+        assert_eq!(rows(5, 13, &[]), vec![(0, 5)]);
+        assert_eq!(rows(26, 13, &[]), vec![(0, 13), (13, 26)]);
+        // A challenge on 12 whose + path reaches 14 moves the break back to 12.
+        assert_eq!(rows(26, 13, &[(12, 14)]), vec![(0, 12), (12, 25), (25, 26)]);
+        // A span starting the row cannot move the break (the row would be empty).
+        assert_eq!(
+            rows(20, 5, &[(0, 9)]),
+            vec![(0, 5), (5, 10), (10, 15), (15, 20)]
+        );
+    }
+}

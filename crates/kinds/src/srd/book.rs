@@ -1,0 +1,372 @@
+//! The SRD booklet: a checked library and one of its books in; the typst data for the PDF (chapters as block
+//! trees, every table with exact odds, editorial fills, house rulings, credits) and the Markdown editions
+//! (one file, and one file per chapter with an mdBook `SUMMARY.md`) out. Tables are never retyped: every
+//! placement and mention comes from the checked content.
+
+use std::collections::BTreeMap;
+
+use minijinja::Value;
+use minijinja::value::Serde;
+use serde::Serialize;
+
+pub use blockprint_render::markdown::{Part, parts};
+use crate::Paper;
+use crate::data::{self, DeckData, LookupData, NpcData, TableData};
+use blockprint_content::check::{Fill, Report};
+use blockprint_content::prose::{self, Block, Found, RefKind};
+use blockprint_content::text::smart_quotes;
+use blockprint_content::{Book, Library, game};
+
+/// Appendix pages of the Markdown book, in order: (file stem, title).
+pub const APPENDICES: [(&str, &str); 4] = [
+    ("all-tables", "Appendix A: All tables"),
+    ("editorial-fills", "Appendix B: Editorial fills"),
+    ("house-rulings", "Appendix C: House rulings"),
+    ("credits", "Appendix D: Credits and licences"),
+];
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SrdData {
+    pub paper: Paper,
+    pub generator: String,
+    pub content_version: String,
+    pub book: BookMeta,
+    pub chapters: Vec<ChapterData>,
+    /// Every table, lookup and deck by id, and what inline mentions need to know.
+    pub tables: BTreeMap<String, SrdTable>,
+    pub lookups: BTreeMap<String, LookupData>,
+    pub decks: BTreeMap<String, DeckData>,
+    pub npcs: Vec<NpcData>,
+    pub refs: BTreeMap<String, RefInfo>,
+    /// Table ids in the order the chapters place them (for the all-tables appendix).
+    pub table_order: Vec<String>,
+    pub editorial: Vec<Fill>,
+    pub rulings: Vec<RulingData>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BookMeta {
+    pub id: String,
+    pub title: String,
+    pub subtitle: Option<String>,
+    pub author: String,
+    pub language: String,
+    pub credits: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ChapterData {
+    pub slug: String,
+    pub title: String,
+    pub blocks: Vec<Block>,
+}
+
+/// A table ready to typeset: results split into text, inline rolls and references.
+#[derive(Debug, Clone, Serialize)]
+pub struct SrdTable {
+    pub id: String,
+    pub title: String,
+    pub dice: String,
+    pub note: Option<String>,
+    pub editorial: Option<String>,
+    pub rows: Vec<SrdRow>,
+    /// The largest row probability, for scaling the odds bars.
+    pub max_approx: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SrdRow {
+    pub on: String,
+    pub parts: Vec<Part>,
+    pub probability: String,
+    pub approx: f64,
+    pub editorial: bool,
+}
+
+
+/// What a mention of an id needs: its title, its kind, and the chapter that places it.
+#[derive(Debug, Clone, Serialize)]
+pub struct RefInfo {
+    pub title: String,
+    pub of: RefKind,
+    pub chapter: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RulingData {
+    pub id: String,
+    pub title: String,
+    pub ruling: String,
+    pub reason: Option<String>,
+}
+
+
+/// Build the booklet data. `None` when the library did not pass the checker.
+pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option<SrdData> {
+    // The book prints its own game only: another game's tables, fills and rulings belong to its kit.
+    let ours = |id: &str| game(id) == game(&book.id.value);
+    let mut reference = data::reference(lib, report)?;
+    reference.tables.retain(|t| ours(&t.id));
+    reference.lookups.retain(|l| ours(&l.id));
+    reference.decks.retain(|d| ours(&d.id));
+    reference.npcs.retain(|n| ours(&n.id));
+    reference.editorial.retain(|f| ours(&f.id));
+    let tables: BTreeMap<String, SrdTable> = reference
+        .tables
+        .iter()
+        .map(|t| (t.id.clone(), srd_table(t, lib)))
+        .collect();
+    // Parse every chapter once: its blocks for typst, its directives for where items are placed.
+    let parsed: Vec<(&str, prose::Parsed)> = book
+        .chapters
+        .iter()
+        .map(|c| (c.slug.as_str(), prose::parse(&c.body, &c.slug)))
+        .collect();
+    let mut refs: BTreeMap<String, RefInfo> = lib
+        .tables
+        .iter()
+        .map(|t| (&t.id.value, &t.title, RefKind::Table))
+        .chain(
+            lib.lookups
+                .iter()
+                .map(|l| (&l.id.value, &l.title, RefKind::Lookup)),
+        )
+        .chain(
+            lib.decks
+                .iter()
+                .map(|d| (&d.id.value, &d.title, RefKind::Deck)),
+        )
+        .map(|(id, title, of)| {
+            (
+                id.clone(),
+                RefInfo {
+                    title: smart_quotes(title),
+                    of,
+                    chapter: None,
+                },
+            )
+        })
+        .collect();
+    let mut table_order = Vec::new();
+    for (slug, p) in &parsed {
+        for f in &p.found {
+            if let Found::Directive {
+                of,
+                id,
+                placed: true,
+                ..
+            } = f
+            {
+                if let Some(r) = refs.get_mut(id)
+                    && r.chapter.is_none()
+                {
+                    r.chapter = Some((*slug).to_owned());
+                }
+                if *of == RefKind::Table && !table_order.contains(id) {
+                    table_order.push(id.clone());
+                }
+            }
+        }
+    }
+    let chapters: Vec<ChapterData> = book
+        .chapters
+        .iter()
+        .zip(parsed)
+        .map(|(c, (_, p))| ChapterData {
+            slug: c.slug.clone(),
+            title: smart_quotes(&c.title),
+            blocks: p.blocks,
+        })
+        .collect();
+    Some(SrdData {
+        paper,
+        generator: format!("blockprint {}", env!("CARGO_PKG_VERSION")),
+        content_version: lib.version.clone(),
+        book: BookMeta {
+            id: book.id.value.clone(),
+            title: smart_quotes(&book.title),
+            subtitle: book.subtitle.as_deref().map(smart_quotes),
+            author: smart_quotes(&book.author),
+            language: book.language.clone(),
+            credits: book.credits.as_deref().map(smart_quotes),
+        },
+        chapters,
+        tables,
+        lookups: reference
+            .lookups
+            .into_iter()
+            .map(|l| (l.id.clone(), l))
+            .collect(),
+        decks: reference
+            .decks
+            .into_iter()
+            .map(|d| (d.id.clone(), d))
+            .collect(),
+        npcs: reference.npcs,
+        refs,
+        table_order,
+        editorial: reference.editorial,
+        rulings: lib
+            .rulings
+            .iter()
+            .filter(|r| ours(&r.id.value))
+            .map(|r| RulingData {
+                id: r.id.value.clone(),
+                title: smart_quotes(&r.title),
+                ruling: smart_quotes(&r.ruling),
+                reason: r.reason.as_deref().map(smart_quotes),
+            })
+            .collect(),
+    })
+}
+
+fn srd_table(t: &TableData, lib: &Library) -> SrdTable {
+    SrdTable {
+        id: t.id.clone(),
+        title: t.title.clone(),
+        dice: t.dice.clone(),
+        note: t.note.clone(),
+        editorial: t.editorial.clone(),
+        max_approx: t.rows.iter().map(|r| r.approx).fold(0.0, f64::max),
+        rows: t
+            .rows
+            .iter()
+            .map(|r| SrdRow {
+                on: r.on.clone(),
+                parts: parts(&r.result, |id| lib.table(id).map(|t| t.title.clone())),
+                probability: r.probability.clone(),
+                approx: r.approx,
+                editorial: r.editorial.is_some(),
+            })
+            .collect(),
+    }
+}
+
+// ---------- Markdown ----------
+
+/// How the Markdown editions write links: one file (`#slug--anchor`) or one file per chapter
+/// (`slug.md#anchor`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Single,
+    Book,
+}
+
+/// An appendix page of the Markdown editions.
+#[derive(Debug, Clone, Serialize)]
+pub struct Appendix {
+    pub stem: &'static str,
+    pub title: &'static str,
+}
+
+/// What the SRD Markdown templates need besides [`SrdData`]: how links are written, how many levels
+/// chapter headings move down, and the appendices in order.
+#[derive(Debug, Clone, Serialize)]
+pub struct RenderContext {
+    pub mode: Mode,
+    pub shift: u8,
+    pub appendices: Vec<Appendix>,
+}
+
+impl RenderContext {
+    pub fn new(mode: Mode) -> Self {
+        RenderContext {
+            mode,
+            // The one-file edition puts the book title at `#` and chapters at `##`.
+            shift: match mode {
+                Mode::Single => 1,
+                Mode::Book => 0,
+            },
+            appendices: APPENDICES
+                .iter()
+                .map(|&(stem, title)| Appendix { stem, title })
+                .collect(),
+        }
+    }
+}
+
+/// The whole book as one Markdown file (`templates/srd/srd.md.j2`). `env` comes from
+/// [`super::markdown::environment`]. The chapters are rendered from `d.chapters[].blocks`; `book` is the
+/// book `d` was built from.
+pub fn markdown_single(
+    env: &minijinja::Environment<'_>,
+    d: &SrdData,
+    book: &Book,
+) -> Result<String, minijinja::Error> {
+    debug_assert_eq!(d.book.id, book.id.value);
+    let dv = Value::from(Serde(d));
+    env.get_template("srd/srd.md.j2")?
+        .render(minijinja::context! {
+            d => dv,
+            render => Value::from(Serde(RenderContext::new(Mode::Single))),
+        })
+}
+
+/// mdBook's `book.toml` for the book folder: title, author, language; the chapters and `SUMMARY.md` sit
+/// beside it (`src = "."`), and `mdbook build` writes the HTML to `html/` there.
+pub fn book_toml(d: &SrdData) -> String {
+    let mut book = toml::Table::new();
+    book.insert("title".into(), d.book.title.clone().into());
+    if let Some(sub) = &d.book.subtitle {
+        book.insert("description".into(), sub.clone().into());
+    }
+    book.insert(
+        "authors".into(),
+        toml::Value::Array(vec![d.book.author.clone().into()]),
+    );
+    book.insert("language".into(), d.book.language.clone().into());
+    book.insert("src".into(), ".".into());
+    let mut build = toml::Table::new();
+    build.insert("build-dir".into(), "html".into());
+    // A chapter missing from the folder is an error, not an empty page made up on the spot.
+    build.insert("create-missing".into(), false.into());
+    let mut root = toml::Table::new();
+    root.insert("book".into(), toml::Value::Table(book));
+    root.insert("build".into(), toml::Value::Table(build));
+    format!(
+        "# mdBook settings for this folder, written by {}: `mdbook build` here makes html/.
+{}",
+        d.generator,
+        toml::to_string(&root).unwrap_or_default()
+    )
+}
+
+/// One Markdown file per chapter (`srd/chapter.md.j2`) and appendix (`srd/appendix.md.j2`), plus mdBook's
+/// `SUMMARY.md` (`srd/summary.md.j2`): (file name, text), in reading order with `SUMMARY.md` last.
+pub fn markdown_book(
+    env: &minijinja::Environment<'_>,
+    d: &SrdData,
+    book: &Book,
+) -> Result<Vec<(String, String)>, minijinja::Error> {
+    debug_assert_eq!(d.book.id, book.id.value);
+    let dv = Value::from(Serde(d));
+    let render = Value::from(Serde(RenderContext::new(Mode::Book)));
+    let chapter = env.get_template("srd/chapter.md.j2")?;
+    let appendix = env.get_template("srd/appendix.md.j2")?;
+    let mut files = Vec::new();
+    for c in &d.chapters {
+        let text = chapter.render(minijinja::context! {
+            d => dv.clone(),
+            render => render.clone(),
+            c => Value::from(Serde(c)),
+        })?;
+        files.push((format!("{}.md", c.slug), text));
+    }
+    for (stem, title) in APPENDICES {
+        let text = appendix.render(minijinja::context! {
+            d => dv.clone(),
+            render => render.clone(),
+            a => Value::from(Serde(Appendix { stem, title })),
+        })?;
+        files.push((format!("{stem}.md"), text));
+    }
+    let summary = env
+        .get_template("srd/summary.md.j2")?
+        .render(minijinja::context! {
+            d => dv,
+            render => render,
+        })?;
+    files.push(("SUMMARY.md".to_owned(), summary));
+    Ok(files)
+}

@@ -1,0 +1,98 @@
+//! The SRD booklet: a checked library with a `[[book]]` in; one document whose PDF is the typeset booklet
+//! and whose Markdown is the single-file edition plus an mdBook folder (`book/`, one file per chapter).
+
+pub mod book;
+
+use crate::{Checked, Document, Kind, Markdown, Request, Requirements};
+use blockprint_content::prose;
+use blockprint_content::error::{Error, Result};
+use crate::Format;
+use book as srd;
+
+pub struct SrdKind;
+
+impl SrdKind {
+    fn data<'c>(
+        cx: &'c Checked,
+        req: &Request,
+    ) -> Result<(srd::SrdData, &'c blockprint_content::Book)> {
+        let book = cx.lib.books.first().ok_or_else(|| {
+            Error::Rules("the content has no `[[book]]`, so there is no SRD to make (`blockprint init DIR` writes the built-in content, whose bbb/srd/book.toml is an example)".into())
+        })?;
+        let data = srd::data(&cx.lib, &cx.report, book, req.paper)
+            .ok_or_else(|| Error::Bug("checked content without odds for some table".into()))?;
+        Ok((data, book))
+    }
+}
+
+impl Kind for SrdKind {
+    fn name(&self) -> &str {
+        "srd"
+    }
+    fn about(&self) -> &str {
+        "the System Reference Document: typeset booklet, one Markdown file, an mdBook folder"
+    }
+    fn folder(&self) -> &str {
+        "srd"
+    }
+    fn formats(&self) -> &[Format] {
+        &[Format::Pdf, Format::Md, Format::Json]
+    }
+    fn requires(&self) -> Requirements {
+        Requirements {
+            book: true,
+            ..Requirements::default()
+        }
+    }
+    fn count(&self, cx: &Checked, _req: &Request) -> Result<usize> {
+        Ok(usize::from(!cx.lib.books.is_empty()))
+    }
+    fn document(&self, cx: &Checked, req: &Request, _i: usize) -> Result<Document> {
+        let (data, book) = Self::data(cx, req)?;
+        let stem = format!("{}-srd", prose::anchor(&book.title));
+        Ok(Document {
+            title: book.title.clone(),
+            stem,
+            template: "srd/srd".into(),
+            data: serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?,
+            json: None,
+            parts: vec![],
+            summary: serde_json::Value::Null,
+            bookmark: String::new(),
+        })
+    }
+    fn markdown(
+        &self,
+        cx: &Checked,
+        engine: &dyn Markdown,
+        doc: &Document,
+    ) -> Result<Vec<(String, Vec<u8>)>> {
+        let paper = serde_json::from_value(doc.data["paper"].clone())
+            .map_err(|e| Error::Bug(e.to_string()))?;
+        let req = Request {
+            seed: 0,
+            paper,
+            first: 1,
+            count: 1,
+            year: 0,
+            year_cases: 1,
+        };
+        let (data, book) = Self::data(cx, &req)?;
+        let env = engine.markdown_env();
+        let failed = |e: minijinja::Error| engine.markdown_error("srd/srd.md.j2", &e);
+        let mut files = vec![(
+            format!("{}.md", doc.stem),
+            srd::markdown_single(env, &data, book)
+                .map_err(failed)?
+                .into_bytes(),
+        )];
+        for (name, text) in srd::markdown_book(env, &data, book).map_err(failed)? {
+            files.push((format!("book/{name}"), text.into_bytes()));
+        }
+        files.push((
+            "book/book.toml".to_owned(),
+            srd::book_toml(&data).into_bytes(),
+        ));
+        Ok(files)
+    }
+}

@@ -1,0 +1,508 @@
+//! The driver: one kind, checked content and a request in; the kind's files under `<out>/<folder>/` out.
+//! Documents are made and rendered item by item on a pool of `--jobs` threads, one worker loop per thread
+//! (typst's own parallel layout shares those threads, and a thread never takes up a second item while it
+//! waits inside a compile), and written as they finish, so memory stays flat whatever the batch size.
+//! Files a killed run already wrote are verified and skipped. Then the kind's combined files are made from
+//! the written items (PDFs merged, never typeset again) and the manifest is written.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use super::manifest::{Identity, Ledger};
+use super::{Engine, Format};
+use blockprint_content::error::{Error, Result};
+use blockprint_kind::{Checked, Collect, Document, Kind, Merge, Request};
+
+/// How to run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub out: PathBuf,
+    pub formats: Vec<Format>,
+    /// Worker threads (at least 1).
+    pub jobs: usize,
+    pub quiet: bool,
+    pub force: bool,
+    /// The command line, for the manifest.
+    pub command: String,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub items: usize,
+    pub written: usize,
+    pub kept: usize,
+    pub folder: PathBuf,
+}
+
+/// The number of worker threads: `RAYON_NUM_THREADS` when set (as before), else the machine's cores.
+pub fn default_jobs() -> usize {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &usize| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// Size rayon's global pool to `jobs` threads. A run's items are typeset on a pool of its own (see
+/// [`run`]); the global pool serves the rest (reading PDFs to merge them), so that `--jobs N` caps every
+/// part of a command at N threads. Only the first call in a process counts; later ones (and a pool already
+/// started) are left as they are.
+pub fn share_cores(jobs: usize) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // An error only means the pool already exists; it then keeps its size.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs.max(1))
+            .build_global();
+    });
+}
+
+/// What a worker sends the collecting loop: an item's result, or that it has stopped.
+enum Msg {
+    Item(Result<Done>),
+    Exit,
+}
+
+/// Sends [`Msg::Exit`] when dropped: at the end of a worker's loop, or while it unwinds from a panic.
+struct Exit(mpsc::Sender<Msg>);
+
+impl Drop for Exit {
+    fn drop(&mut self) {
+        let _ = self.0.send(Msg::Exit);
+    }
+}
+
+/// The identity of a run: what makes it the same batch, and what makes earlier output stale (content,
+/// templates, blockprint).
+pub fn identity(kind: &dyn Kind, cx: &Checked, req: &Request, engine: &Engine) -> Identity {
+    let mut batch = if kind.rolls() {
+        serde_json::json!({ "seed": req.seed, "year": req.year, "year_cases": req.year_cases, "paper": req.paper })
+    } else {
+        serde_json::json!({ "paper": req.paper })
+    };
+    if let (Some(options), Some(map)) = (kind.options(), batch.as_object_mut()) {
+        map.insert("options".into(), options);
+    }
+    Identity {
+        kind: kind.name().to_owned(),
+        batch,
+        content_version: cx.lib.version.clone(),
+        templates: engine.templates().version(),
+        blockprint: env!("CARGO_PKG_VERSION").to_owned(),
+    }
+}
+
+/// Make every document of `kind` for `req` and write it under `opts.out/<folder>/`.
+pub fn run(
+    kind: &dyn Kind,
+    cx: &Checked,
+    req: &Request,
+    engine: &Engine,
+    opts: &Options,
+) -> Result<Report> {
+    let started = Instant::now();
+    let formats: Vec<Format> = {
+        let mut f: Vec<Format> = opts
+            .formats
+            .iter()
+            .copied()
+            .filter(|f| kind.formats().contains(f))
+            .collect();
+        f.sort();
+        f.dedup();
+        f
+    };
+    let dir = opts.out.join(kind.folder());
+    let ledger = Ledger::open(
+        &dir,
+        identity(kind, cx, req, engine),
+        opts.command.clone(),
+        opts.force,
+        !kind.rolls(),
+    )?;
+    let n = kind.count(cx, req)?;
+    let progress = progress_bar(n, opts.quiet);
+
+    let collect = kind.collect();
+    // Index rows go to a spool file in item order as items finish; merge inputs are kept as paths.
+    // Named as a temporary, so a rerun after a kill clears it with the others.
+    let spool_path = super::output::temporary(&dir.join("index.rows"));
+    let mut spool = match &collect.index {
+        Some(_) => Some(std::io::BufWriter::new(
+            std::fs::File::create(&spool_path).map_err(|e| Error::io(&spool_path, e))?,
+        )),
+        None => None,
+    };
+    let mut merge_inputs: Vec<Vec<super::merge::Input>> =
+        collect.merges.iter().map(|_| Vec::new()).collect();
+    let mut pending: BTreeMap<usize, Done> = BTreeMap::new();
+    let mut next_in_order = 0usize;
+
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<Msg>();
+    // Every thread of the pool runs a worker loop; one that finds no item left stays in the pool and helps
+    // with typst's parallel layout (so a single document, the SRD, still lays out on every core).
+    let jobs = opts.jobs.max(1);
+    let mut first_error: Option<Error> = None;
+    let (mut written, mut kept) = (0usize, 0usize);
+    // One pool of `jobs` threads for this run, each running one worker loop (a broadcast job, so no thread
+    // ever takes up a second loop). typst's own parallel layout runs on the same threads: a thread waiting
+    // inside one compile may help with another compile's page runs, never with another item, so nothing
+    // nests beyond typst's own depth, and no thread hands work to another pool and waits.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .thread_name(|i| format!("blockprint-{i}"))
+        .build()
+        .map_err(|e| Error::Bug(format!("cannot start {jobs} worker threads: {e}")))?;
+    pool.in_place_scope(|s| {
+        let (next, failed, ledger, formats, collect) =
+            (&next, &failed, &ledger, &formats, &collect);
+        let tx = &tx;
+        s.spawn_broadcast(move |_, _| {
+            let tx = tx.clone();
+            // Says this worker is done even if it panics, so the loop below never waits for it.
+            let _exit = Exit(tx.clone());
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n || failed.load(Ordering::Relaxed) {
+                    break;
+                }
+                let r = one(kind, cx, req, engine, ledger, formats, collect, i);
+                if r.is_err() {
+                    failed.store(true, Ordering::Relaxed);
+                }
+                if tx.send(Msg::Item(r)).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut exited = 0;
+        while exited < jobs {
+            let r = match rx.recv() {
+                Ok(Msg::Item(r)) => r,
+                Ok(Msg::Exit) => {
+                    exited += 1;
+                    continue;
+                }
+                Err(_) => break,
+            };
+            let done = match r {
+                Ok(done) => done,
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                    continue;
+                }
+            };
+            written += done.written;
+            kept += done.kept;
+            if let Some(p) = &progress {
+                p.inc(1);
+            }
+            pending.insert(done.index, done);
+            // Flush what is now in order: the spool and the merge lists stay in item order.
+            while let Some(d) = pending.remove(&next_in_order) {
+                if let (Some(w), Some(row)) = (spool.as_mut(), &d.row) {
+                    if let Err(e) = std::io::Write::write_all(w, row.as_bytes()) {
+                        first_error.get_or_insert(Error::io(&spool_path, e));
+                    }
+                }
+                for (k, part) in d.merge_parts.into_iter().enumerate() {
+                    if let Some(rel) = part {
+                        merge_inputs[k].push(super::merge::Input {
+                            path: dir.join(rel),
+                            bookmark: d.bookmark.clone(),
+                        });
+                    }
+                }
+                next_in_order += 1;
+            }
+        }
+    });
+    if let Some(p) = &progress {
+        p.finish_and_clear();
+    }
+    if let Some(e) = first_error {
+        let _ = std::fs::remove_file(&spool_path);
+        // What was written stays journalled: rerunning the command resumes from there.
+        return Err(e);
+    }
+    let rendered = started.elapsed();
+
+    let collect_started = Instant::now();
+    let mut merged = Vec::new();
+    std::thread::scope(|s| -> Result<()> {
+        let handles: Vec<_> = collect
+            .merges
+            .iter()
+            .zip(&merge_inputs)
+            .filter(|(_, inputs)| !inputs.is_empty())
+            .map(|(m, inputs)| {
+                merged.push(serde_json::json!({ "rel": m.rel, "about": m.about }));
+                let ledger = &ledger;
+                s.spawn(move || merge_into(m, inputs, req, ledger))
+            })
+            .collect();
+        for h in handles {
+            h.join()
+                .map_err(|_| Error::Bug("a merging thread panicked".into()))??;
+        }
+        Ok(())
+    })?;
+    drop(merge_inputs);
+    if let (Some(index), Some(w)) = (&collect.index, spool.take()) {
+        let file = w
+            .into_inner()
+            .map_err(|e| Error::io(&spool_path, e.into_error()))?;
+        drop(file);
+        let mut head = kind.head(cx, req);
+        head.insert("merged".into(), merged.into());
+        let head = engine.markdown(&index.head, &head)?;
+        let sha = write_streamed(&dir.join(&index.rel), |w| {
+            w.write_all(head.as_bytes())
+                .and_then(|()| {
+                    let mut rows = std::fs::File::open(&spool_path)?;
+                    std::io::copy(&mut rows, w).map(drop)
+                })
+                .map_err(|e| Error::io(&spool_path, e))
+        })?;
+        let _ = std::fs::remove_file(&spool_path);
+        ledger.record(&index.rel, sha)?;
+    }
+    let collected = collect_started.elapsed();
+    let files = ledger.file_count();
+    ledger.finish()?;
+    if std::env::var_os("BLOCKPRINT_TIMINGS").is_some() {
+        let secs = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed) as f64 / 1e6;
+        eprintln!(
+            "timings: {} items {:.3} s, collect {:.3} s (typst, summed over threads: compile {:.3} s, export {:.3} s; {} threads)",
+            kind.name(),
+            rendered.as_secs_f64(),
+            collected.as_secs_f64(),
+            secs(&engine.compile_us),
+            secs(&engine.export_us),
+            jobs,
+        );
+    }
+    if !opts.quiet {
+        eprintln!(
+            "wrote {}: {} document{}, {} files ({} already up to date) to {}",
+            kind.name(),
+            n,
+            if n == 1 { "" } else { "s" },
+            files,
+            kept,
+            dir.display()
+        );
+    }
+    Ok(Report {
+        items: n,
+        written,
+        kept,
+        folder: dir,
+    })
+}
+
+/// What a worker hands back for one item: counts, its index row, and its PDF parts for each merge.
+struct Done {
+    index: usize,
+    written: usize,
+    kept: usize,
+    row: Option<String>,
+    bookmark: String,
+    merge_parts: Vec<Option<String>>,
+}
+
+/// Make, render and write item `i`; files already current are kept.
+#[allow(clippy::too_many_arguments)]
+fn one(
+    kind: &dyn Kind,
+    cx: &Checked,
+    req: &Request,
+    engine: &Engine,
+    ledger: &Ledger,
+    formats: &[Format],
+    collect: &Collect,
+    i: usize,
+) -> Result<Done> {
+    let doc = kind.document(cx, req, i)?;
+    let mut files = Vec::new();
+    let (mut written, mut kept) = (0, 0);
+    for &f in formats {
+        let mut names = file_names(&doc, f);
+        // The fillable copy of a document whose template marks form fields ([`super::form`]).
+        let fillable = format!("{}-fillable.pdf", doc.stem);
+        if f == Format::Pdf && doc.parts.is_empty() && ledger.knows(&fillable) {
+            names.push(fillable);
+        }
+        if !names.is_empty() && names.iter().all(|n| ledger.is_current(n)) {
+            for n in &names {
+                ledger.keep(n);
+            }
+            kept += names.len();
+            files.extend(names.into_iter().map(|n| (f, n)));
+            continue;
+        }
+        for (rel, bytes) in render(kind, cx, engine, &doc, f)? {
+            ledger.write(&rel, &bytes)?;
+            written += 1;
+            files.push((f, rel));
+        }
+    }
+    let part_file = |part: &str| {
+        files
+            .iter()
+            .find(|(f, rel)| *f == Format::Pdf && rel.ends_with(&format!("-{part}.pdf")))
+            .map(|(_, rel)| rel.clone())
+    };
+    let merge_parts = collect.merges.iter().map(|m| part_file(&m.part)).collect();
+    let row = match &collect.index {
+        Some(index) => {
+            let mut data = match doc.summary.clone() {
+                serde_json::Value::Object(m) => m,
+                _ => serde_json::Map::new(),
+            };
+            let listed: Vec<serde_json::Value> = files
+                .iter()
+                .filter(|(f, rel)| *f != Format::Md || rel.ends_with(&format!("{}.md", doc.stem)))
+                .map(|(f, rel)| {
+                    let part = doc
+                        .parts
+                        .iter()
+                        .find(|p| rel.ends_with(&format!("-{}.pdf", p.name)))
+                        .map(|p| p.name.clone());
+                    serde_json::json!({ "format": f, "part": part, "path": rel })
+                })
+                .collect();
+            data.insert("files".into(), listed.into());
+            Some(engine.markdown(&index.row, &data)?)
+        }
+        None => None,
+    };
+    Ok(Done {
+        index: i,
+        written,
+        kept,
+        row,
+        bookmark: doc.bookmark,
+        merge_parts,
+    })
+}
+
+/// The files a document makes in one format, without rendering it (for resuming). Markdown of kinds
+/// that write several files per document, and a kind's own CSV and text files, are always rendered (they
+/// are cheap).
+fn file_names(doc: &Document, f: Format) -> Vec<String> {
+    match f {
+        Format::Pdf if doc.parts.is_empty() => vec![format!("{}.pdf", doc.stem)],
+        Format::Pdf => doc
+            .parts
+            .iter()
+            .map(|p| format!("{}-{}.pdf", doc.stem, p.name))
+            .collect(),
+        Format::Json => vec![format!("{}.json", doc.stem)],
+        Format::Md | Format::Csv | Format::Txt => Vec::new(),
+    }
+}
+
+/// Render one document to one format: (relative path, bytes).
+pub fn render(
+    kind: &dyn Kind,
+    cx: &Checked,
+    engine: &Engine,
+    doc: &Document,
+    f: Format,
+) -> Result<Vec<(String, Vec<u8>)>> {
+    match f {
+        Format::Pdf => engine
+            .pdf_file(
+                &format!("{}.typ", doc.template),
+                &doc.data,
+                &format!("blockprint/{}", kind.name()),
+                &doc.title,
+                &doc.parts,
+                &doc.stem,
+            )?
+            .into_iter()
+            .map(|(suffix, bytes)| {
+                Ok((
+                    format!("{}{suffix}.pdf", doc.stem),
+                    kind.finish_pdf(doc, bytes)?,
+                ))
+            })
+            .collect(),
+        Format::Md => kind.markdown(cx, engine, doc),
+        Format::Csv | Format::Txt => kind.files(cx, doc, f),
+        Format::Json => {
+            let text = match &doc.json {
+                Some(text) => text.clone(),
+                None => {
+                    serde_json::to_string_pretty(&doc.data)
+                        .map_err(|e| Error::Bug(e.to_string()))?
+                        + "\n"
+                }
+            };
+            Ok(vec![(format!("{}.json", doc.stem), text.into_bytes())])
+        }
+    }
+}
+
+/// Merge the written PDF parts into one print file.
+fn merge_into(
+    m: &Merge,
+    inputs: &[super::merge::Input],
+    req: &Request,
+    ledger: &Ledger,
+) -> Result<()> {
+    let opts = super::merge::Options {
+        title: format!("{} (batch {})", m.title, req.seed),
+        pad_to_even: m.pad_to_even,
+    };
+    let sha = write_streamed(&ledger.dir().join(&m.rel), |w| {
+        super::merge::merge(inputs, &opts, w)
+            .map(drop)
+            .map_err(|e| Error::Bug(format!("cannot merge into {}: {e}", m.rel)))
+    })?;
+    ledger.record(&m.rel, sha)
+}
+
+/// Stream a file into place atomically (see [`super::output::write_streamed`]); returns its sha256.
+fn write_streamed(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn std::io::Write) -> Result<()>,
+) -> Result<String> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+    }
+    let mut failure = None;
+    let written = super::output::write_streamed(path, |w| {
+        fill(w).map_err(|e| {
+            let io = std::io::Error::other(e.to_string());
+            failure = Some(e);
+            io
+        })
+    });
+    match (written, failure) {
+        (Ok(sha), _) => Ok(sha),
+        (Err(_), Some(e)) => Err(e),
+        (Err(e), None) => Err(Error::io(path, e)),
+    }
+}
+
+fn progress_bar(n: usize, quiet: bool) -> Option<indicatif::ProgressBar> {
+    if quiet || n < 2 || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(n as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{prefix} [{bar:30}] {pos}/{len} {per_sec} eta {eta}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    Some(bar)
+}

@@ -1,0 +1,314 @@
+//! The output folder's ledger: a kind's folder and the run's identity in; `manifest.json` (command, seed,
+//! content and blockprint versions, every file with its sha256) out. While a run writes, each finished file
+//! is appended to a hidden journal, so a run killed at any moment is resumed by rerunning it: files present
+//! and matching their recorded hash are skipped. A folder that holds another batch (another seed, year or
+//! paper) is refused unless `--force`; output of older content or another blockprint version is stale and
+//! is replaced.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use blockprint_content::error::{Error, Result};
+
+pub const MANIFEST: &str = "manifest.json";
+const JOURNAL: &str = ".manifest.journal";
+
+/// What makes two runs the same batch (`batch`) and what makes output stale (`versions`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    pub kind: String,
+    /// Seed, year, paper … of a rolled kind; paper of a layout kind.
+    pub batch: serde_json::Value,
+    pub content_version: String,
+    /// A fingerprint of the templates the run used (the built-in ones and any `--templates` folder), so
+    /// an edited template makes the output stale like edited content does. Older manifests lack it,
+    /// and their output is stale.
+    #[serde(default)]
+    pub templates: String,
+    pub blockprint: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Manifest {
+    #[serde(flatten)]
+    pub identity: Identity,
+    /// The command that last wrote here.
+    pub command: String,
+    /// Every file this kind wrote here (relative to the folder, `/`-separated) → sha256 (hex).
+    pub files: BTreeMap<String, String>,
+}
+
+/// The sha256 of some bytes, in hex.
+pub fn sha256(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Option<[u8; 32]> {
+    let mut out = [0u8; 32];
+    if s.len() != 64 {
+        return None;
+    }
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+/// An open output folder for one kind's run.
+pub struct Ledger {
+    dir: PathBuf,
+    identity: Identity,
+    command: String,
+    /// Files known from an earlier run of the same batch (manifest or journal).
+    known: BTreeMap<String, String>,
+    /// Files written or kept by this run, in finishing order (compact: a batch has tens of thousands).
+    written: Mutex<Vec<(Box<str>, [u8; 32])>>,
+    journal: Mutex<std::fs::File>,
+}
+
+/// The seed of the batch a folder holds, if any (so a rerun without `--seed` continues it).
+pub fn existing_batch(dir: &Path) -> Option<serde_json::Value> {
+    read_manifest(dir)
+        .map(|m| m.identity.batch)
+        .or_else(|| read_journal(dir).map(|(id, _)| id.batch))
+}
+
+impl Ledger {
+    /// Open `dir` for a run with `identity`. Refuses a folder holding another batch unless `force`; with
+    /// `replace` (a kind that rolls nothing, whose one output simply follows its options) another batch
+    /// of the same kind is stale output and is replaced.
+    pub fn open(
+        dir: &Path,
+        identity: Identity,
+        command: String,
+        force: bool,
+        replace: bool,
+    ) -> Result<Self> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let manifest = read_manifest(dir);
+        let journal = read_journal(dir);
+        let mut known = BTreeMap::new();
+        let mut stale: Vec<String> = Vec::new();
+        let previous: Vec<(Identity, BTreeMap<String, String>)> = manifest
+            .map(|m| (m.identity, m.files))
+            .into_iter()
+            .chain(journal)
+            .collect();
+        if previous.is_empty() {
+            if !force && let Some(name) = first_visible_file(dir) {
+                return Err(Error::Conflict {
+                    dir: dir.to_owned(),
+                    theirs: format!("files without a manifest, such as `{name}`"),
+                    ours: describe(&identity),
+                });
+            }
+        }
+        for (id, files) in previous {
+            let same_batch = id.kind == identity.kind && id.batch == identity.batch;
+            if !same_batch && !force && !(replace && id.kind == identity.kind) {
+                return Err(Error::Conflict {
+                    dir: dir.to_owned(),
+                    theirs: describe(&id),
+                    ours: describe(&identity),
+                });
+            }
+            if same_batch
+                && id.content_version == identity.content_version
+                && id.templates == identity.templates
+                && id.blockprint == identity.blockprint
+            {
+                known.extend(files);
+            } else {
+                stale.extend(files.into_keys());
+            }
+        }
+        for rel in &stale {
+            // A manifest is a file like any other: never follow one of its names out of the folder.
+            if !known.contains_key(rel) && plain_relative(rel) {
+                let _ = std::fs::remove_file(dir.join(rel));
+            }
+        }
+        // What a killed run was writing when it died: never a finished file, so it goes.
+        super::output::remove_stale_temporaries(dir);
+        let jpath = dir.join(JOURNAL);
+        // Carry what is known into a fresh journal, so a second kill loses nothing either.
+        let mut text = serde_json::to_string(&identity).map_err(|e| Error::Bug(e.to_string()))?;
+        text.push('\n');
+        for (rel, sha) in &known {
+            text.push_str(&format!("{sha} {rel}\n"));
+        }
+        super::output::write_atomic(&jpath, text.as_bytes()).map_err(|e| Error::io(&jpath, e))?;
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&jpath)
+            .map_err(|e| Error::io(&jpath, e))?;
+        Ok(Ledger {
+            dir: dir.to_owned(),
+            identity,
+            command,
+            known,
+            written: Mutex::new(Vec::new()),
+            journal: Mutex::new(file),
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Whether `rel` is already on disk as an earlier run of this batch wrote it.
+    pub fn is_current(&self, rel: &str) -> bool {
+        let Some(sha) = self.known.get(rel) else {
+            return false;
+        };
+        std::fs::read(self.dir.join(rel)).is_ok_and(|b| &sha256(&b) == sha)
+    }
+
+    /// Whether an earlier run of this batch wrote `rel` (current or not).
+    pub fn knows(&self, rel: &str) -> bool {
+        self.known.contains_key(rel)
+    }
+
+    /// Keep a file that is current without rewriting it.
+    pub fn keep(&self, rel: &str) {
+        if let Some(sha) = self.known.get(rel).and_then(|s| unhex(s)) {
+            self.lock_written().push((rel.into(), sha));
+        }
+    }
+
+    /// Write `bytes` to `rel` atomically and journal it.
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<PathBuf> {
+        let (path, sha) = super::output::Output::new(&self.dir)
+            .write_hashed(rel, bytes)
+            .map_err(|e| Error::io(self.dir.join(rel), e))?;
+        self.record(rel, sha)?;
+        Ok(path)
+    }
+
+    /// Journal a file that was written into place by other means (a merged PDF).
+    pub fn record(&self, rel: &str, sha: String) -> Result<()> {
+        {
+            let mut j = self.journal.lock().unwrap_or_else(|e| e.into_inner());
+            j.write_all(format!("{sha} {rel}\n").as_bytes())
+                .map_err(|e| Error::io(self.dir.join(JOURNAL), e))?;
+        }
+        let bytes = unhex(&sha).ok_or_else(|| Error::Bug(format!("bad sha256 `{sha}`")))?;
+        self.lock_written().push((rel.into(), bytes));
+        Ok(())
+    }
+
+    fn lock_written(&self) -> std::sync::MutexGuard<'_, Vec<(Box<str>, [u8; 32])>> {
+        self.written.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How many files were written or kept so far.
+    pub fn file_count(&self) -> usize {
+        self.lock_written().len()
+    }
+
+    /// Write `manifest.json` (every file of this batch in the folder) and drop the journal.
+    pub fn finish(self) -> Result<()> {
+        let written = std::mem::take(&mut *self.lock_written());
+        let mut files = self.known.clone();
+        files.extend(
+            written
+                .into_iter()
+                .map(|(rel, sha)| (rel.into_string(), hex(&sha))),
+        );
+        let m = Manifest {
+            identity: self.identity.clone(),
+            command: self.command.clone(),
+            files,
+        };
+        let text = serde_json::to_string_pretty(&m).map_err(|e| Error::Bug(e.to_string()))? + "\n";
+        let path = self.dir.join(MANIFEST);
+        super::output::write_atomic(&path, text.as_bytes()).map_err(|e| Error::io(&path, e))?;
+        let _ = std::fs::remove_file(self.dir.join(JOURNAL));
+        Ok(())
+    }
+}
+
+fn describe(id: &Identity) -> String {
+    let batch = id
+        .batch
+        .as_object()
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| {
+                    format!(
+                        "{k} {}",
+                        v.as_str().map_or_else(|| v.to_string(), str::to_owned)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default();
+    if batch.is_empty() {
+        format!("`{}`", id.kind)
+    } else {
+        format!("`{}` with {batch}", id.kind)
+    }
+}
+
+fn read_manifest(dir: &Path) -> Option<Manifest> {
+    let text = std::fs::read_to_string(dir.join(MANIFEST)).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// The journal of a run that did not finish: its identity and the files it completed. A torn last line
+/// (killed mid-write) is ignored.
+fn read_journal(dir: &Path) -> Option<(Identity, BTreeMap<String, String>)> {
+    let text = std::fs::read_to_string(dir.join(JOURNAL)).ok()?;
+    let mut lines = text.lines();
+    let identity: Identity = serde_json::from_str(lines.next()?).ok()?;
+    let files = lines
+        .filter_map(|l| {
+            let (sha, rel) = l.split_once(' ')?;
+            (sha.len() == 64 && sha.bytes().all(|b| b.is_ascii_hexdigit()) && !rel.is_empty())
+                .then(|| (rel.to_owned(), sha.to_owned()))
+        })
+        .collect();
+    Some((identity, files))
+}
+
+/// A file in `dir` (recursively) whose name does not start with a dot.
+fn first_visible_file(dir: &Path) -> Option<String> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        let p = e.path();
+        if p.is_dir() {
+            if let Some(inner) = first_visible_file(&p) {
+                return Some(format!("{name}/{inner}"));
+            }
+        } else {
+            return Some(name);
+        }
+    }
+    None
+}
+
+/// A `/`-separated relative path of plain names (no `..`, no root, nothing empty).
+fn plain_relative(rel: &str) -> bool {
+    !rel.is_empty()
+        && Path::new(rel)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+}
