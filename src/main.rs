@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::FromArgMatches;
 use clap::error::ErrorKind;
 
 // typst allocates and frees many small objects while it lays out; with the system allocator, malloc and
@@ -13,7 +13,14 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     no_transparent_huge_pages();
-    match blockprint::cli::Cli::try_parse() {
+    // The command line as clap sees it, completed at run time: the grouped top-level help and the
+    // document kinds the registry knows (see cli::help).
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let mut cmd = blockprint::cli::help::command_for(&args);
+    let parsed = cmd
+        .try_get_matches_from_mut(&args)
+        .and_then(|m| blockprint::cli::Cli::from_arg_matches(&m).map_err(|e| e.format(&mut cmd)));
+    match parsed {
         Ok(cli) => blockprint::cli::run(cli),
         Err(e) if e.kind() == ErrorKind::DisplayVersion => print_version(),
         Err(e) => e.exit(),

@@ -14,11 +14,13 @@ mod campaign;
 mod cards;
 mod check;
 mod export;
+pub mod help;
 mod init;
 mod make;
 mod odds;
 mod people;
 mod roll;
+mod shell;
 mod tables;
 mod verify;
 
@@ -262,8 +264,7 @@ pub enum Command {
         #[arg(long, value_enum, value_delimiter = ',')]
         format: Vec<crate::render::Format>,
     },
-    /// Build everything blockprint makes from the content into the output folder: every document kind
-    /// (tables reference, a batch of case packets, the SRD booklet, and any kind under `--templates`).
+    /// Make every document kind the content offers, each in all its formats, into the output folder.
     Build {
         #[command(flatten)]
         content: ContentArg,
@@ -365,6 +366,31 @@ pub enum Command {
     Init {
         /// A folder that does not exist yet or is empty.
         dir: PathBuf,
+        /// Print no "wrote …" line.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Print a completion script for your shell, e.g. `blockprint completions bash >
+    /// ~/.local/share/bash-completion/completions/blockprint`.
+    ///
+    /// zsh: write `_blockprint` into a folder of your `$fpath`; fish: `blockprint completions fish >
+    /// ~/.config/fish/completions/blockprint.fish`; PowerShell: add `blockprint completions powershell |
+    /// Out-String | Invoke-Expression` to your profile; elvish: `eval (blockprint completions elvish | slurp)`
+    /// in rc.elv.
+    Completions {
+        /// The shell to complete in.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page `blockprint.1` (read it with `blockprint manpage | man -l -`), or write one
+    /// page per command into a folder.
+    ///
+    /// With `--out DIR`: `blockprint.1`, `blockprint-check.1`, `blockprint-campaign-new.1` and so on, for a
+    /// folder of your `MANPATH` such as `~/.local/share/man/man1`.
+    Manpage {
+        /// Write one page per command into this folder instead of printing `blockprint.1`.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
         /// Print no "wrote …" line.
         #[arg(long, short)]
         quiet: bool,
@@ -674,6 +700,8 @@ fn run_command(command: Command) -> ExitCode {
         } => cards::draw(&id, seed, count, &content, json),
         Command::Campaign { command } => return done(campaign::run(command)),
         Command::Init { dir, quiet } => init::run(&dir, quiet),
+        Command::Completions { shell } => shell::completions(shell),
+        Command::Manpage { out, quiet } => shell::manpage(out.as_deref(), quiet),
         Command::VerifyOdds {
             ids,
             content,

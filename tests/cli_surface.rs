@@ -1,0 +1,475 @@
+//! The command line's shared surface: completion scripts and manual pages generated from the parser,
+//! the grouped top-level help, kinds in help text listed from the registry, the README's command list.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+use crate::support::{blockprint, ok, stderr, stdout};
+
+/// Every visible top-level command clap knows, `help` aside.
+fn commands() -> BTreeSet<String> {
+    blockprint::cli::help::command()
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set() && c.get_name() != "help")
+        .map(|c| c.get_name().to_owned())
+        .collect()
+}
+
+/// The kinds of the built-in registry, in its order: (name, about).
+fn registry_kinds() -> Vec<(String, String)> {
+    let registry =
+        blockprint::generators::Registry::new(&blockprint::render::Templates::builtin()).unwrap();
+    registry
+        .kinds()
+        .map(|k| (k.name().to_owned(), k.about().to_owned()))
+        .collect()
+}
+
+/// `bash -c SCRIPT`, its stdout.
+fn bash(script: &str) -> String {
+    let o = Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", script])
+        .output()
+        .expect("bash runs");
+    assert_eq!(o.status.code(), Some(0), "bash failed: {}", stderr(&o));
+    stdout(&o)
+}
+
+/// What the bash completion offers for the words typed so far (the last one is being completed).
+fn bash_complete(script: &Path, words: &[&str]) -> BTreeSet<String> {
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let line = words.join(" ");
+    let out = bash(&format!(
+        "source '{}'\nCOMP_WORDS=({})\nCOMP_CWORD={}\nCOMP_LINE='{line}'\nCOMP_POINT={}\n\
+         _blockprint blockprint '{}' '{}'\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        script.display(),
+        quoted.join(" "),
+        words.len() - 1,
+        line.len(),
+        words[words.len() - 1],
+        words[words.len() - 2],
+    ));
+    out.lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn set(items: &[&str]) -> BTreeSet<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn bash_completion_parses_and_completes_commands_and_flags() {
+    let o = blockprint(&["completions", "bash"]);
+    ok(&o);
+    assert_eq!(stderr(&o), "");
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("blockprint.bash");
+    std::fs::write(&script, &o.stdout).unwrap();
+    let syntax = Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert_eq!(syntax.status.code(), Some(0), "{}", stderr(&syntax));
+    assert!(
+        stdout(&o).contains("complete -F _blockprint"),
+        "no registration"
+    );
+    // `ma` is the start of two commands, and only of those.
+    assert_eq!(
+        bash_complete(&script, &["blockprint", "ma"]),
+        set(&["make", "manpage"])
+    );
+    assert_eq!(
+        bash_complete(&script, &["blockprint", "mak"]),
+        set(&["make"])
+    );
+    assert_eq!(
+        bash_complete(&script, &["blockprint", "verify"]),
+        set(&["verify-odds"])
+    );
+    // A command's own flags. (clap_complete offers hidden flags too, so the deprecated `check
+    // --format` is still completed: clap-rs/clap#2541, #3951.)
+    assert_eq!(
+        bash_complete(&script, &["blockprint", "check", "--j"]),
+        set(&["--json"])
+    );
+    // `make KIND` completes the registry's kinds.
+    let kits: BTreeSet<String> = registry_kinds()
+        .into_iter()
+        .map(|(n, _)| n)
+        .filter(|n| n.starts_with("kit-"))
+        .collect();
+    assert_eq!(kits.len(), 5, "{kits:?}");
+    assert_eq!(
+        bash_complete(&script, &["blockprint", "make", "kit-"]),
+        kits
+    );
+    assert_eq!(
+        bash_complete(&script, &["blockprint", "completions", "p"]),
+        set(&["powershell"])
+    );
+}
+
+#[test]
+fn every_shell_gets_a_script_naming_every_command() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let o = blockprint(&["completions", shell]);
+        ok(&o);
+        let script = stdout(&o);
+        for c in commands() {
+            assert!(script.contains(&c), "{shell}: `{c}` missing");
+        }
+    }
+    let o = blockprint(&["completions", "tcsh"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("[possible values: bash, elvish, fish, powershell, zsh]"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `groff -man -Tutf8 -ww` of a page: the text, and no warning.
+fn groff(page: &[u8]) -> String {
+    use std::io::Write;
+    let mut child = Command::new("groff")
+        .args(["-man", "-Tutf8", "-ww", "-rLL=100n"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("groff is installed (apt-get install groff)");
+    child.stdin.take().unwrap().write_all(page).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "", "groff warns");
+    // Strip the overstrike groff's tty output uses for bold and underline.
+    let text = stdout(&o);
+    let mut plain = String::new();
+    for c in text.chars() {
+        if c == '\u{8}' {
+            plain.pop();
+        } else {
+            plain.push(c);
+        }
+    }
+    plain
+}
+
+#[test]
+fn manpage_is_roff_that_groff_renders_and_names_every_command() {
+    let o = blockprint(&["manpage"]);
+    ok(&o);
+    assert_eq!(stderr(&o), "");
+    assert!(o.stdout.is_ascii());
+    let page = stdout(&o);
+    // Structure: a title line, then the sections a manual page has.
+    let th = page
+        .lines()
+        .find(|l| l.starts_with(".TH "))
+        .expect("a .TH line");
+    assert_eq!(
+        th,
+        format!(
+            ".TH blockprint 1  \"blockprint {}\" ",
+            env!("CARGO_PKG_VERSION")
+        )
+    );
+    for section in [
+        "NAME",
+        "SYNOPSIS",
+        "DESCRIPTION",
+        "OPTIONS",
+        "SUBCOMMANDS",
+        "VERSION",
+    ] {
+        assert!(
+            page.lines().any(|l| l == format!(".SH {section}")),
+            "no {section} section"
+        );
+    }
+    let text = groff(&o.stdout);
+    for c in commands() {
+        assert!(
+            text.contains(&format!("blockprint-{c}(1)")),
+            "`blockprint-{c}(1)` missing from:\n{text}"
+        );
+    }
+    // `man -l` reads it the same way.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("blockprint.1");
+    std::fs::write(&file, &o.stdout).unwrap();
+    let man = Command::new("man")
+        .arg("-l")
+        .arg(&file)
+        .env("MANPAGER", "cat")
+        .env("MANWIDTH", "100")
+        .output()
+        .expect("man is installed (apt-get install man-db)");
+    assert_eq!(man.status.code(), Some(0), "{}", stderr(&man));
+    assert!(stdout(&man).contains("blockprint-verify-odds(1)"));
+}
+
+/// Every page `manpage --out` should write: the program's, and one per visible command at any depth.
+fn expected_pages(cmd: &clap::Command, prefix: &str, into: &mut BTreeSet<String>) {
+    into.insert(format!("{prefix}.1"));
+    for sub in cmd.get_subcommands() {
+        if !sub.is_hide_set() && sub.get_name() != "help" {
+            expected_pages(sub, &format!("{prefix}-{}", sub.get_name()), into);
+        }
+    }
+}
+
+#[test]
+fn manpage_out_writes_one_page_per_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let man1 = dir.path().join("man1");
+    let o = blockprint(&["manpage", "--out", man1.to_str().unwrap()]);
+    ok(&o);
+    let mut want = BTreeSet::new();
+    expected_pages(&blockprint::cli::help::command(), "blockprint", &mut want);
+    assert!(want.contains("blockprint-campaign-week.1"));
+    let got: BTreeSet<String> = std::fs::read_dir(&man1)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "wrote {} manual pages into {} (blockprint.1 and one per command; read one with `man -l {}`)\n",
+            want.len(),
+            man1.display(),
+            man1.join("blockprint.1").display()
+        )
+    );
+    // Pages are ASCII (other characters as roff's `\[uXXXX]`), and groff renders them back.
+    for name in &want {
+        let page = std::fs::read(man1.join(name)).unwrap();
+        assert!(page.is_ascii(), "{name} holds non-ASCII bytes");
+    }
+    let build = std::fs::read_to_string(man1.join("blockprint-build.1")).unwrap();
+    assert!(
+        build.contains("Print no \"wrote \\[u2026]\" lines"),
+        "{build}"
+    );
+    assert!(groff(build.as_bytes()).contains("Print no \"wrote …\" lines"));
+    let campaign = groff(&std::fs::read(man1.join("blockprint-campaign.1")).unwrap());
+    assert!(
+        campaign.contains("blockprint-campaign-week(1)"),
+        "{campaign}"
+    );
+    let week = groff(&std::fs::read(man1.join("blockprint-campaign-week.1")).unwrap());
+    assert!(week.contains("blockprint campaign week"), "{week}");
+    // Quiet: the same pages, nothing said.
+    let o = blockprint(&["manpage", "--out", man1.to_str().unwrap(), "--quiet"]);
+    ok(&o);
+    assert_eq!(stderr(&o), "");
+}
+
+/// The blocks of `blockprint --help` before its options: heading → command names.
+fn help_groups(help: &str) -> Vec<(String, Vec<String>)> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for line in help.lines() {
+        if line == "Options:" {
+            break;
+        }
+        if let Some(h) = line.strip_suffix(':').filter(|h| !h.starts_with(' ')) {
+            groups.push((h.to_owned(), Vec::new()));
+        } else if let (Some(name), Some((_, names))) = (line.strip_prefix("  "), groups.last_mut())
+        {
+            names.push(name.split_whitespace().next().unwrap().to_owned());
+        }
+    }
+    groups
+}
+
+#[test]
+fn top_level_help_groups_every_command_by_purpose() {
+    let o = blockprint(&["--help"]);
+    ok(&o);
+    let help = stdout(&o);
+    let groups = help_groups(&help);
+    let want: Vec<(String, Vec<String>)> = [
+        (
+            "Make files",
+            &[
+                "build",
+                "make",
+                "case",
+                "srd",
+                "detective",
+                "npc",
+                "sheet",
+                "deck",
+                "cards",
+                "kit",
+                "export",
+            ][..],
+        ),
+        (
+            "Look things up",
+            &["tables", "odds", "roll", "draw", "verify-odds"],
+        ),
+        ("Content", &["check", "init"]),
+        ("Campaign", &["campaign"]),
+        ("Shell", &["completions", "manpage"]),
+    ]
+    .iter()
+    .map(|(h, n)| (h.to_string(), n.iter().map(|s| s.to_string()).collect()))
+    .collect();
+    assert_eq!(groups, want, "{help}");
+    // Every command clap knows is in exactly one group.
+    let listed: Vec<String> = groups.iter().flat_map(|(_, n)| n.clone()).collect();
+    assert_eq!(listed.len(), commands().len());
+    assert_eq!(listed.into_iter().collect::<BTreeSet<_>>(), commands());
+    // Each line carries the command's own summary.
+    assert!(
+        help.lines().any(|l| l.starts_with("  odds ")
+            && l.ends_with(
+                "Exact distribution of a dice expression, e.g. `blockprint odds 4d6kh3`"
+            )),
+        "{help}"
+    );
+    assert!(help.contains("\nOptions:\n      --check-pages"), "{help}");
+    assert!(help.ends_with(
+        "`blockprint help COMMAND` or `blockprint COMMAND --help` shows a command's options.\n"
+    ));
+    // `help` without a command is the same text; -h too.
+    assert_eq!(stdout(&blockprint(&["help"])), help);
+    assert_eq!(stdout(&blockprint(&["-h"])), help);
+}
+
+#[test]
+fn help_of_a_command_works_both_ways() {
+    for c in ["build", "check", "odds", "campaign"] {
+        let a = blockprint(&["help", c]);
+        let b = blockprint(&[c, "--help"]);
+        ok(&a);
+        ok(&b);
+        assert_eq!(stdout(&a), stdout(&b), "{c}");
+        assert!(
+            stdout(&a).contains(&format!("Usage: blockprint {c}")),
+            "{c}"
+        );
+    }
+    let o = blockprint(&["help", "campaign", "week"]);
+    ok(&o);
+    assert!(stdout(&o).contains("Usage: blockprint campaign week"));
+}
+
+/// The `Kinds:` block of a help text: (name, rest of line).
+fn kinds_block(help: &str) -> Vec<(String, String)> {
+    let rest = help
+        .split("\nKinds:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no Kinds: section in\n{help}"));
+    rest.lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| {
+            let (name, text) = l.trim_start().split_once(' ').unwrap();
+            (name.to_owned(), text.trim_start().to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn build_and_make_help_list_the_registry() {
+    let registry =
+        blockprint::generators::Registry::new(&blockprint::render::Templates::builtin()).unwrap();
+    let want: Vec<(String, String)> = registry
+        .kinds()
+        .map(|k| {
+            let formats: Vec<String> = k
+                .formats()
+                .iter()
+                .map(|f| {
+                    serde_json::to_value(f)
+                        .unwrap()
+                        .as_str()
+                        .unwrap()
+                        .to_owned()
+                })
+                .collect();
+            (
+                k.name().to_owned(),
+                format!("{} ({}; {}/)", k.about(), formats.join(", "), k.folder()),
+            )
+        })
+        .collect();
+    assert!(want.len() >= 17, "{want:?}");
+    for cmd in ["build", "make"] {
+        let help = stdout(&blockprint(&[cmd, "--help"]));
+        assert_eq!(kinds_block(&help), want, "{cmd}");
+    }
+    let build = stdout(&blockprint(&["build", "--help"]));
+    assert!(
+        !build.contains("tables reference, a batch of case packets"),
+        "{build}"
+    );
+    assert!(build.starts_with(
+        "Make every document kind the content offers, each in all its formats, into the output folder\n"
+    ));
+    // A kind of one's own, from `--templates`, is listed too, after the built-in ones.
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kinds");
+    let help = stdout(&blockprint(&[
+        "build",
+        "--templates",
+        fixtures.to_str().unwrap(),
+        "--help",
+    ]));
+    let listed = kinds_block(&help);
+    assert_eq!(listed.len(), want.len() + 1);
+    assert_eq!(
+        listed.last().unwrap(),
+        &(
+            "toy".to_owned(),
+            "a one-table handout (test fixture) (pdf, md, json; toy/)".to_owned()
+        )
+    );
+    // The names in the list are what `make KIND` takes.
+    let names: Vec<&str> = want.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        registry_kinds()
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+    );
+}
+
+/// The command names of the README's `## Commands` block, in order.
+fn readme_commands() -> Vec<String> {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let section = readme
+        .split("\n## Commands\n")
+        .nth(1)
+        .expect("a ## Commands section");
+    let block = section
+        .split("```")
+        .nth(1)
+        .expect("a code block in ## Commands");
+    block
+        .lines()
+        .filter_map(|l| l.strip_prefix("blockprint "))
+        .map(|rest| rest.split_whitespace().next().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn readme_lists_every_command_once() {
+    let listed = readme_commands();
+    let unique: BTreeSet<String> = listed.iter().cloned().collect();
+    assert_eq!(
+        unique.len(),
+        listed.len(),
+        "a command listed twice: {listed:?}"
+    );
+    assert_eq!(unique, commands());
+}
