@@ -1,7 +1,8 @@
 //! The command line's shared surface: completion scripts and manual pages generated from the parser,
-//! the grouped top-level help, kinds in help text listed from the registry, the README's command list.
+//! the grouped top-level help, kinds in help text listed from the registry, the README's command list,
+//! `--json` as the one spelling of machine-readable output, and colour.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 
@@ -472,4 +473,98 @@ fn readme_lists_every_command_once() {
         "a command listed twice: {listed:?}"
     );
     assert_eq!(unique, commands());
+}
+
+#[test]
+fn check_json_is_the_machine_readable_output() {
+    let new = blockprint(&["check", "--json"]);
+    ok(&new);
+    assert_eq!(stderr(&new), "");
+    let v: serde_json::Value = serde_json::from_slice(&new.stdout).unwrap();
+    assert_eq!(v["errors"], serde_json::json!([]));
+    assert_eq!(v["warnings"].as_array().unwrap().len(), 3);
+    // The old spelling still works for one release, says so, and prints the same bytes.
+    let old = blockprint(&["check", "--format", "json"]);
+    ok(&old);
+    assert_eq!(old.stdout, new.stdout);
+    assert_eq!(
+        stderr(&old),
+        "warning: --format json is deprecated; use --json\n"
+    );
+    let text = blockprint(&["check", "--format", "text"]);
+    ok(&text);
+    assert_eq!(text.stdout, blockprint(&["check"]).stdout);
+    assert_eq!(
+        stderr(&text),
+        "warning: --format text is deprecated; text is what check prints without --json\n"
+    );
+    // Both at once is a usage error.
+    let both = blockprint(&["check", "--json", "--format", "json"]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(
+        stderr(&both).contains("cannot be used with"),
+        "{}",
+        stderr(&both)
+    );
+    // Help shows --json and hides --format.
+    let help = stdout(&blockprint(&["check", "--help"]));
+    assert!(help.contains("      --json "), "{help}");
+    assert!(!help.contains("--format"), "{help}");
+}
+
+/// Every command that prints JSON on stdout spells it `--json`, and none names output files with it.
+#[test]
+fn json_means_stdout_everywhere() {
+    fn walk(cmd: &clap::Command, path: &str, found: &mut BTreeMap<String, Vec<String>>) {
+        for a in cmd.get_arguments() {
+            if let Some(long) = a.get_long()
+                && !a.is_hide_set()
+            {
+                found
+                    .entry(long.to_owned())
+                    .or_default()
+                    .push(path.to_owned());
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            walk(sub, &format!("{path} {}", sub.get_name()), found);
+        }
+    }
+    let mut found = BTreeMap::new();
+    walk(&blockprint::cli::help::command(), "blockprint", &mut found);
+    let json: BTreeSet<&str> = found["json"].iter().map(String::as_str).collect();
+    assert_eq!(
+        json,
+        [
+            "blockprint check",
+            "blockprint draw",
+            "blockprint odds",
+            "blockprint roll",
+            "blockprint tables",
+            "blockprint verify-odds",
+        ]
+        .into_iter()
+        .collect::<BTreeSet<_>>()
+    );
+    // `--format` takes output file formats wherever it is shown: never text or json alone.
+    let cmd = blockprint::cli::help::command();
+    for path in &found["format"] {
+        let mut c = &cmd;
+        for name in path.split(' ').skip(1) {
+            c = c.find_subcommand(name).unwrap();
+        }
+        let arg = c
+            .get_arguments()
+            .find(|a| a.get_long() == Some("format"))
+            .unwrap();
+        let values: Vec<String> = arg
+            .get_possible_values()
+            .iter()
+            .map(|v| v.get_name().to_owned())
+            .collect();
+        assert!(
+            values.contains(&"pdf".to_owned()) && !values.contains(&"text".to_owned()),
+            "{path} --format: {values:?}"
+        );
+    }
 }

@@ -5,10 +5,28 @@ use crate::diag;
 
 use super::{Format, Status};
 
+/// Whether to print JSON: `--json`, or the old spelling `--format json|text`, which still works for one
+/// release and says on stderr what to write instead.
+pub(super) fn json_flag(json: bool, format: Option<Format>) -> bool {
+    match format {
+        None => json,
+        Some(Format::Json) => {
+            eprintln!("warning: --format json is deprecated; use --json");
+            true
+        }
+        Some(Format::Text) => {
+            eprintln!(
+                "warning: --format text is deprecated; text is what check prints without --json"
+            );
+            false
+        }
+    }
+}
+
 pub(super) fn run(
     root: &ContentRoot,
     registry: &crate::generators::Registry,
-    format: Format,
+    json: bool,
     verbose: bool,
 ) -> Status {
     let (lib, report) = match super::load_checked(root, registry, &[]) {
@@ -18,61 +36,58 @@ pub(super) fn run(
             return Status::Io;
         }
     };
-    match format {
-        Format::Json => {
-            let mut v = diag::render_json(&report.diagnostics);
-            v["summary"] = serde_json::json!({
-                "tables": report.stats.tables,
-                "outcomes": report.stats.outcomes,
-                "lookups": report.stats.lookups,
-                "decks": report.stats.decks,
-                "npcs": report.stats.npcs,
-                "editorial": report.editorial,
-            });
-            if super::print_json(&v) != Status::Ok {
-                return Status::Io;
-            }
+    if json {
+        let mut v = diag::render_json(&report.diagnostics);
+        v["summary"] = serde_json::json!({
+            "tables": report.stats.tables,
+            "outcomes": report.stats.outcomes,
+            "lookups": report.stats.lookups,
+            "decks": report.stats.decks,
+            "npcs": report.stats.npcs,
+            "editorial": report.editorial,
+        });
+        if super::print_json(&v) != Status::Ok {
+            return Status::Io;
         }
-        Format::Text => {
-            outp!("{}", diag::render_text(&report.diagnostics, &lib.sources));
-            let s = &report.stats;
-            outln!(
-                "checked {} ({} covered), {}, {}, {} in {}: {}, {}, {}{}",
-                count(s.tables, "table"),
-                count(s.outcomes, "outcome"),
-                count(s.lookups, "lookup"),
-                count(s.decks, "deck"),
-                count(s.npcs, "NPC"),
-                root.label(),
-                count(report.errors(), "error"),
-                count(report.warnings(), "warning"),
-                count(report.editorial.len(), "editorial fill"),
-                if verbose || report.editorial.is_empty() {
-                    ""
+    } else {
+        outp!("{}", diag::render_text(&report.diagnostics, &lib.sources));
+        let s = &report.stats;
+        outln!(
+            "checked {} ({} covered), {}, {}, {} in {}: {}, {}, {}{}",
+            count(s.tables, "table"),
+            count(s.outcomes, "outcome"),
+            count(s.lookups, "lookup"),
+            count(s.decks, "deck"),
+            count(s.npcs, "NPC"),
+            root.label(),
+            count(report.errors(), "error"),
+            count(report.warnings(), "warning"),
+            count(report.editorial.len(), "editorial fill"),
+            if verbose || report.editorial.is_empty() {
+                ""
+            } else {
+                " (--verbose lists them)"
+            }
+        );
+        if verbose {
+            for f in &report.editorial {
+                let at = if f.at.is_empty() {
+                    String::new()
                 } else {
-                    " (--verbose lists them)"
-                }
-            );
-            if verbose {
-                for f in &report.editorial {
-                    let at = if f.at.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" {}", f.at)
-                    };
-                    let result = if f.result.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" = {}", f.result)
-                    };
-                    outln!(
-                        "  editorial {}{at}{result} ({}:{}): {}",
-                        f.id,
-                        f.file,
-                        f.line,
-                        f.reason
-                    );
-                }
+                    format!(" {}", f.at)
+                };
+                let result = if f.result.is_empty() {
+                    String::new()
+                } else {
+                    format!(" = {}", f.result)
+                };
+                outln!(
+                    "  editorial {}{at}{result} ({}:{}): {}",
+                    f.id,
+                    f.file,
+                    f.line,
+                    f.reason
+                );
             }
         }
     }

@@ -55,9 +55,13 @@ pub enum Command {
     Check {
         #[command(flatten)]
         content: ContentArg,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// Print JSON instead of text: every error and warning, and the summary.
+        #[arg(long)]
+        json: bool,
+        /// The old spelling of `--json` (`--format json`), kept for one release; `--format` names output
+        /// file formats on every other command.
+        #[arg(long, value_enum, hide = true, conflicts_with = "json")]
+        format: Option<Format>,
         /// List every editorial fill in the summary.
         #[arg(long, short)]
         verbose: bool,
@@ -460,6 +464,7 @@ fn seed_parser() -> clap::builder::RangedU64ValueParser<u64> {
     clap::value_parser!(u64).range(0..=crate::roll::case::MAX_SEED)
 }
 
+/// `check --format`'s values, kept for one release as the old spelling of `check --json`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,
@@ -516,12 +521,16 @@ fn run_command(command: Command) -> ExitCode {
     let status = match command {
         Command::Check {
             content,
+            json,
             format,
             verbose,
-        } => match kinds(&content) {
-            Ok((_, registry)) => check::run(&root(&content), &registry, format, verbose),
-            Err(e) => return fail(&e),
-        },
+        } => {
+            let json = check::json_flag(json, format);
+            match kinds(&content) {
+                Ok((_, registry)) => check::run(&root(&content), &registry, json, verbose),
+                Err(e) => return fail(&e),
+            }
+        }
         Command::Tables { content, json } => tables::run(&root(&content), json),
         Command::Odds {
             expr,
