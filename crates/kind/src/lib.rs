@@ -3,6 +3,8 @@
 //! neither typst nor any particular kind: the renderers (`blockprint-render`) drive a kind through this
 //! trait, and the kinds (`blockprint-kinds`) implement it.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use blockprint_content::Library;
@@ -163,30 +165,102 @@ pub struct Merge {
     pub pad_to_even: bool,
 }
 
+/// What a kind is, declared once as data: its name, what it makes, where, on which papers, whether it
+/// rolls. The registry, `make --list`, every help text, `build`'s report, the manifest and the studio's
+/// forms read it from here; a kind implementation never repeats it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KindInfo {
+    /// Command-line name: `case`, `srd`, `tables`.
+    pub name: Cow<'static, str>,
+    /// One line for `--help` and `build`'s report.
+    pub about: Cow<'static, str>,
+    /// Folder under `--out` that holds this kind's files (and its `manifest.json`).
+    pub folder: Cow<'static, str>,
+    /// Formats the kind can make; `build` makes all of them.
+    pub formats: Cow<'static, [Format]>,
+    /// Paper sizes the kind's templates lay out; `--paper` with another is refused before anything runs.
+    pub papers: &'static [Paper],
+    /// Whether items are rolled from a seed (then `--seed`, `--count` and `--first-number` apply).
+    pub rolls: bool,
+    /// Check the requirements even for content that offers none of them (layout kinds: their lists are
+    /// the user's own; exports: any table is theirs). Other kinds are checked when content offers them
+    /// or the user asks for them.
+    pub requires_always: bool,
+}
+
+/// PDF, Markdown and JSON: what most kinds make.
+pub const PDF_MD_JSON: &[Format] = &[Format::Pdf, Format::Md, Format::Json];
+/// A4 and Letter: the papers of every kind but the booklets.
+pub const HOME_PAPERS: &[Paper] = &[Paper::A4, Paper::Letter];
+
+impl KindInfo {
+    /// A kind named `name` that makes `formats` into `folder`, on every paper, rolling nothing.
+    pub const fn new(
+        name: &'static str,
+        about: &'static str,
+        folder: &'static str,
+        formats: &'static [Format],
+    ) -> Self {
+        KindInfo {
+            name: Cow::Borrowed(name),
+            about: Cow::Borrowed(about),
+            folder: Cow::Borrowed(folder),
+            formats: Cow::Borrowed(formats),
+            papers: &Paper::ALL,
+            rolls: false,
+            requires_always: false,
+        }
+    }
+    /// The same, on these papers only.
+    pub const fn papers(mut self, papers: &'static [Paper]) -> Self {
+        self.papers = papers;
+        self
+    }
+    /// The same, rolled from a seed.
+    pub const fn rolls(mut self) -> Self {
+        self.rolls = true;
+        self
+    }
+    /// The same, its requirements checked on any content.
+    pub const fn requires_always(mut self) -> Self {
+        self.requires_always = true;
+        self
+    }
+}
+
 /// A document kind.
 pub trait Kind: Sync {
-    /// Command-line name: `case`, `srd`, `tables`.
-    fn name(&self) -> &str;
-    /// One line for `--help` and `build`'s report.
-    fn about(&self) -> &str;
-    /// Folder under `--out` that holds this kind's files (and its `manifest.json`).
-    fn folder(&self) -> &str;
-    /// Formats the kind can make; `build` makes all of them.
-    fn formats(&self) -> &[Format];
-    /// Whether items are rolled from a seed (then `--seed` and `--count` apply).
+    /// The kind's static facts.
+    fn info(&self) -> &KindInfo;
+    /// Command-line name (from [`Kind::info`]).
+    fn name(&self) -> &str {
+        &self.info().name
+    }
+    /// One line for `--help` (from [`Kind::info`]).
+    fn about(&self) -> &str {
+        &self.info().about
+    }
+    /// Folder under `--out` (from [`Kind::info`]).
+    fn folder(&self) -> &str {
+        &self.info().folder
+    }
+    /// Formats the kind can make (from [`Kind::info`]).
+    fn formats(&self) -> &[Format] {
+        &self.info().formats
+    }
+    /// Whether items are rolled from a seed (from [`Kind::info`]).
     fn rolls(&self) -> bool {
-        false
+        self.info().rolls
+    }
+    /// Paper sizes the kind lays out (from [`Kind::info`]).
+    fn papers(&self) -> &[Paper] {
+        self.info().papers
+    }
+    /// Whether the requirements are checked on any content (from [`Kind::info`]).
+    fn requires_always(&self) -> bool {
+        self.info().requires_always
     }
     fn requires(&self) -> Requirements;
-    /// Paper sizes the kind's templates lay out; `--paper` with another is refused before anything runs.
-    fn papers(&self) -> &[Paper] {
-        &Paper::ALL
-    }
-    /// Check the requirements even for content that offers none of them (layout kinds: their lists are
-    /// the user's own). Rust kinds are checked when content offers them or the user asks for them.
-    fn requires_always(&self) -> bool {
-        false
-    }
     /// How many documents the request makes.
     fn count(&self, cx: &Checked, req: &Request) -> Result<usize>;
     /// Document `i` (0-based) of the request.

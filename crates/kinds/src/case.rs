@@ -7,30 +7,23 @@ use serde_json::json;
 
 use super::{Checked, Collect, Document, Index, Kind, Merge, PdfPart, Request, Requirements};
 use blockprint_content::error::Result;
-use blockprint_render::Format;
 use blockprint_content::roll::case::{self as roller, CaseRequest};
 
 pub struct CaseKind;
 
+/// What the `CaseKind` kind is.
+pub static INFO: crate::KindInfo = crate::KindInfo::new(
+    "case",
+    "homicide case packets: GM file, player handout, Markdown and JSON per case",
+    "cases",
+    crate::PDF_MD_JSON,
+)
+.papers(crate::HOME_PAPERS)
+.rolls();
+
 impl Kind for CaseKind {
-    fn name(&self) -> &str {
-        "case"
-    }
-    fn about(&self) -> &str {
-        "homicide case packets: GM file, player handout, Markdown and JSON per case"
-    }
-    /// The packet template lays out A4 and Letter only (the zine sizes are the SRD's).
-    fn papers(&self) -> &[blockprint_render::Paper] {
-        &[blockprint_render::Paper::A4, blockprint_render::Paper::Letter]
-    }
-    fn folder(&self) -> &str {
-        "cases"
-    }
-    fn formats(&self) -> &[Format] {
-        &[Format::Pdf, Format::Md, Format::Json]
-    }
-    fn rolls(&self) -> bool {
-        true
+    fn info(&self) -> &crate::KindInfo {
+        &INFO
     }
 
     fn requires(&self) -> Requirements {

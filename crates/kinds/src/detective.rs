@@ -10,8 +10,8 @@ use serde_json::json;
 
 use super::{Checked, Collect, Document, Index, Kind, Request, Requirements};
 use blockprint_content::error::{Error, Result};
-use blockprint_render::Format;
 use blockprint_content::roll::detective::{self as roller, Detective, DetectiveRequest};
+use blockprint_render::Format;
 
 /// The typst template of the character sheet: the same source as the blank sheet, with the detective's
 /// values typed in.
@@ -157,33 +157,31 @@ fn slug(class: &str) -> String {
         .collect()
 }
 
+/// The pregenerated set: one detective per class, the same every time (`build` makes it).
+pub static PREGENERATED_INFO: crate::KindInfo = crate::KindInfo::new(
+    "detective",
+    "four pregenerated detectives, one per class (`blockprint detective` rolls any number)",
+    "pregenerated",
+    FORMATS,
+)
+.papers(crate::HOME_PAPERS);
+
+/// A batch of detectives rolled from a seed. The sheet lays out A4 and Letter.
+pub static BATCH_INFO: crate::KindInfo = crate::KindInfo::new(
+    "detective",
+    "detectives rolled by the rules' character creation",
+    "detectives",
+    FORMATS,
+)
+.papers(crate::HOME_PAPERS)
+.rolls();
+
 impl Kind for DetectiveKind {
-    fn name(&self) -> &str {
-        "detective"
-    }
-    fn about(&self) -> &str {
+    fn info(&self) -> &crate::KindInfo {
         match self.set {
-            Set::Pregenerated => {
-                "four pregenerated detectives, one per class (`blockprint detective` rolls any number)"
-            }
-            Set::Batch { .. } => "detectives rolled by the rules' character creation",
+            Set::Pregenerated => &PREGENERATED_INFO,
+            Set::Batch { .. } => &BATCH_INFO,
         }
-    }
-    fn folder(&self) -> &str {
-        match self.set {
-            Set::Pregenerated => "pregenerated",
-            Set::Batch { .. } => "detectives",
-        }
-    }
-    fn formats(&self) -> &[Format] {
-        FORMATS
-    }
-    fn rolls(&self) -> bool {
-        matches!(self.set, Set::Batch { .. })
-    }
-    /// The sheet lays out A4 and Letter.
-    fn papers(&self) -> &[blockprint_render::Paper] {
-        &[blockprint_render::Paper::A4, blockprint_render::Paper::Letter]
     }
     fn requires(&self) -> Requirements {
         requirements()
@@ -303,7 +301,9 @@ impl Kind for DetectiveKind {
 
 /// The character sheet's field values for a detective (the `detective` kind's `<Detective>` JSON; see
 /// `/work/contract-detective.md` and the README's list of field names). Missing parts are left out.
-pub fn detective_values(detective: &serde_json::Value) -> Vec<(String, blockprint_render::form::FieldValue)> {
+pub fn detective_values(
+    detective: &serde_json::Value,
+) -> Vec<(String, blockprint_render::form::FieldValue)> {
     let t = |s: String| blockprint_render::form::FieldValue::Text(s);
     let mut out = Vec::new();
     let mut text = |k: &str, v: Option<String>| {
@@ -356,14 +356,23 @@ pub fn detective_values(detective: &serde_json::Value) -> Vec<(String, blockprin
             text(&format!("rel_{k}_tier"), s(&r["tier"]));
             text(&format!("rel_{k}_name"), s(&r["name"]));
             if let Some(strained) = r["strained"].as_bool() {
-                checks.push((format!("rel_{k}_good"), blockprint_render::form::FieldValue::Check(!strained)));
-                checks.push((format!("rel_{k}_strained"), blockprint_render::form::FieldValue::Check(strained)));
+                checks.push((
+                    format!("rel_{k}_good"),
+                    blockprint_render::form::FieldValue::Check(!strained),
+                ));
+                checks.push((
+                    format!("rel_{k}_strained"),
+                    blockprint_render::form::FieldValue::Check(strained),
+                ));
             }
         }
     }
     if let Some(xp) = d["xp"].as_u64() {
         for i in 1..=xp.min(XP_BOXES) {
-            checks.push((format!("xp_{i}"), blockprint_render::form::FieldValue::Check(true)));
+            checks.push((
+                format!("xp_{i}"),
+                blockprint_render::form::FieldValue::Check(true),
+            ));
         }
     }
     out.extend(checks);

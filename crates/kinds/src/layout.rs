@@ -19,8 +19,8 @@
 use serde::Deserialize;
 
 use super::{Checked, Document, Kind, Request, Requirements};
-use blockprint_content::error::{Error, Result};
 use crate::data;
+use blockprint_content::error::{Error, Result};
 use blockprint_render::{Format, Templates};
 
 #[derive(Debug, Clone, Deserialize)]
@@ -59,6 +59,7 @@ pub struct LayoutKind {
     pub file: String,
     folder: String,
     spec: Spec,
+    info: crate::KindInfo,
 }
 
 /// Every `<kind>/kind.toml` among the templates, in folder order.
@@ -116,11 +117,23 @@ pub fn discover(templates: &Templates) -> Result<Vec<LayoutKind>> {
                 f.shown_as, spec.name
             )));
         }
+        // A layout kind writes into a folder of its own name; its requirements are the user's own lists,
+        // so they are checked on any content.
+        let info = crate::KindInfo {
+            name: spec.name.clone().into(),
+            about: spec.about.clone().into(),
+            folder: spec.name.clone().into(),
+            formats: spec.formats.clone().into(),
+            papers: &crate::Paper::ALL,
+            rolls: false,
+            requires_always: true,
+        };
         out.push(LayoutKind {
             name: spec.name.clone(),
             file: f.shown_as.clone(),
             folder: folder.to_owned(),
             spec,
+            info,
         });
     }
     Ok(out)
@@ -137,17 +150,8 @@ impl LayoutKind {
 }
 
 impl Kind for LayoutKind {
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn about(&self) -> &str {
-        &self.spec.about
-    }
-    fn folder(&self) -> &str {
-        &self.name
-    }
-    fn formats(&self) -> &[Format] {
-        &self.spec.formats
+    fn info(&self) -> &crate::KindInfo {
+        &self.info
     }
     fn requires(&self) -> Requirements {
         let s = &self.spec.shows;
@@ -157,9 +161,6 @@ impl Kind for LayoutKind {
             decks: s.decks.clone(),
             ..Requirements::default()
         }
-    }
-    fn requires_always(&self) -> bool {
-        true
     }
     fn count(&self, _cx: &Checked, _req: &Request) -> Result<usize> {
         Ok(1)

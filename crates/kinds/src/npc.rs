@@ -10,7 +10,6 @@ use serde_json::json;
 
 use super::{Checked, Collect, Document, Index, Kind, Merge, PdfPart, Request, Requirements};
 use blockprint_content::error::{Error, Result};
-use blockprint_render::Format;
 use blockprint_content::roll::detective::PREGENERATED_SEED;
 use blockprint_content::roll::npc::{self as roller, Npc, NpcOptions};
 
@@ -171,31 +170,32 @@ impl NpcKind {
     }
 }
 
+/// The stock NPCs with their HP rolled once from a fixed seed (`build` makes them).
+pub static STOCK_INFO: crate::KindInfo = crate::KindInfo::new(
+    "npc",
+    "stock NPC cards (`blockprint npc` rolls witnesses and suspects)",
+    "stock-npcs",
+    crate::PDF_MD_JSON,
+)
+.papers(crate::HOME_PAPERS);
+
+/// NPCs from a seed: random witnesses and suspects, or the stock NPCs' HP. The card sheet lays out A4
+/// and Letter.
+pub static RANDOM_INFO: crate::KindInfo = crate::KindInfo::new(
+    "npc",
+    "NPC cards: stock NPCs or random witnesses and suspects",
+    "npcs",
+    crate::PDF_MD_JSON,
+)
+.papers(crate::HOME_PAPERS)
+.rolls();
+
 impl Kind for NpcKind {
-    fn name(&self) -> &str {
-        "npc"
-    }
-    fn about(&self) -> &str {
+    fn info(&self) -> &crate::KindInfo {
         match self.set {
-            Set::StockFixed => "stock NPC cards (`blockprint npc` rolls witnesses and suspects)",
-            _ => "NPC cards: stock NPCs or random witnesses and suspects",
+            Set::StockFixed => &STOCK_INFO,
+            _ => &RANDOM_INFO,
         }
-    }
-    fn folder(&self) -> &str {
-        match self.set {
-            Set::StockFixed => "stock-npcs",
-            _ => "npcs",
-        }
-    }
-    fn formats(&self) -> &[Format] {
-        &[Format::Pdf, Format::Md, Format::Json]
-    }
-    fn rolls(&self) -> bool {
-        !matches!(self.set, Set::StockFixed)
-    }
-    /// The card sheet lays out A4 and Letter.
-    fn papers(&self) -> &[blockprint_render::Paper] {
-        &[blockprint_render::Paper::A4, blockprint_render::Paper::Letter]
     }
     /// Every set declares what random NPCs need, so `check` (which sees the registered stock kind)
     /// reports it and whatever passes `check` also rolls `blockprint npc`.

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::{Checked, Document, Kind, Request, Requirements};
 use blockprint_content::Library;
 use blockprint_content::error::{Error, Result};
-use blockprint_render::{Format, Paper};
+use blockprint_render::Format;
 
 pub struct SheetKind;
 
@@ -120,21 +120,18 @@ pub fn character_data(cx: &Checked, req: &Request, detective: Value) -> Result<V
     Ok(m.into())
 }
 
+/// What the `SheetKind` kind is.
+pub static INFO: crate::KindInfo = crate::KindInfo::new(
+    "sheet",
+    "blank character, caseload and GM case sheets: print PDFs and fillable PDF forms",
+    "sheet",
+    &[Format::Pdf],
+)
+.papers(crate::HOME_PAPERS);
+
 impl Kind for SheetKind {
-    fn name(&self) -> &str {
-        "sheet"
-    }
-    fn about(&self) -> &str {
-        "blank character, caseload and GM case sheets: print PDFs and fillable PDF forms"
-    }
-    fn folder(&self) -> &str {
-        "sheet"
-    }
-    fn formats(&self) -> &[Format] {
-        &[Format::Pdf]
-    }
-    fn papers(&self) -> &[Paper] {
-        &[Paper::A4, Paper::Letter]
+    fn info(&self) -> &crate::KindInfo {
+        &INFO
     }
     fn requires(&self) -> Requirements {
         Requirements {

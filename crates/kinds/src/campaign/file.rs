@@ -304,7 +304,10 @@ fn located(
     }
     let name = path.display().to_string();
     let mut files = SimpleFiles::new();
-    let id = files.add(blockprint_content::diag::visible(&name), blockprint_content::diag::visible(text));
+    let id = files.add(
+        blockprint_content::diag::visible(&name),
+        blockprint_content::diag::visible(text),
+    );
     let mut d = Diagnostic::error()
         .with_code("campaign_state")
         .with_message(message)

@@ -14,13 +14,12 @@ use num_rational::BigRational;
 use serde::Serialize;
 use serde_json::json;
 
-use crate::{Checked, Collect, Document, Index, Kind, Request, Requirements};
 use crate::campaign::{
     self, Campaign, MONTH_NAMES, Step, WEEKS_PER_YEAR, case_batch_seed, fraction, month_of,
     parse_stamp, percent, week_span,
 };
+use crate::{Checked, Collect, Document, Index, Kind, Request, Requirements};
 use blockprint_content::error::{Error, Result};
-use blockprint_render::{Format, Paper};
 use blockprint_content::roll::case::{Case as RolledCase, CaseRequest};
 
 /// What a campaign case packet says to make it again.
@@ -55,21 +54,18 @@ pub struct CampaignCases {
     pub campaign: Campaign,
 }
 
+/// What the `CampaignCases` kind is.
+pub static CASES_INFO: crate::KindInfo = crate::KindInfo::new(
+    "campaign-case",
+    "the case packets of a campaign (blockprint campaign)",
+    "cases",
+    crate::PDF_MD_JSON,
+)
+.papers(crate::HOME_PAPERS);
+
 impl Kind for CampaignCases {
-    fn name(&self) -> &str {
-        "campaign-case"
-    }
-    fn about(&self) -> &str {
-        "the case packets of a campaign (blockprint campaign)"
-    }
-    fn folder(&self) -> &str {
-        "cases"
-    }
-    fn formats(&self) -> &[Format] {
-        &[Format::Pdf, Format::Md, Format::Json]
-    }
-    fn papers(&self) -> &[Paper] {
-        &[Paper::A4, Paper::Letter]
+    fn info(&self) -> &crate::KindInfo {
+        &CASES_INFO
     }
     fn requires(&self) -> Requirements {
         crate::case::CaseKind.requires()
@@ -472,21 +468,18 @@ fn with_meta(cx: &Checked, req: &Request, v: serde_json::Value) -> serde_json::V
     m.into()
 }
 
+/// What the `StatusKind` kind is.
+pub static STATUS_INFO: crate::KindInfo = crate::KindInfo::new(
+    "campaign-status",
+    "a campaign's caseload sheets and squad calendar (blockprint campaign status)",
+    "status",
+    crate::PDF_MD_JSON,
+)
+.papers(crate::HOME_PAPERS);
+
 impl Kind for StatusKind {
-    fn name(&self) -> &str {
-        "campaign-status"
-    }
-    fn about(&self) -> &str {
-        "a campaign's caseload sheets and squad calendar (blockprint campaign status)"
-    }
-    fn folder(&self) -> &str {
-        "status"
-    }
-    fn formats(&self) -> &[Format] {
-        &[Format::Pdf, Format::Md, Format::Json]
-    }
-    fn papers(&self) -> &[Paper] {
-        &[Paper::A4, Paper::Letter]
+    fn info(&self) -> &crate::KindInfo {
+        &STATUS_INFO
     }
     fn requires(&self) -> Requirements {
         crate::case::CaseKind.requires()
@@ -612,21 +605,18 @@ pub struct PlanKind {
     pub plan: Plan,
 }
 
+/// What the `PlanKind` kind is.
+pub static PLAN_INFO: crate::KindInfo = crate::KindInfo::new(
+    "campaign-plan",
+    "a campaign's coming new-case checks, pre-rolled (blockprint campaign plan)",
+    "plan",
+    crate::PDF_MD_JSON,
+)
+.papers(crate::HOME_PAPERS);
+
 impl Kind for PlanKind {
-    fn name(&self) -> &str {
-        "campaign-plan"
-    }
-    fn about(&self) -> &str {
-        "a campaign's coming new-case checks, pre-rolled (blockprint campaign plan)"
-    }
-    fn folder(&self) -> &str {
-        "plan"
-    }
-    fn formats(&self) -> &[Format] {
-        &[Format::Pdf, Format::Md, Format::Json]
-    }
-    fn papers(&self) -> &[Paper] {
-        &[Paper::A4, Paper::Letter]
+    fn info(&self) -> &crate::KindInfo {
+        &PLAN_INFO
     }
     fn requires(&self) -> Requirements {
         Requirements::default()

@@ -15,8 +15,8 @@
 //! `bbb.ruling.campaign_weeks`).
 
 mod calendar;
-pub mod kind;
 pub mod file;
+pub mod kind;
 mod replay;
 
 pub use calendar::{case_arrival, month_of, parse_stamp, starting_arrivals, week_days, week_span};
@@ -32,8 +32,8 @@ use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 
 use blockprint_content::Library;
-use blockprint_render::{Format, Paper};
 use blockprint_content::roll::calendar::DateTime;
+use blockprint_render::{Format, Paper};
 
 /// The state file in a campaign folder, and the previous good state kept beside it.
 pub const STATE_FILE: &str = "campaign.toml";
@@ -86,7 +86,8 @@ pub fn stream(seed: u64, purpose: u64, index: u64) -> ChaCha20Rng {
 
 /// A seed derived from stream (`purpose`, `index`) (below 2^53, as every printed seed).
 pub fn derived_seed(seed: u64, purpose: u64, index: u64) -> u64 {
-    rand::Rng::next_u64(&mut stream(seed, purpose, index)) & blockprint_content::roll::case::MAX_SEED
+    rand::Rng::next_u64(&mut stream(seed, purpose, index))
+        & blockprint_content::roll::case::MAX_SEED
 }
 
 /// The index of week `week` of `year` in the per-week streams.

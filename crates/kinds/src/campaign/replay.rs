@@ -155,7 +155,10 @@ impl Play<'_> {
             number: number.clone(),
             year,
             n,
-            seed: blockprint_content::roll::case::case_seed(case_batch_seed(self.setup.seed, year), n),
+            seed: blockprint_content::roll::case::case_seed(
+                case_batch_seed(self.setup.seed, year),
+                n,
+            ),
             lead: lead.clone(),
             received_by: lead,
             starting,

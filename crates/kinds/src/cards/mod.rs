@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::{Checked, Document, Kind, Request, Requirements};
 use blockprint_content::error::{Error, Result};
-use blockprint_render::{Format, Paper};
+use blockprint_render::Paper;
 use faces::Face;
 use layout::{CardSize, Duplex, Grid, Mark, Sheet, mm_f};
 
@@ -393,28 +393,22 @@ impl DeckKind {
     }
 }
 
+/// What the `DeckKind` kind is.
+pub static DECK_INFO: crate::KindInfo = crate::KindInfo::new(
+    "deck",
+    "print-and-play obstacle decks: card sheets with backs and crop marks (or single cards), a Markdown table",
+    "cards/decks",
+    crate::PDF_MD_JSON,
+)
+.papers(crate::HOME_PAPERS)
+.requires_always();
+
 impl Kind for DeckKind {
-    fn name(&self) -> &str {
-        "deck"
-    }
-    fn about(&self) -> &str {
-        "print-and-play obstacle decks: card sheets with backs and crop marks (or single cards), a Markdown table"
-    }
-    fn folder(&self) -> &str {
-        "cards/decks"
-    }
-    fn formats(&self) -> &[Format] {
-        &[Format::Pdf, Format::Md, Format::Json]
-    }
-    fn papers(&self) -> &[Paper] {
-        &[Paper::A4, Paper::Letter]
+    fn info(&self) -> &crate::KindInfo {
+        &DECK_INFO
     }
     fn requires(&self) -> Requirements {
         Requirements::default()
-    }
-    /// Every deck of any content is printed.
-    fn requires_always(&self) -> bool {
-        true
     }
     fn count(&self, cx: &Checked, req: &Request) -> Result<usize> {
         self.opts.validate(req.paper)?;
@@ -496,21 +490,18 @@ impl CardsKind {
     }
 }
 
+/// What the `CardsKind` kind is.
+pub static CARDS_INFO: crate::KindInfo = crate::KindInfo::new(
+    "cards",
+    "Block by Block reference cards (chase, interrogation, fights, legwork, the DA) and approach cards per player",
+    "cards/bbb",
+    crate::PDF_MD_JSON,
+)
+.papers(crate::HOME_PAPERS);
+
 impl Kind for CardsKind {
-    fn name(&self) -> &str {
-        "cards"
-    }
-    fn about(&self) -> &str {
-        "Block by Block reference cards (chase, interrogation, fights, legwork, the DA) and approach cards per player"
-    }
-    fn folder(&self) -> &str {
-        "cards/bbb"
-    }
-    fn formats(&self) -> &[Format] {
-        &[Format::Pdf, Format::Md, Format::Json]
-    }
-    fn papers(&self) -> &[Paper] {
-        &[Paper::A4, Paper::Letter]
+    fn info(&self) -> &crate::KindInfo {
+        &CARDS_INFO
     }
     fn requires(&self) -> Requirements {
         reference::requirements()

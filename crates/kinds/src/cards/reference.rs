@@ -9,10 +9,10 @@ use num_traits::{One, Zero};
 
 use super::faces::{self, Approach, Back, Block, Face, Reference};
 use super::{Card, Checked};
+use crate::Requirements;
+use blockprint_content::error::{Error, Result};
 use blockprint_content::text::smart_quotes;
 use blockprint_dice::{self, BigRational};
-use blockprint_content::error::{Error, Result};
-use crate::Requirements;
 
 /// The content the cards read.
 pub const CHASE_OUTCOME: &str = "bbb.chase.outcome";
@@ -335,7 +335,9 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
     let mut lawyer_odds = None;
     for (i, r) in lawyer.rows.iter().enumerate() {
         if r.result.value.to_lowercase().contains("lawyer shows") {
-            lawyer_odds = blockprint_content::check::row_probability(&cx.report, &lawyer.id.value, i).cloned();
+            lawyer_odds =
+                blockprint_content::check::row_probability(&cx.report, &lawyer.id.value, i)
+                    .cloned();
         }
     }
     let lawyer_line = match &lawyer_odds {

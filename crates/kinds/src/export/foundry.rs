@@ -17,9 +17,9 @@
 use serde::Serialize;
 
 use super::{Deck, Table, check_ranges, formula, foundry_id};
+use blockprint_content::error::{Error, Result};
 use blockprint_content::text::smart_quotes;
 use blockprint_content::{Library, RANKS};
-use blockprint_content::error::{Error, Result};
 
 /// Which Foundry VTT schema to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -9,10 +9,10 @@
 //! | `export-roll20` | `export/roll20/` | `tables.txt`: TableExport chat commands for every table |
 //! | `export-csv` | `export/csv/` | `<slug>.csv` and `pipe/<slug>.csv` per table, then `tables.csv` |
 
+use crate::export::{self, foundry::Version, slug};
 use crate::{Checked, Document, Kind, Request, Requirements};
 use blockprint_content::error::{Error, Result};
 use blockprint_render::Format;
-use crate::export::{self, foundry::Version, slug};
 
 /// Which tool an export kind writes for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,39 +25,65 @@ pub enum Target {
 /// One export target, over every table and deck or over the ones named.
 #[derive(Debug, Clone)]
 pub struct ExportKind {
-    name: &'static str,
-    folder: &'static str,
-    about: &'static str,
+    info: &'static crate::KindInfo,
     target: Target,
     /// Table and deck ids to export; `None` for all.
     ids: Option<Vec<String>>,
 }
 
+/// What the `export-foundry` kind is; every table and deck of any content is exported, so its requirements
+/// are checked on any content.
+pub static FOUNDRY_INFO: crate::KindInfo = crate::KindInfo::new(
+    "export-foundry",
+    "Foundry VTT v13 RollTable JSON per table and Cards JSON per deck",
+    "export/foundry-v13",
+    &[Format::Json],
+)
+.requires_always();
 pub static FOUNDRY: ExportKind = ExportKind {
-    name: "export-foundry",
-    folder: "export/foundry-v13",
-    about: "Foundry VTT v13 RollTable JSON per table and Cards JSON per deck",
+    info: &FOUNDRY_INFO,
     target: Target::Foundry(Version::V13),
     ids: None,
 };
+/// What the `export-foundry-v12` kind is; every table and deck of any content is exported, so its requirements
+/// are checked on any content.
+pub static FOUNDRY_V12_INFO: crate::KindInfo = crate::KindInfo::new(
+    "export-foundry-v12",
+    "Foundry VTT v12 RollTable JSON per table and Cards JSON per deck",
+    "export/foundry-v12",
+    &[Format::Json],
+)
+.requires_always();
 pub static FOUNDRY_V12: ExportKind = ExportKind {
-    name: "export-foundry-v12",
-    folder: "export/foundry-v12",
-    about: "Foundry VTT v12 RollTable JSON per table and Cards JSON per deck",
+    info: &FOUNDRY_V12_INFO,
     target: Target::Foundry(Version::V12),
     ids: None,
 };
+/// What the `export-roll20` kind is; every table and deck of any content is exported, so its requirements
+/// are checked on any content.
+pub static ROLL20_INFO: crate::KindInfo = crate::KindInfo::new(
+    "export-roll20",
+    "Roll20 TableExport chat commands for every table, one file to paste",
+    "export/roll20",
+    &[Format::Txt],
+)
+.requires_always();
 pub static ROLL20: ExportKind = ExportKind {
-    name: "export-roll20",
-    folder: "export/roll20",
-    about: "Roll20 TableExport chat commands for every table, one file to paste",
+    info: &ROLL20_INFO,
     target: Target::Roll20,
     ids: None,
 };
+/// What the `export-csv` kind is; every table and deck of any content is exported, so its requirements
+/// are checked on any content.
+pub static CSV_INFO: crate::KindInfo = crate::KindInfo::new(
+    "export-csv",
+    "CSV per table, every table in tables.csv, and the pipe form importers read",
+    "export/csv",
+    &[Format::Csv],
+)
+.requires_always();
 pub static CSV: ExportKind = ExportKind {
-    name: "export-csv",
-    folder: "export/csv",
-    about: "CSV per table, every table in tables.csv, and the pipe form importers read",
+    info: &CSV_INFO,
     target: Target::Csv,
     ids: None,
 };
@@ -103,28 +129,11 @@ impl ExportKind {
 }
 
 impl Kind for ExportKind {
-    fn name(&self) -> &str {
-        self.name
-    }
-    fn about(&self) -> &str {
-        self.about
-    }
-    fn folder(&self) -> &str {
-        self.folder
-    }
-    fn formats(&self) -> &[Format] {
-        match self.target {
-            Target::Foundry(_) => &[Format::Json],
-            Target::Roll20 => &[Format::Txt],
-            Target::Csv => &[Format::Csv],
-        }
+    fn info(&self) -> &crate::KindInfo {
+        self.info
     }
     fn requires(&self) -> Requirements {
         Requirements::default()
-    }
-    /// Every table and deck of any content is exported: offered whenever the content has one.
-    fn requires_always(&self) -> bool {
-        true
     }
     fn count(&self, cx: &Checked, _req: &Request) -> Result<usize> {
         let ids = self.table_ids(cx);
@@ -197,9 +206,9 @@ impl Kind for ExportKind {
                     ));
                 }
                 let decks = export::decks(cx, self.ids());
-                let d = decks
-                    .get(i - ids.len())
-                    .ok_or_else(|| Error::Bug(format!("export document {i} of {}", self.name)))?;
+                let d = decks.get(i - ids.len()).ok_or_else(|| {
+                    Error::Bug(format!("export document {i} of {}", self.info.name))
+                })?;
                 let json = export::foundry::cards(d)?;
                 Ok(doc(
                     format!("cards/{}", slug(&d.id)),
@@ -245,7 +254,10 @@ impl Kind for ExportKind {
     }
     fn files(&self, _cx: &Checked, doc: &Document, f: Format) -> Result<Vec<(String, Vec<u8>)>> {
         if !self.formats().contains(&f) {
-            return Err(Error::Bug(format!("`{}` asked for {f:?} files", self.name)));
+            return Err(Error::Bug(format!(
+                "`{}` asked for {f:?} files",
+                self.info.name
+            )));
         }
         doc.data["files"]
             .as_array()

@@ -12,9 +12,9 @@
 //! range, so such dice leave gaps between ranges that no roll lands in.
 
 pub mod csv;
-mod kind;
 pub mod formula;
 pub mod foundry;
+mod kind;
 pub mod roll20;
 
 pub use kind::{CSV, ExportKind, FOUNDRY, FOUNDRY_V12, ROLL20, Target};
@@ -24,10 +24,10 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 use sha2::{Digest, Sha256};
 
+use crate::Checked;
+use blockprint_content::error::{Error, Result};
 use blockprint_content::text::{Piece, parse_on, pieces};
 use blockprint_dice::Expr;
-use blockprint_content::error::{Error, Result};
-use crate::Checked;
 
 /// A content table as the exports see it.
 #[derive(Debug, Clone)]

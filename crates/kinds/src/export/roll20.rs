@@ -19,8 +19,8 @@
 //! shows them as written unless a script such as Recursive Tables expands them.
 
 use super::{Table, formula, slug, weights};
-use blockprint_content::text::smart_quotes;
 use blockprint_content::error::{Error, Result};
+use blockprint_content::text::smart_quotes;
 
 /// The largest sum of weights written: beyond it the odds need numbers too large to type into Roll20.
 pub const MAX_TOTAL_WEIGHT: u64 = 1 << 31;

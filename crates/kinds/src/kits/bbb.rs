@@ -6,12 +6,11 @@
 //! kit's source and licence.
 
 use super::uwsp;
-use blockprint_content::text::smart_quotes;
-use blockprint_content::error::{Error, Result};
 use crate::cards::faces::{self, Face};
 use crate::cards::{self, CardOptions, reference};
 use crate::{Checked, Document, Kind, Request, Requirements};
-use blockprint_render::{Format, Paper};
+use blockprint_content::error::{Error, Result};
+use blockprint_content::text::smart_quotes;
 
 pub const GAME: &str = "bbb";
 /// Decks whose id starts with this are the kit's obstacle decks.
@@ -152,9 +151,9 @@ fn outcome_rows(cx: &Checked) -> Result<serde_json::Value> {
         .ok_or_else(|| uwsp::missing(NAME, reference::CHASE_OUTCOME))?;
     let mut rows = Vec::new();
     for (i, r) in t.rows.iter().enumerate() {
-        let p = blockprint_content::check::row_probability(&cx.report, &t.id.value, i).ok_or_else(|| {
-            Error::Bug(format!("no odds for {} row {i}", reference::CHASE_OUTCOME))
-        })?;
+        let p = blockprint_content::check::row_probability(&cx.report, &t.id.value, i).ok_or_else(
+            || Error::Bug(format!("no odds for {} row {i}", reference::CHASE_OUTCOME)),
+        )?;
         rows.push(serde_json::json!({
             "on": r.on.value,
             "result": smart_quotes(&uwsp::spoken_result(&r.result.value)),
@@ -247,21 +246,18 @@ fn deck_document(
     Ok(doc)
 }
 
+/// What the `BbbKit` kind is.
+pub static INFO: crate::KindInfo = crate::KindInfo::new(
+    NAME,
+    "Block by Block's card chase as one kit: procedure, chase mat, Chase Outcomes odds, chase cards, obstacle decks",
+    "kits/bbb",
+    crate::PDF_MD_JSON,
+)
+.papers(crate::HOME_PAPERS);
+
 impl Kind for BbbKit {
-    fn name(&self) -> &str {
-        NAME
-    }
-    fn about(&self) -> &str {
-        "Block by Block's card chase as one kit: procedure, chase mat, Chase Outcomes odds, chase cards, obstacle decks"
-    }
-    fn folder(&self) -> &str {
-        "kits/bbb"
-    }
-    fn formats(&self) -> &[Format] {
-        &uwsp::FORMATS
-    }
-    fn papers(&self) -> &[Paper] {
-        &uwsp::PAPERS
+    fn info(&self) -> &crate::KindInfo {
+        &INFO
     }
     fn requires(&self) -> Requirements {
         let mut r = reference::requirements();

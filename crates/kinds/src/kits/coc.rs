@@ -18,12 +18,11 @@ use serde::Serialize;
 
 use super::super::{Checked, Document, Kind, Request, Requirements};
 use blockprint_content::check::row_probability;
+use blockprint_content::error::{Error, Result};
+use blockprint_content::roll::{ChaCha20Rng, display_value, roll_table};
 use blockprint_content::text::{parse_on, smart_quotes};
 use blockprint_content::{EntryValue, Library};
 use blockprint_dice::{self, BigRational};
-use blockprint_content::error::{Error, Result};
-use blockprint_render::Format;
-use blockprint_content::roll::{ChaCha20Rng, display_value, roll_table};
 
 /// The random hazard table (d100, read as the highest band reached).
 pub const HAZARD: &str = "coc.hazard.random";
@@ -611,24 +610,19 @@ fn title(name: &str, seed: u64) -> String {
     }
 }
 
+/// What the `CocKit` kind is.
+pub static INFO: crate::KindInfo = crate::KindInfo::new(
+    "kit-coc",
+    "Call of Cthulhu-style chase kit: track sheets (blank and seeded), hazard odds, movement and vehicle cards",
+    "kits/coc",
+    crate::PDF_MD_JSON,
+)
+.papers(crate::HOME_PAPERS)
+.rolls();
+
 impl Kind for CocKit {
-    fn name(&self) -> &str {
-        "kit-coc"
-    }
-    fn about(&self) -> &str {
-        "Call of Cthulhu-style chase kit: track sheets (blank and seeded), hazard odds, movement and vehicle cards"
-    }
-    fn folder(&self) -> &str {
-        "kits/coc"
-    }
-    fn formats(&self) -> &[Format] {
-        &[Format::Pdf, Format::Md, Format::Json]
-    }
-    fn rolls(&self) -> bool {
-        true
-    }
-    fn papers(&self) -> &[blockprint_render::Paper] {
-        &[blockprint_render::Paper::A4, blockprint_render::Paper::Letter]
+    fn info(&self) -> &crate::KindInfo {
+        &INFO
     }
     fn requires(&self) -> Requirements {
         let s = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();

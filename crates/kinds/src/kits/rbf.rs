@@ -8,12 +8,12 @@
 
 use serde::Serialize;
 
-use blockprint_content::{Side, Track, text::smart_quotes};
-use blockprint_content::error::{Error, Result};
 use crate::cards::layout::{CardSize, INCH};
 use crate::cards::{self, Card, CardOptions, Imposition};
 use crate::{Checked, Document, Kind, Request, Requirements};
-use blockprint_render::{Format, Paper};
+use blockprint_content::error::{Error, Result};
+use blockprint_content::{Side, Track, text::smart_quotes};
+use blockprint_render::Paper;
 
 use super::About;
 
@@ -65,21 +65,18 @@ fn all(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
     Ok(out)
 }
 
+/// What the `RbfKit` kind is.
+pub static INFO: crate::KindInfo = crate::KindInfo::new(
+    "kit-rbf",
+    "Ready/Bolt/Flow chase kit: action cards per character, Sprint Tokens and track, drawn chase tracks",
+    "kits/rbf",
+    crate::PDF_MD_JSON,
+)
+.papers(crate::HOME_PAPERS);
+
 impl Kind for RbfKit {
-    fn name(&self) -> &str {
-        "kit-rbf"
-    }
-    fn about(&self) -> &str {
-        "Ready/Bolt/Flow chase kit: action cards per character, Sprint Tokens and track, drawn chase tracks"
-    }
-    fn folder(&self) -> &str {
-        "kits/rbf"
-    }
-    fn formats(&self) -> &[Format] {
-        &[Format::Pdf, Format::Md, Format::Json]
-    }
-    fn papers(&self) -> &[Paper] {
-        &[Paper::A4, Paper::Letter]
+    fn info(&self) -> &crate::KindInfo {
+        &INFO
     }
     fn requires(&self) -> Requirements {
         let mut keys = Vec::new();

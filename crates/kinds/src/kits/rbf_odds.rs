@@ -11,9 +11,9 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use serde::Serialize;
 
+use crate::{Checked, Document, Request};
 use blockprint_content::check::claims::{self, Rounding};
 use blockprint_content::error::{Error, Result};
-use crate::{Checked, Document, Request};
 use blockprint_render::Paper;
 
 /// The paper sizes the card is laid out for.

@@ -3,11 +3,10 @@
 //! chase modifiers, the movement actions, cover and hard going.
 
 use super::uwsp::{self, card, heading, list, table, text};
-use blockprint_content::EntryValue;
-use blockprint_content::text::smart_quotes;
-use blockprint_content::error::{Error, Result};
 use crate::{Checked, Document, Kind, Request, Requirements};
-use blockprint_render::{Format, Paper};
+use blockprint_content::EntryValue;
+use blockprint_content::error::{Error, Result};
+use blockprint_content::text::smart_quotes;
 
 pub const GAME: &str = "sp";
 pub const POOLS: &str = "sp.pools";
@@ -215,21 +214,18 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
     )
 }
 
+/// What the `StorypathKit` kind is.
+pub static INFO: crate::KindInfo = crate::KindInfo::new(
+    NAME,
+    "Storypath chase kit: lap tracker with interval limits, chase modifiers, movement, cover, exact pool odds",
+    "kits/storypath",
+    crate::PDF_MD_JSON,
+)
+.papers(crate::HOME_PAPERS);
+
 impl Kind for StorypathKit {
-    fn name(&self) -> &str {
-        NAME
-    }
-    fn about(&self) -> &str {
-        "Storypath chase kit: lap tracker with interval limits, chase modifiers, movement, cover, exact pool odds"
-    }
-    fn folder(&self) -> &str {
-        "kits/storypath"
-    }
-    fn formats(&self) -> &[Format] {
-        &uwsp::FORMATS
-    }
-    fn papers(&self) -> &[Paper] {
-        &uwsp::PAPERS
+    fn info(&self) -> &crate::KindInfo {
+        &INFO
     }
     fn requires(&self) -> Requirements {
         Requirements {

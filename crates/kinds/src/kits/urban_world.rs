@@ -4,10 +4,9 @@
 //! per party), the beat in brief and the odds.
 
 use super::uwsp::{self, card, heading, list, table, text};
-use blockprint_content::text::{parse_on, smart_quotes};
-use blockprint_content::error::{Error, Result};
 use crate::{Checked, Document, Kind, Request, Requirements};
-use blockprint_render::{Format, Paper};
+use blockprint_content::error::{Error, Result};
+use blockprint_content::text::{parse_on, smart_quotes};
 
 /// The game of the kit's content ids.
 pub const GAME: &str = "uw";
@@ -264,21 +263,18 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
     )
 }
 
+/// What the `UrbanWorldKit` kind is.
+pub static INFO: crate::KindInfo = crate::KindInfo::new(
+    NAME,
+    "Urban World chase kit for Dungeon World: chase ladder tracker, hold table with exact odds, hold cards",
+    "kits/urban-world",
+    crate::PDF_MD_JSON,
+)
+.papers(crate::HOME_PAPERS);
+
 impl Kind for UrbanWorldKit {
-    fn name(&self) -> &str {
-        NAME
-    }
-    fn about(&self) -> &str {
-        "Urban World chase kit for Dungeon World: chase ladder tracker, hold table with exact odds, hold cards"
-    }
-    fn folder(&self) -> &str {
-        "kits/urban-world"
-    }
-    fn formats(&self) -> &[Format] {
-        &uwsp::FORMATS
-    }
-    fn papers(&self) -> &[Paper] {
-        &uwsp::PAPERS
+    fn info(&self) -> &crate::KindInfo {
+        &INFO
     }
     fn requires(&self) -> Requirements {
         Requirements {

@@ -6,14 +6,14 @@
 use blockprint_dice as dice;
 use num_traits::Zero;
 
-use blockprint_content::text::smart_quotes;
-use blockprint_content::{EntryValue, Lookup};
-use blockprint_dice::{self, BigRational};
-use blockprint_content::error::{Error, Result};
 use crate::cards::faces::{Back, Block, Face, Reference};
 use crate::cards::layout::{MARK_GAP, MM, mm_f};
 use crate::cards::{self, Card, CardOptions, CardsData};
 use crate::{Checked, Document, Kind, Request};
+use blockprint_content::error::{Error, Result};
+use blockprint_content::text::smart_quotes;
+use blockprint_content::{EntryValue, Lookup};
+use blockprint_dice::{self, BigRational};
 
 /// The formats every kit makes.
 pub const FORMATS: [blockprint_render::Format; 3] = [
@@ -23,8 +23,10 @@ pub const FORMATS: [blockprint_render::Format; 3] = [
 ];
 
 /// The papers the kit sheets and the card imposition are laid out for.
-pub const PAPERS: [blockprint_render::Paper; 2] =
-    [blockprint_render::Paper::A4, blockprint_render::Paper::Letter];
+pub const PAPERS: [blockprint_render::Paper; 2] = [
+    blockprint_render::Paper::A4,
+    blockprint_render::Paper::Letter,
+];
 
 /// Content the kind needs but the content lacks (the checker names it first; this is the run-time guard).
 pub fn missing(kind: &str, what: &str) -> Error {

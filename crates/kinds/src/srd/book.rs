@@ -9,13 +9,13 @@ use minijinja::Value;
 use minijinja::value::Serde;
 use serde::Serialize;
 
-pub use blockprint_render::markdown::{Part, parts};
 use crate::Paper;
 use crate::data::{self, DeckData, LookupData, NpcData, TableData};
 use blockprint_content::check::{Fill, Report};
 use blockprint_content::prose::{self, Block, Found, RefKind};
 use blockprint_content::text::smart_quotes;
 use blockprint_content::{Book, Library, game};
+pub use blockprint_render::markdown::{Part, parts};
 
 /// Appendix pages of the Markdown book, in order: (file stem, title).
 pub const APPENDICES: [(&str, &str); 4] = [
@@ -83,7 +83,6 @@ pub struct SrdRow {
     pub editorial: bool,
 }
 
-
 /// What a mention of an id needs: its title, its kind, and the chapter that places it.
 #[derive(Debug, Clone, Serialize)]
 pub struct RefInfo {
@@ -99,7 +98,6 @@ pub struct RulingData {
     pub ruling: String,
     pub reason: Option<String>,
 }
-
 
 /// Build the booklet data. `None` when the library did not pass the checker.
 pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option<SrdData> {

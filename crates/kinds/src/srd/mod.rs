@@ -4,9 +4,8 @@
 pub mod book;
 
 use crate::{Checked, Document, Kind, Markdown, Request, Requirements};
-use blockprint_content::prose;
 use blockprint_content::error::{Error, Result};
-use crate::Format;
+use blockprint_content::prose;
 use book as srd;
 
 pub struct SrdKind;
@@ -25,18 +24,17 @@ impl SrdKind {
     }
 }
 
+/// What the `SrdKind` kind is.
+pub static INFO: crate::KindInfo = crate::KindInfo::new(
+    "srd",
+    "the System Reference Document: typeset booklet, one Markdown file, an mdBook folder",
+    "srd",
+    crate::PDF_MD_JSON,
+);
+
 impl Kind for SrdKind {
-    fn name(&self) -> &str {
-        "srd"
-    }
-    fn about(&self) -> &str {
-        "the System Reference Document: typeset booklet, one Markdown file, an mdBook folder"
-    }
-    fn folder(&self) -> &str {
-        "srd"
-    }
-    fn formats(&self) -> &[Format] {
-        &[Format::Pdf, Format::Md, Format::Json]
+    fn info(&self) -> &crate::KindInfo {
+        &INFO
     }
     fn requires(&self) -> Requirements {
         Requirements {
