@@ -16,7 +16,10 @@ fn main() -> ExitCode {
     // The command line as clap sees it, completed at run time: the grouped top-level help and the
     // document kinds the registry knows (see cli::help).
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    let mut cmd = blockprint::cli::help::command_for(&args);
+    // `--color` is read before parsing, so clap's own help and errors follow it too.
+    let color = blockprint::cli::term::choice_in(&args);
+    blockprint::cli::term::init(color);
+    let mut cmd = blockprint::cli::help::command_for(&args).color(color);
     let parsed = cmd
         .try_get_matches_from_mut(&args)
         .and_then(|m| blockprint::cli::Cli::from_arg_matches(&m).map_err(|e| e.format(&mut cmd)));
@@ -35,7 +38,9 @@ fn print_version() -> ExitCode {
     let content = match blockprint::content::load(&blockprint::content::ContentRoot::Embedded) {
         Ok((lib, _)) => lib.version,
         Err(e) => {
-            eprintln!("error: cannot read the built-in content: {e}");
+            blockprint::cli::term::eprint(&format!(
+                "error: cannot read the built-in content: {e}\n"
+            ));
             return ExitCode::from(70);
         }
     };
@@ -50,7 +55,7 @@ fn print_version() -> ExitCode {
         // `blockprint --version | head -c 10`: the reader has what it wanted.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: cannot write to stdout: {e}");
+            blockprint::cli::term::eprint(&format!("error: cannot write to stdout: {e}\n"));
             ExitCode::from(2)
         }
     }

@@ -1,12 +1,13 @@
 //! The command line's shared surface: completion scripts and manual pages generated from the parser,
 //! the grouped top-level help, kinds in help text listed from the registry, the README's command list,
-//! `--json` as the one spelling of machine-readable output, and colour.
+//! `--json` as the one spelling of machine-readable output, and colour (`--color`, NO_COLOR,
+//! CLICOLOR_FORCE, a terminal or a pipe).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
 
-use crate::support::{blockprint, ok, stderr, stdout};
+use crate::support::{blockprint, bp, ok, stderr, stdout};
 
 /// Every visible top-level command clap knows, `help` aside.
 fn commands() -> BTreeSet<String> {
@@ -567,4 +568,222 @@ fn json_means_stdout_everywhere() {
             "{path} --format: {values:?}"
         );
     }
+}
+
+/// The style codespan (and so blockprint) opens an error's head with: reset, bold, bright red.
+const RED: &str = "\x1b[0m\x1b[1m\x1b[38;5;9m";
+/// The same for a warning: bright yellow.
+const YELLOW: &str = "\x1b[0m\x1b[1m\x1b[38;5;11m";
+
+/// `text` without its ANSI escape sequences (`ESC [ … letter`).
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' && chars.next() == Some('[') {
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A run with stdout and stderr piped, in an environment that says nothing about colour but `envs`.
+fn run_colour(args: &[&str], envs: &[(&str, &str)]) -> std::process::Output {
+    let mut cmd = bp();
+    for var in ["NO_COLOR", "CLICOLOR_FORCE", "CLICOLOR"] {
+        cmd.env_remove(var);
+    }
+    cmd.envs(envs.iter().copied())
+        .args(args)
+        .output()
+        .expect("run blockprint")
+}
+
+fn has_escape(o: &std::process::Output) -> bool {
+    o.stdout.contains(&0x1b) || o.stderr.contains(&0x1b)
+}
+
+/// A content folder with one checker error (a lookup band out of order).
+fn bad_content() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/check/bad_band/content")
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn color_always_colours_diagnostics_errors_and_warnings() {
+    let content = bad_content();
+    // The checker's diagnostics on stdout: codespan's styles, the same text once they are removed.
+    let plain = run_colour(&["check", "--content", &content], &[]);
+    let coloured = run_colour(&["--color", "always", "check", "--content", &content], &[]);
+    assert_eq!(plain.status.code(), Some(1));
+    assert_eq!(coloured.status.code(), Some(1));
+    assert!(!has_escape(&plain));
+    let text = stdout(&coloured);
+    assert!(
+        text.starts_with(&format!(
+            "{RED}error[bad_band]\x1b[0m\x1b[1m: band `Within a day` ends at 24 hours"
+        )),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("\x1b[0m\x1b[36m=\x1b[0m help: list bands"),
+        "{text:?}"
+    );
+    assert_eq!(strip_ansi(&text), stdout(&plain));
+    // A command that stops on content errors: the diagnostics, then its own `error:` line.
+    let out = tempfile::tempdir().unwrap();
+    let args = [
+        "srd",
+        "--content",
+        &content,
+        "--out",
+        out.path().to_str().unwrap(),
+    ];
+    let plain = run_colour(&args, &[]);
+    let coloured = run_colour(&[&["--color", "always"][..], &args].concat(), &[]);
+    assert_eq!(coloured.status.code(), plain.status.code());
+    let err = stderr(&coloured);
+    // The SRD also needs the book the fixture lacks: two errors, each headed in red.
+    assert!(
+        err.starts_with(&format!("{RED}error[missing_requirement]")),
+        "{err:?}"
+    );
+    assert!(err.contains(&format!("\n{RED}error[bad_band]")), "{err:?}");
+    assert!(
+        err.ends_with(&format!(
+            "\n{RED}error\x1b[0m\x1b[0m\x1b[1m: 2 content error(s) in {content}; fix them (see `blockprint check`) and run again\x1b[0m\n"
+        )),
+        "{err:?}"
+    );
+    assert_eq!(strip_ansi(&err), stderr(&plain));
+    // A bad dice expression (after the command: --color is global), and a warning.
+    let plain = run_colour(&["odds", "3d6x"], &[]);
+    let coloured = run_colour(&["odds", "3d6x", "--color", "always"], &[]);
+    assert!(
+        stderr(&coloured).starts_with(&format!(
+            "{RED}error[bad_dice]\x1b[0m\x1b[0m\x1b[1m: unknown modifier `x`\x1b[0m\n"
+        )),
+        "{:?}",
+        stderr(&coloured)
+    );
+    assert_eq!(strip_ansi(&stderr(&coloured)), stderr(&plain));
+    let warned = run_colour(&["--color=always", "check", "--format", "json"], &[]);
+    assert_eq!(
+        stderr(&warned),
+        format!(
+            "{YELLOW}warning\x1b[0m\x1b[0m\x1b[1m: --format json is deprecated; use --json\x1b[0m\n"
+        )
+    );
+    // JSON on stdout is never coloured.
+    assert!(!warned.stdout.contains(&0x1b));
+    // clap's own help and errors follow the flag too.
+    let help = run_colour(&["--color", "always", "--help"], &[]);
+    assert!(help.stdout.contains(&0x1b));
+    assert_eq!(
+        strip_ansi(&stdout(&help)),
+        stdout(&run_colour(&["--help"], &[]))
+    );
+    let bad = run_colour(&["--color", "always", "bogus"], &[]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).starts_with("\x1b[1m\x1b[31merror:"),
+        "{:?}",
+        stderr(&bad)
+    );
+}
+
+#[test]
+fn no_colour_on_a_pipe_with_never_or_no_color() {
+    let content = bad_content();
+    let check = ["check", "--content", content.as_str()];
+    let odds = ["odds", "3d6x"];
+    for args in [&check[..], &odds[..]] {
+        // A pipe, no flag: plain.
+        assert!(!has_escape(&run_colour(args, &[])), "{args:?}");
+        // --color never wins over CLICOLOR_FORCE.
+        let never = [&["--color", "never"][..], args].concat();
+        assert!(
+            !has_escape(&run_colour(&never, &[("CLICOLOR_FORCE", "1")])),
+            "{args:?}"
+        );
+        // NO_COLOR wins over CLICOLOR_FORCE; CLICOLOR=0 turns auto off.
+        assert!(
+            !has_escape(&run_colour(
+                args,
+                &[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")]
+            )),
+            "{args:?}"
+        );
+        assert!(
+            !has_escape(&run_colour(args, &[("CLICOLOR", "0")])),
+            "{args:?}"
+        );
+        // CLICOLOR_FORCE colours a pipe; --color always wins over NO_COLOR.
+        assert!(
+            has_escape(&run_colour(args, &[("CLICOLOR_FORCE", "1")])),
+            "{args:?}"
+        );
+        let always = [&["--color", "always"][..], args].concat();
+        assert!(
+            has_escape(&run_colour(&always, &[("NO_COLOR", "1")])),
+            "{args:?}"
+        );
+        // An empty NO_COLOR or a CLICOLOR_FORCE of 0 says nothing.
+        assert!(
+            !has_escape(&run_colour(args, &[("CLICOLOR_FORCE", "0")])),
+            "{args:?}"
+        );
+        assert!(
+            has_escape(&run_colour(
+                args,
+                &[("NO_COLOR", ""), ("CLICOLOR_FORCE", "1")]
+            )),
+            "{args:?}"
+        );
+    }
+    let bad = run_colour(&["--color", "sometimes", "odds", "3d6"], &[]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("[possible values: auto, always, never]"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+/// On a terminal (a pseudo-terminal from util-linux's `script`), `auto` colours; NO_COLOR turns it off.
+#[test]
+fn auto_colours_a_terminal() {
+    let run = |envs: &[(&str, &str)]| {
+        let mut cmd = Command::new("script");
+        cmd.args(["-qec", "\"$BP\" odds 3d6x", "/dev/null"])
+            .env("BP", env!("CARGO_BIN_EXE_blockprint"))
+            .env("TERM", "xterm")
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .env_remove("CLICOLOR")
+            .envs(envs.iter().copied());
+        let o = cmd.output().expect("script (util-linux) is installed");
+        stdout(&o)
+    };
+    let tty = run(&[]);
+    assert!(
+        tty.starts_with(&format!("{RED}error[bad_dice]\x1b[0m")),
+        "{tty:?}"
+    );
+    let plain = run(&[("NO_COLOR", "1")]);
+    assert!(
+        plain.starts_with("error[bad_dice]: unknown modifier `x`\r\n"),
+        "{plain:?}"
+    );
+    let dumb = run(&[("TERM", "dumb")]);
+    assert!(!dumb.contains('\x1b'), "{dumb:?}");
 }

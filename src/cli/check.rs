@@ -50,7 +50,10 @@ pub(super) fn run(
             return Status::Io;
         }
     } else {
-        outp!("{}", diag::render_text(&report.diagnostics, &lib.sources));
+        outp!(
+            "{}",
+            diag::render_text_styled(&report.diagnostics, &lib.sources, super::term::stdout())
+        );
         let s = &report.stats;
         outln!(
             "checked {} ({} covered), {}, {}, {} in {}: {}, {}, {}{}",

@@ -9,6 +9,17 @@ macro_rules! outln {
 macro_rules! outp {
     ($($arg:tt)*) => { $crate::cli::write_stdout(&format!($($arg)*)) };
 }
+/// `eprintln!` for the whole command line: these two shadow std's in every module below, so each
+/// `error:`/`warning:` line any command prints is coloured on a terminal (see [`term`]) without each
+/// call site knowing about colour.
+macro_rules! eprintln {
+    () => { $crate::cli::term::eprint("\n") };
+    ($($arg:tt)*) => { $crate::cli::term::eprint(&format!("{}\n", format_args!($($arg)*))) };
+}
+/// `eprint!` counterpart of the `eprintln!` above.
+macro_rules! eprint {
+    ($($arg:tt)*) => { $crate::cli::term::eprint(&format!($($arg)*)) };
+}
 
 mod campaign;
 mod cards;
@@ -22,6 +33,7 @@ mod people;
 mod roll;
 mod shell;
 mod tables;
+pub mod term;
 mod verify;
 
 use std::path::PathBuf;
@@ -47,6 +59,16 @@ pub struct Cli {
     /// place and text, and the command exits with 1.
     #[arg(long, global = true)]
     pub check_pages: bool,
+    /// When to colour errors, warnings and help: auto (on a terminal, unless NO_COLOR is set;
+    /// CLICOLOR_FORCE=1 colours a pipe too), always or never.
+    #[arg(
+        long,
+        global = true,
+        value_name = "WHEN",
+        value_enum,
+        default_value_t = clap::ColorChoice::Auto
+    )]
+    pub color: clap::ColorChoice,
 }
 
 #[derive(Debug, Subcommand)]
@@ -493,6 +515,7 @@ impl From<Status> for ExitCode {
 
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
+    term::init(cli.color);
     if !cli.check_pages {
         return run_command(cli.command);
     }
@@ -816,7 +839,7 @@ fn checked(
         return Err(crate::error::Error::Content {
             count: errors.len(),
             root: root.label(),
-            rendered: diag::render_text(&errors, &lib.sources),
+            rendered: diag::render_text_styled(&errors, &lib.sources, term::stderr()),
             diagnostics: errors,
         });
     }

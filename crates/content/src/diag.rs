@@ -188,6 +188,15 @@ pub fn sort(diags: &mut [Diagnostic]) {
 
 /// Render diagnostics rustc-style: header, `file:line:col`, the source line and a caret under the place.
 pub fn render_text(diags: &[Diagnostic], sources: &[Source]) -> String {
+    render_text_styled(diags, sources, false)
+}
+
+/// [`render_text`], in colour when `colour` is set (for a terminal): the same text with ANSI styles, as
+/// rustc and cargo colour theirs (codespan's styles: the severity and code bold red or yellow, the
+/// message bold, the gutter and notes' `=` cyan, the caret in the severity's colour). Everything taken
+/// from content (messages, hints, file names, source lines) is made [`visible`] first, so the only
+/// escape sequences in the result are the styles.
+pub fn render_text_styled(diags: &[Diagnostic], sources: &[Source], colour: bool) -> String {
     let mut files = SimpleFiles::new();
     for s in sources {
         files.add(visible(&s.path), same_length_visible(&s.text));
@@ -200,7 +209,7 @@ pub fn render_text(diags: &[Diagnostic], sources: &[Source]) -> String {
             Severity::Warning => CsDiagnostic::warning(),
         }
         .with_code(d.kind.name())
-        .with_message(&d.message);
+        .with_message(visible(&d.message));
         if let Some(loc) = &d.loc {
             let span = if loc.span.is_empty() {
                 loc.span.start..loc.span.start
@@ -210,23 +219,95 @@ pub fn render_text(diags: &[Diagnostic], sources: &[Source]) -> String {
             cs = cs.with_labels(vec![Label::primary(loc.file, span)]);
         }
         if let Some(h) = &d.hint {
-            cs = cs.with_notes(vec![format!("help: {h}")]);
+            cs = cs.with_notes(vec![format!("help: {}", visible(h))]);
         }
-        match term::emit_into_string(&config, &files, &cs) {
-            Ok(s) => out.push_str(&visible(&s)),
+        let rendered = if colour {
+            let mut w = term::termcolor::Ansi::new(Vec::new());
+            term::emit_to_write_style(&mut w, &config, &files, &cs)
+                .map(|()| String::from_utf8_lossy(&w.into_inner()).into_owned())
+        } else {
+            term::emit_into_string(&config, &files, &cs).map(|s| visible(&s))
+        };
+        match rendered {
+            Ok(s) => out.push_str(&s),
             // A span the file no longer has: fall back to the plain location.
-            Err(_) => out.push_str(&visible(&format!(
-                "{}[{}]: {}\n  --> {}:{}:{}\n",
-                sev(d),
-                d.kind.name(),
-                d.message,
-                d.file,
-                d.line,
-                d.column
-            ))),
+            Err(_) => out.push_str(&paint(
+                &visible(&format!(
+                    "{}[{}]: {}\n  --> {}:{}:{}\n",
+                    sev(d),
+                    d.kind.name(),
+                    d.message,
+                    d.file,
+                    d.line,
+                    d.column
+                )),
+                colour,
+            )),
         }
     }
     out
+}
+
+/// A message for a terminal with the headers of its lines in the styles of [`render_text_styled`]:
+/// `error:`, `error[kind]:`, `warning…:` and `internal error…:` at the start of a line (bold red or
+/// yellow, the rest of that line bold), and the `=` of `  = help:` lines (cyan). Lines that already hold
+/// styles, and all of `text` when `colour` is off, are left as they are.
+pub fn paint(text: &str, colour: bool) -> String {
+    if !colour {
+        return text.to_owned();
+    }
+    text.split_inclusive('\n').map(paint_line).collect()
+}
+
+fn paint_line(line: &str) -> String {
+    use std::io::Write;
+    use term::termcolor::{Ansi, ColorSpec, WriteColor};
+
+    fn styled(w: &mut Ansi<Vec<u8>>, spec: &ColorSpec, text: &str) {
+        let _ = w.set_color(spec);
+        let _ = w.write_all(text.as_bytes());
+        let _ = w.reset();
+    }
+    let (body, end) = match line.strip_suffix('\n') {
+        Some(b) => (b, "\n"),
+        None => (line, ""),
+    };
+    let styles = term::Styles::default();
+    let mut w = Ansi::new(Vec::new());
+    if let Some((head, msg)) = body.split_once(':')
+        && let Some(severity) = header_severity(head)
+    {
+        styled(&mut w, styles.header(severity), head);
+        styled(&mut w, styles.header_message(), &format!(":{msg}"));
+    } else if let Some(rest) = body.trim_start_matches(' ').strip_prefix("= ") {
+        let indent = &body[..body.len() - rest.len() - 2];
+        let _ = w.write_all(indent.as_bytes());
+        styled(&mut w, styles.note_bullet(), "=");
+        let _ = w.write_all(format!(" {rest}").as_bytes());
+    } else {
+        return line.to_owned();
+    }
+    String::from_utf8_lossy(&w.into_inner()).into_owned() + end
+}
+
+/// The severity a line's head (what comes before its first `:`) announces: `error`, `error[kind]`,
+/// `warning`, `warning[kind]`, `internal error`, `internal error (…)`.
+fn header_severity(head: &str) -> Option<codespan_reporting::diagnostic::Severity> {
+    use codespan_reporting::diagnostic::Severity as Cs;
+    for (word, severity) in [
+        ("internal error", Cs::Bug),
+        ("error", Cs::Error),
+        ("warning", Cs::Warning),
+    ] {
+        if let Some(rest) = head.strip_prefix(word) {
+            let tagged = (rest.starts_with('[') && rest.ends_with(']'))
+                || (rest.starts_with(" (") && rest.ends_with(')'));
+            if rest.is_empty() || tagged {
+                return Some(severity);
+            }
+        }
+    }
+    None
 }
 
 /// Text safe for a terminal: control characters (but tab and line breaks) written out as `\u{1b}`, so
