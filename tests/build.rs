@@ -2,21 +2,17 @@
 //! Run with `BLOCKPRINT_BLESS=1` to rewrite the golden files after an intended change.
 
 use std::path::Path;
-use std::process::Command;
 
 fn build(out: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args([
-            "build",
-            "--seed",
-            "42",
-            "--count",
-            "2",
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .output()
-        .expect("run blockprint")
+    crate::support::blockprint(&[
+        "build",
+        "--seed",
+        "42",
+        "--count",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ])
 }
 
 #[test]
@@ -56,15 +52,11 @@ fn tables_markdown_matches_golden_and_reruns_are_identical() {
         let y = std::fs::read(b.path().join("out").join(name)).unwrap();
         assert_eq!(x, y, "{name} differs between runs");
     }
-    let md = std::fs::read_to_string(a.path().join("out/tables/tables.md")).unwrap();
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tables.md");
-    if std::env::var_os("BLOCKPRINT_BLESS").is_some() {
-        std::fs::write(&golden, &md).unwrap();
-    }
+    let md = std::fs::read(a.path().join("out/tables/tables.md")).unwrap();
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     assert_eq!(
-        md,
-        std::fs::read_to_string(&golden).unwrap(),
-        "tables.md differs from tests/golden/tables.md"
+        crate::support::golden_files(&golden, [("tables.md", md)]),
+        1
     );
     // The reference and the case packets, nothing half-written beside them, nothing else in the temp folder.
     let mut names: Vec<String> = std::fs::read_dir(a.path().join("out"))
@@ -138,7 +130,7 @@ fn broken_content_builds_nothing() {
     std::fs::create_dir_all(&content).unwrap();
     std::fs::write(content.join("t.toml"), "[[table]]\nid = \"x.t\"\ntitle = \"T\"\ndice = \"1d6\"\nrows = [ { on = \"1-5\", result = \"a\" } ]\n").unwrap();
     let out = dir.path().join("out");
-    let o = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+    let o = crate::support::bp()
         .args([
             "build",
             "--content",
@@ -162,7 +154,7 @@ fn a_zine_build_makes_what_prints_on_the_paper_and_names_the_rest() {
     // in A4 and Letter only, are skipped by name. `case --paper a5` alone stays a usage error.
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let o = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+    let o = crate::support::bp()
         .args([
             "build",
             "--seed",

@@ -8,17 +8,15 @@
 //! commands out of order (exit 2), and the status and plan documents (golden Markdown and JSON, PDFs on
 //! A4 and Letter without warnings).
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::support::{blockprint as bp, ok};
 use blockprint::campaign::{self, Derived, Member, Setup, Step, file};
 use blockprint::check;
 use blockprint::content::{ContentRoot, Library};
 use blockprint::render::{Format, Paper};
 use num_rational::Ratio;
-use support::{blockprint as bp, ok};
 
 fn library() -> Library {
     let (lib, report) = check::load_and_check(&ContentRoot::Embedded).unwrap();
@@ -875,7 +873,7 @@ fn the_status_of_a_scripted_year_matches_its_golden_markdown_and_json() {
             && md.contains("# Squad status — End of 1976")
     );
     assert!(md.contains("thrown off the squad"));
-    assert_eq!(support::golden_files(&golden, &got), 2);
+    assert_eq!(crate::support::golden_files(&golden, &got), 2);
 }
 
 #[test]
@@ -1055,7 +1053,7 @@ fn the_squad_room_status_says_its_rolls_in_words_and_carries_no_seed_or_hash() {
 
         // Every week label of both calendars is set at 7.5 pt; nothing on either is under 7 pt.
         for (file, pages) in [("status/status.pdf", 3), ("plan/plan.pdf", 1)] {
-            let doc = support::glyphs::pages(&std::fs::read(dir.join(file)).unwrap());
+            let doc = crate::support::glyphs::pages(&std::fs::read(dir.join(file)).unwrap());
             assert_eq!(doc.len(), pages, "{paper} {file}");
             let calendar = doc.last().unwrap();
             let mut labels = 0;

@@ -3,23 +3,16 @@
 //! cards, PNG sizes, the safe zone (every glyph of every card at least 3 mm inside the trim), grids that do
 //! not fit, exact odds on the reference cards, seeded draws, byte-identical reruns and long strings.
 
-mod support;
-
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use crate::support::glyphs;
 use lopdf::content::Content;
 use lopdf::{Document, Object};
-use support::glyphs;
 
 const PT_PER_MM: f64 = 72.0 / 25.4;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args(args)
-        .output()
-        .expect("run blockprint")
-}
+use crate::support::blockprint as run;
 
 fn ok(args: &[&str]) -> Output {
     let o = run(args);
@@ -376,7 +369,7 @@ fn single_cards_carry_trim_and_bleed_boxes_and_pngs_are_300_dpi() {
         .collect();
     assert_eq!(&sides[..4], ["front", "back", "front", "back"]);
     // PNGs: 52 fronts and the one back, each 825 × 1125 px.
-    let files = support::tree(&png_dir);
+    let files = crate::support::tree(&png_dir);
     assert_eq!(files.len(), 53, "{:?}", files.keys().collect::<Vec<_>>());
     assert!(files.contains_key("bbb_chase_city_streets/001-front.png"));
     assert!(files.contains_key("bbb_chase_city_streets/back.png"));
@@ -401,7 +394,7 @@ fn single_cards_carry_trim_and_bleed_boxes_and_pngs_are_300_dpi() {
         "--png",
         png2.to_str().unwrap(),
     ]);
-    let files = support::tree(&png2);
+    let files = crate::support::tree(&png2);
     assert!(
         files.keys().any(|k| k.starts_with("reference/"))
             && files.keys().any(|k| k.starts_with("approach/"))
@@ -961,7 +954,10 @@ fn reruns_are_byte_identical() {
     ] {
         let a = make(&args, &[]);
         let b = make(&args, &["--jobs", "1"]);
-        let (ta, tb) = (support::tree(a.path()), support::tree(b.path()));
+        let (ta, tb) = (
+            crate::support::tree(a.path()),
+            crate::support::tree(b.path()),
+        );
         assert_eq!(ta.keys().collect::<Vec<_>>(), tb.keys().collect::<Vec<_>>());
         for (k, v) in &ta {
             if k.ends_with("manifest.json") {
@@ -1076,7 +1072,7 @@ fn a_deck_with_declared_ranks_prints_draws_and_exports_its_own_size() {
         "--format",
         "md",
     ]);
-    let tables: String = support::tree(&out.join("tables"))
+    let tables: String = crate::support::tree(&out.join("tables"))
         .iter()
         .filter(|(k, _)| k.ends_with(".md"))
         .map(|(_, v)| String::from_utf8_lossy(v).into_owned())
@@ -1262,9 +1258,11 @@ fn typeset(
     paper: blockprint::render::Paper,
     i: usize,
 ) -> (serde_json::Value, typst_layout::PagedDocument) {
-    let cx = support::builtin_checked();
-    let doc = kind.document(&cx, &support::one_request(paper), i).unwrap();
-    let laid = support::builtin_engine()
+    let cx = crate::support::builtin_checked();
+    let doc = kind
+        .document(&cx, &crate::support::one_request(paper), i)
+        .unwrap();
+    let laid = crate::support::builtin_engine()
         .typeset(&format!("{}.typ", doc.template), &doc.data)
         .unwrap();
     (doc.data, laid)

@@ -1,13 +1,17 @@
 //! `blockprint case`: byte-identical reruns whatever the thread count, batch = alone, golden Markdown and
 //! JSON, the PDF's text, literal printing of hostile names, and nothing written outside `--out`.
 //! Run with `BLOCKPRINT_BLESS=1` to rewrite the golden files after an intended change.
+//!
+//! Beside them, in files of their own: the case roller against the rules over thousands of cases
+//! ([`rules`]) and long unbroken text inside its boxes ([`layout`]).
 
-mod support;
+mod layout;
+mod rules;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use support::{blockprint_env as blockprint, ok, pdf_text, tree};
+use crate::support::{blockprint_env as blockprint, ok, pdf_text, tree};
 
 fn case(out: &Path, extra: &[&str], envs: &[(&str, &str)]) -> BTreeMap<String, Vec<u8>> {
     let mut args = vec!["case", "--out", out.to_str().unwrap()];
@@ -107,17 +111,11 @@ fn markdown_and_json_match_golden() {
         &[],
     );
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cases-seed-42");
-    let bless = std::env::var_os("BLOCKPRINT_BLESS").is_some();
-    for (name, bytes) in files.iter().filter(|(n, _)| !n.ends_with("manifest.json")) {
-        let path: PathBuf = golden.join(name);
-        if bless {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, bytes).unwrap();
-        }
-        let want = std::fs::read(&path)
-            .unwrap_or_else(|_| panic!("{} missing; run with BLOCKPRINT_BLESS=1", path.display()));
-        assert!(&want == bytes, "{name} differs from {}", path.display());
-    }
+    let n = crate::support::golden_files(
+        &golden,
+        files.iter().filter(|(n, _)| !n.ends_with("manifest.json")),
+    );
+    assert_eq!(n, 5);
     assert_eq!(
         files.len(),
         6,

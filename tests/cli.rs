@@ -6,8 +6,7 @@ use std::process::Output;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-mod support;
-use support::{blockprint as run, stderr, stdout};
+use crate::support::{blockprint as run, stderr, stdout};
 
 fn json(o: &Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))

@@ -4,16 +4,14 @@
 //! set, and located errors for bad options and missing content.
 //! Run with `BLOCKPRINT_BLESS=1` to rewrite the golden files after an intended change.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::support::{blockprint, ok, s, tree};
 use blockprint::content::{ContentRoot, Library};
 use blockprint::roll::detective::{self as roller, DetectiveRequest};
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
-use support::{blockprint, ok, s, tree};
 
 fn lib() -> Library {
     let (lib, report) = blockprint::check::load_and_check(&ContentRoot::Embedded).unwrap();
@@ -238,7 +236,7 @@ fn markdown_and_json_match_golden() {
     files.extend(tree(&pre));
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/detective-seed-42");
     // Markdown and JSON are pinned; the PDF sheets are checked in `filled_sheets_and_fillable_forms`.
-    let n = support::golden_files(
+    let n = crate::support::golden_files(
         &golden,
         files
             .iter()

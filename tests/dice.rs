@@ -1,4 +1,12 @@
 //! End-to-end checks of the public dice API: notation in, exact probabilities, rolls and text out.
+//!
+//! Beside them, in files of their own: `blockprint odds` on expressions built to explode exact
+//! arithmetic ([`bounds`]), divisors that can roll 0 rejected by `check` ([`check`]), and property tests
+//! over random expressions ([`props`]).
+
+mod bounds;
+mod check;
+mod props;
 
 use blockprint::dice::{self, BigRational, EXPLODE_CAP, approx, fraction, parse};
 use rand::SeedableRng;

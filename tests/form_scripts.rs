@@ -5,8 +5,6 @@
 //! with poppler (`pdftoppm`), qpdf and pypdf when present (`BLOCKPRINT_REQUIRE_POPPLER`,
 //! `BLOCKPRINT_REQUIRE_QPDF`, `BLOCKPRINT_REQUIRE_PYPDF` make their absence a failure).
 
-mod support;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -17,7 +15,9 @@ use blockprint::render::{Engine, Paper};
 use lopdf::content::Content;
 use lopdf::{Dictionary, Document, Object};
 
-use support::{builtin_checked as checked, builtin_engine as engine, one_request as request};
+use crate::support::{
+    builtin_checked as checked, builtin_engine as engine, one_request as request,
+};
 
 /// The fillable copy of the blank character sheet on `paper`.
 fn blank_form(cx: &Checked, engine: &Engine, paper: Paper) -> Vec<u8> {
@@ -558,11 +558,13 @@ fn a_detective_with_an_arabic_name_gets_a_filled_form() {
     );
 }
 
-fn tempdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("blockprint-form-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh folder for the files handed to the external tools, removed when the test ends (its name
+/// says which test wrote it, for a look while the test runs).
+fn tempdir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("blockprint-form-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Whether a tool runs; when it does not, the test skips unless `require` is set.
@@ -593,7 +595,8 @@ fn poppler_draws_the_values_and_lists_only_embedded_fonts() {
         return;
     }
     for paper in [Paper::A4, Paper::Letter] {
-        let dir = tempdir(&format!("poppler-{paper:?}"));
+        let tmp = tempdir(&format!("poppler-{paper:?}"));
+        let dir = tmp.path();
         let (pdf, fields) = write_filled(&dir, paper);
         poppler_checks(&dir, &pdf, &fields);
     }
@@ -707,7 +710,8 @@ fn qpdf_checks_the_filled_form() {
     if !tool("qpdf", "--version", "BLOCKPRINT_REQUIRE_QPDF") {
         return;
     }
-    let dir = tempdir("qpdf");
+    let tmp = tempdir("qpdf");
+    let dir = tmp.path();
     let (pdf, _) = write_filled(&dir, Paper::Letter);
     let o = Command::new("qpdf")
         .arg("--check")
@@ -724,9 +728,10 @@ fn qpdf_checks_the_filled_form() {
 
 #[test]
 fn pypdf_reads_the_values_in_every_script() {
-    let dir = tempdir("pypdf");
+    let tmp = tempdir("pypdf");
+    let dir = tmp.path();
     let (pdf, _) = write_filled(&dir, Paper::A4);
-    let Some(fields) = support::pypdf_fields(&pdf) else {
+    let Some(fields) = crate::support::pypdf_fields(&pdf) else {
         return;
     };
     for (k, v, _) in VALUES {
@@ -775,7 +780,8 @@ fn notes_are_typed_from_the_top_and_the_new_boxes_tick() {
         .unwrap();
     let face = ttf_parser::Face::parse(file.data, 0).unwrap();
     let cap = f64::from(face.capital_height().unwrap()) / f64::from(face.units_per_em());
-    let dir = tempdir("notes");
+    let tmp = tempdir("notes");
+    let dir = tmp.path();
     let latin =
         "Saw the car twice on Figueroa.\nAsk the neighbour about the dog.\nCheck the pawn shops.";
     let mixed =
@@ -833,7 +839,7 @@ fn notes_are_typed_from_the_top_and_the_new_boxes_tick() {
             }
             let path = dir.join(format!("{}-{paper:?}.pdf", d.stem));
             std::fs::write(&path, &filled).unwrap();
-            let Some(read) = support::pypdf_fields(&path) else {
+            let Some(read) = crate::support::pypdf_fields(&path) else {
                 return;
             };
             assert_eq!(read["notes"], notes);

@@ -16,15 +16,13 @@
 //! does not have; every placement exactly in the JSON. Characters no embedded font covers draw exactly one
 //! warning each, and control characters and raw HTML in chapters are refused with the file named.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
 
+use crate::support::{blockprint, glyphs, stderr};
 use pulldown_cmark::{Event, Options, Parser, Tag};
-use support::{blockprint, glyphs, stderr};
 use toml::{Table, Value};
 
 /// Payloads that every output must print as written. Straight quotes may come out curly (content text
@@ -115,9 +113,9 @@ struct Rewriter {
     keys: BTreeMap<(String, String), String>,
 }
 
-/// Keys the case roller reads by name (src/roll/case.rs), and the attributes and classes the detective
-/// roller reads by name (src/roll/detective.rs: the six attributes; a background table per class is named
-/// after the class): they stay as written.
+/// Keys the case roller reads by name (crates/content/src/roll/case/), and the attributes and classes the
+/// detective roller reads by name (crates/content/src/roll/detective.rs: the six attributes; a background
+/// table per class is named after the class): they stay as written.
 const KEPT_KEYS: [&str; 15] = [
     "Each Break in the case",
     "Victim is a police officer",
@@ -664,7 +662,7 @@ fn srd_file(dir: &Path, ext: &str) -> PathBuf {
 
 /// Every Markdown file under `dir`, relative path → text.
 fn markdown(dir: &Path) -> BTreeMap<String, String> {
-    support::tree(dir)
+    crate::support::tree(dir)
         .into_iter()
         .filter(|(k, _)| k.ends_with(".md"))
         .map(|(k, v)| (k, String::from_utf8(v).unwrap()))
@@ -1196,7 +1194,7 @@ fn control_characters_and_raw_html_in_chapters_are_refused_by_file_and_place() {
         assert!(stderr(&b).contains(file), "case {i}: {}", stderr(&b));
         assert!(!stderr(&b).contains(['\u{1B}', '\u{0}', '\u{85}', '\u{7}']));
         assert!(
-            !out.exists() || support::tree(&out).is_empty(),
+            !out.exists() || crate::support::tree(&out).is_empty(),
             "case {i}: files written"
         );
     }

@@ -3,16 +3,14 @@
 //! library, a long unbroken string that stays inside its card, golden Markdown and JSON, byte-identical
 //! batch splits. Run with `BLOCKPRINT_BLESS=1` to rewrite the golden files after an intended change.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::support::{blockprint, ok, s, tree};
 use blockprint::content::{ContentRoot, Library};
 use blockprint::roll::npc::{self as roller, NpcOptions, Role};
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
-use support::{blockprint, ok, s, tree};
 
 fn lib() -> Library {
     let (lib, report) = blockprint::check::load_and_check(&ContentRoot::Embedded).unwrap();
@@ -178,7 +176,7 @@ fn card_sheets_hold_eight_cards_on_a4_and_letter() {
             &dir.path().join(paper),
             &["--seed", "3", "--count", "20", "--paper", paper],
         );
-        let merged = support::glyphs::pages(&files["npcs/cards.pdf"]);
+        let merged = crate::support::glyphs::pages(&files["npcs/cards.pdf"]);
         assert_eq!(merged.len(), 3, "20 cards on 3 sheets");
         for p in &merged {
             assert!(
@@ -210,7 +208,7 @@ fn card_sheets_hold_eight_cards_on_a4_and_letter() {
                 assert!(found, "{stem}: {label} missing from {squeezed}");
             }
             // Every glyph of a card lies inside its cell of the 2 × 4 grid of 99 × 66 mm cards.
-            let page = &support::glyphs::pages(pdf)[0];
+            let page = &crate::support::glyphs::pages(pdf)[0];
             let (x0, y0) = ((w - 198.0 * MM) / 2.0, (h - 264.0 * MM) / 2.0);
             let mut cells = std::collections::BTreeSet::new();
             for g in &page.glyphs {
@@ -254,7 +252,7 @@ fn a_long_unbroken_name_wraps_inside_its_card() {
     let pdf = &files["npcs/stock-1-cards.pdf"];
     let text = pdf_text(pdf).replace(['\n', ' '], "");
     assert!(text.contains(&long), "{text}");
-    let page = &support::glyphs::pages(pdf)[0];
+    let page = &crate::support::glyphs::pages(pdf)[0];
     let x0 = (page.width - 198.0 * MM) / 2.0;
     for g in &page.glyphs {
         let col = ((g.x - x0) / (99.0 * MM)).floor().clamp(0.0, 1.0);
@@ -293,7 +291,7 @@ fn markdown_and_json_match_golden_and_splits_equal_the_whole() {
     ]));
     files.extend(tree(&stock));
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/npc-seed-42");
-    let n = support::golden_files(
+    let n = crate::support::golden_files(
         &golden,
         files.iter().filter(|(n, _)| !n.ends_with("manifest.json")),
     );
@@ -487,7 +485,7 @@ fn a_card_gives_the_name_stats_hp_and_notes_their_room() {
         serde_json::from_slice(&files["npcs/suspects-fighter-l3-00001-00001.json"]).unwrap();
     let n = &json["npcs"][0];
     let pdf = &files["npcs/suspects-fighter-l3-00001-00001-cards.pdf"];
-    let page = &support::glyphs::pages(pdf)[0];
+    let page = &crate::support::glyphs::pages(pdf)[0];
     let text = pdf_text(pdf);
     // The text without spaces (tracking spaces the labels out) and in lower case (labels are capitals).
     let squeezed: String = text

@@ -4,14 +4,12 @@
 //! make: campaign status and plan, rolled NPC cards, fillable detectives, decks with bleed and one card a
 //! page. Every run goes through `--check-pages`, the same check a user can ask for.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::support::{blockprint, stderr};
 use blockprint::render::pages::{self, Fault, Offence};
 use blockprint::render::{Engine, Templates};
-use support::{blockprint, stderr};
 
 fn fixture(name: &str) -> Vec<Offence> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pages");

@@ -3,8 +3,6 @@
 //! print files are merged with one bookmark per case and duplex padding and every built-in template compiles
 //! without a warning (what `check` reports of a generator's requirements: `check_requirements.rs`).
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -12,15 +10,15 @@ use std::process::Output;
 use lopdf::{Document, Object};
 
 fn ok(o: &Output) -> String {
-    support::ok(o);
-    support::stderr(o)
+    crate::support::ok(o);
+    crate::support::stderr(o)
 }
 
 fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
-use support::{blockprint, s, tree};
+use crate::support::{blockprint, s, tree};
 
 fn case(out: &Path, extra: &[&str]) -> Output {
     let mut args = vec!["case", "--out", s(out), "--quiet"];
@@ -550,7 +548,7 @@ mod library {
     use blockprint::generators::{Checked, Document, Kind, Registry, Request, Requirements};
     use blockprint::render::{Engine, Format, Paper, Templates, driver};
 
-    use super::support::builtin_checked as checked;
+    use crate::support::builtin_checked as checked;
 
     fn request(paper: Paper) -> Request {
         Request {
@@ -565,21 +563,16 @@ mod library {
 
     /// A toy kind: one JSON document per item naming the district of case `first + i`.
     struct Districts;
+    static DISTRICTS: blockprint::generators::KindInfo = blockprint::generators::KindInfo::new(
+        "districts",
+        "test kind",
+        "districts",
+        &[Format::Json],
+    )
+    .rolls();
     impl Kind for Districts {
-        fn name(&self) -> &str {
-            "districts"
-        }
-        fn about(&self) -> &str {
-            "test kind"
-        }
-        fn folder(&self) -> &str {
-            "districts"
-        }
-        fn formats(&self) -> &[Format] {
-            &[Format::Json]
-        }
-        fn rolls(&self) -> bool {
-            true
+        fn info(&self) -> &blockprint::generators::KindInfo {
+            &DISTRICTS
         }
         fn requires(&self) -> Requirements {
             Requirements {

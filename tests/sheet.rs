@@ -2,8 +2,6 @@
 //! (the contract's sample detective, `tests/fixtures/sheet/detective.json`), and the fillable copies: every
 //! field over its drawn box, values and appearance streams, and what qpdf, pypdf and poppler make of them.
 
-mod support;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,7 +12,9 @@ use blockprint::render::{Engine, Paper};
 use typst::layout::{FrameItem, Point};
 use typst::visualize::{CurveItem, Geometry};
 
-use support::{builtin_checked as checked, builtin_engine as engine, one_request as request};
+use crate::support::{
+    builtin_checked as checked, builtin_engine as engine, one_request as request,
+};
 
 fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -422,7 +422,7 @@ fn long_and_foreign_strings_stay_inside_their_boxes() {
         // The value the mark carries is the string itself (no invisible break opportunities).
         assert_eq!(name.value, Some(FieldValue::Text(long.clone())));
         let (flat, _) = render(&engine, &t, &d);
-        let pages = support::glyphs::pages(&flat);
+        let pages = crate::support::glyphs::pages(&flat);
         let h = pages[0].height;
         // (The page footer names the detective too: only the glyphs above it.)
         let zhe: Vec<_> = pages[0]
@@ -529,13 +529,9 @@ fn pdf_pages(bytes: &[u8]) -> usize {
 /// The command line: `sheet` writes the set for a paper, byte-identical on a rerun; `--paper a5` is refused.
 #[test]
 fn the_sheet_command_writes_print_and_fillable_copies() {
-    let dir = tempdir("cli");
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_blockprint"))
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let tmp = tempdir("cli");
+    let dir = tmp.path();
+    let run = |args: &[&str]| crate::support::bp().args(args).output().unwrap();
     let out = dir.join("out");
     let o = run(&[
         "sheet",
@@ -551,7 +547,9 @@ fn the_sheet_command_writes_print_and_fillable_copies() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let files: Vec<String> = support::tree(&out.join("sheet")).into_keys().collect();
+    let files: Vec<String> = crate::support::tree(&out.join("sheet"))
+        .into_keys()
+        .collect();
     assert_eq!(
         files,
         [
@@ -565,7 +563,7 @@ fn the_sheet_command_writes_print_and_fillable_copies() {
         ]
     );
     let hashes = |d: &Path| -> BTreeMap<String, String> {
-        support::tree(d)
+        crate::support::tree(d)
             .into_iter()
             .filter(|(k, _)| k != "manifest.json")
             .map(|(k, v)| (k, blockprint::render::manifest::sha256(&v)))
@@ -619,11 +617,13 @@ fn the_sheet_command_writes_print_and_fillable_copies() {
     }
 }
 
-fn tempdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("blockprint-sheet-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh folder for the files handed to the external tools, removed when the test ends (its name
+/// says which test wrote it, for a look while the test runs).
+fn tempdir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("blockprint-sheet-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Write the filled and blank fillable character sheets for the external tools.
@@ -642,7 +642,8 @@ fn fillables(dir: &Path) -> (PathBuf, PathBuf, Vec<form::FormField>) {
 
 #[test]
 fn qpdf_finds_no_fault_in_the_fillable_forms() {
-    let dir = tempdir("qpdf");
+    let tmp = tempdir("qpdf");
+    let dir = tmp.path();
     let (filled, blank, _) = fillables(&dir);
     let Ok(v) = Command::new("qpdf").arg("--version").output() else {
         eprintln!("SKIPPED: qpdf is not installed");
@@ -675,9 +676,10 @@ fn qpdf_finds_no_fault_in_the_fillable_forms() {
 
 #[test]
 fn pypdf_reads_the_fields_and_their_values() {
-    let dir = tempdir("pypdf");
+    let tmp = tempdir("pypdf");
+    let dir = tmp.path();
     let (filled, _, _) = fillables(&dir);
-    let Some(fields) = support::pypdf_fields(&filled) else {
+    let Some(fields) = crate::support::pypdf_fields(&filled) else {
         return;
     };
     assert_eq!(fields["name"], "Ana Ruiz");
@@ -694,7 +696,8 @@ fn pypdf_reads_the_fields_and_their_values() {
 /// same field of the blank form.
 #[test]
 fn poppler_renders_the_filled_values() {
-    let dir = tempdir("poppler");
+    let tmp = tempdir("poppler");
+    let dir = tmp.path();
     let (filled, blank, fields) = fillables(&dir);
     if Command::new("pdftoppm").arg("-v").output().is_err() {
         eprintln!("SKIPPED: pdftoppm is not installed");
@@ -806,14 +809,10 @@ fn preview() {
 /// `check`: the detective generator rolls all six by name.)
 #[test]
 fn shorter_lookups_in_the_content_still_make_the_sheets() {
-    let dir = tempdir("content");
+    let tmp = tempdir("content");
+    let dir = tmp.path();
     let content = dir.join("content");
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_blockprint"))
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| crate::support::bp().args(args).output().unwrap();
     assert!(
         run(&["init", content.to_str().unwrap(), "--quiet"])
             .status
@@ -960,7 +959,7 @@ fn pypdf_widgets(pdf: &Path) -> Option<BTreeMap<String, PypdfWidget>> {
         \x20       out[n] = {'page': i + 1, 'rect': [float(x) for x in a['/Rect']], 'ft': str(a.get('/FT')),\n\
         \x20           'ff': int(a.get('/Ff', 0)), 'field': n in fields}\nprint(json.dumps(out))\n";
     let v: BTreeMap<String, serde_json::Value> =
-        serde_json::from_value(support::pypdf_json(script, pdf)?).unwrap();
+        serde_json::from_value(crate::support::pypdf_json(script, pdf)?).unwrap();
     Some(
         v.into_iter()
             .map(|(k, w)| {
@@ -996,7 +995,8 @@ struct PypdfWidget {
 fn pypdf_finds_the_added_fields_inside_their_drawn_boxes() {
     let cx = checked();
     let engine = engine();
-    let dir = tempdir("pypdf-added");
+    let tmp = tempdir("pypdf-added");
+    let dir = tmp.path();
     for paper in PAPERS {
         let (_, page_h) = page_size(paper);
         for (i, added) in [(0, &CHARACTER_ADDED[..]), (2, &GM_CASE_ADDED[..])] {
@@ -1099,7 +1099,7 @@ fn print_and_fillable_copies_place_each_value_alike() {
     for paper in PAPERS {
         let (t, d) = data(&cx, paper, 0, Some(sample_detective()));
         let (flat, fillable) = render(&engine, &t, &d);
-        let pages = support::glyphs::pages(&flat);
+        let pages = crate::support::glyphs::pages(&flat);
         let doc = lopdf::Document::load_mem(&fillable).unwrap();
         let mut checked_fields = 0;
         for f in form::fields(&fillable).unwrap() {
@@ -1163,7 +1163,7 @@ fn the_background_prompt_stays_on_one_line() {
     for paper in PAPERS {
         let (t, d) = data(&cx, paper, 0, None);
         let (flat, _) = render(&engine, &t, &d);
-        let pages = support::glyphs::pages(&flat);
+        let pages = crate::support::glyphs::pages(&flat);
         let glyphs = &pages[0].glyphs;
         let ellipses: Vec<_> = glyphs.iter().filter(|g| g.text == "…").collect();
         assert_eq!(ellipses.len(), 6, "{paper:?}");

@@ -1,27 +1,23 @@
 //! `blockprint srd`: the booklet's Markdown parses as CommonMark with every link resolving to an existing
 //! file and anchor, tables carry their exact odds, and the PDF has its bookmarks, metadata, page count and
 //! the text of a table with its odds.
+//!
+//! Beside them, in files of their own: the booklet's mdBook folder built with mdBook itself
+//! ([`mdbook`]), its page fill and table breaks ([`pages`]), and the PDF on every paper ([`pdf`]).
+
+mod mdbook;
+mod pages;
+mod pdf;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::process::Command;
 
 use blockprint::content::prose::{self, Block, Inline};
 use pulldown_cmark::{Event, Options, Parser, Tag};
 
 /// Run blockprint and insist it succeeds.
 fn run_ok(args: &[&str]) {
-    let o = Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args(args)
-        .env_remove("SOURCE_DATE_EPOCH")
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    crate::support::ok(&crate::support::blockprint(args));
 }
 
 fn srd(out: &Path, format: &str) {
@@ -497,26 +493,8 @@ fn markdown_matches_golden() {
     srd(dir.path(), "md");
     let files = markdown_files(dir.path());
     // Laid out like an output folder: tests/golden/srd/block-by-block-srd.md and tests/golden/srd/book/.
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    if std::env::var_os("BLOCKPRINT_BLESS").is_some() {
-        let _ = std::fs::remove_dir_all(golden.join("srd"));
-        std::fs::create_dir_all(golden.join("srd/book")).unwrap();
-        for (name, text) in &files {
-            std::fs::write(golden.join("srd").join(name), text).unwrap();
-        }
-    }
-    let blessed = markdown_files(&golden);
-    assert_eq!(
-        blessed.keys().collect::<Vec<_>>(),
-        files.keys().collect::<Vec<_>>(),
-        "files differ from tests/golden/srd; run with BLOCKPRINT_BLESS=1 and read the diff"
-    );
-    for (name, text) in &files {
-        assert_eq!(
-            text, &blessed[name],
-            "{name} differs from tests/golden/srd/{name}; run with BLOCKPRINT_BLESS=1 and read the diff"
-        );
-    }
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/srd");
+    assert_eq!(crate::support::golden_tree(&golden, &files), files.len());
 }
 
 #[test]

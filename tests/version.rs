@@ -3,12 +3,7 @@
 
 use std::process::Command;
 
-fn blockprint(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args(args)
-        .output()
-        .expect("run blockprint")
-}
+use crate::support::{blockprint, bp};
 
 /// (commit, content) out of `blockprint 0.1.0 (commit <c>, content <v>)\n`, or a panic naming the line.
 fn parse(stdout: &[u8]) -> (String, String) {
@@ -49,7 +44,7 @@ fn version_names_the_content_fingerprint_the_manifests_carry() {
     // The same fingerprint a build stamps on its manifest.
     let dir = tempfile::tempdir().unwrap();
     let outdir = dir.path().join("out");
-    let build = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+    let build = bp()
         .args(["make", "tables", "--quiet", "--out"])
         .arg(&outdir)
         .output()
@@ -106,7 +101,7 @@ fn a_closed_pipe_is_not_an_error() {
     // `blockprint --version | head -c 0`: the reader is gone before anything is written.
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    let out = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+    let out = bp()
         .arg("--version")
         .stdout(writer)
         .output()

@@ -7,22 +7,37 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output};
 
-/// Run the built binary with `args`, without `SOURCE_DATE_EPOCH` (so PDFs carry no timestamp) and without
-/// `BLOCKPRINT_TIMINGS` (so stderr holds only what the command says).
+/// The built `blockprint` binary as a command, ready for arguments: every test runs the binary through
+/// here. Whatever the environment `cargo test` runs in, without `SOURCE_DATE_EPOCH` (so PDFs carry no
+/// timestamp), `BLOCKPRINT_TIMINGS` (so stderr holds only what the command says) and `CLICOLOR_FORCE`
+/// (so what it prints into a pipe is plain text).
+pub fn bp() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_blockprint"));
+    cmd.env_remove("SOURCE_DATE_EPOCH")
+        .env_remove("BLOCKPRINT_TIMINGS")
+        .env_remove("CLICOLOR_FORCE");
+    cmd
+}
+
+/// Run the built binary with `args` ([`bp`]) and wait for what it prints.
 pub fn blockprint(args: &[&str]) -> Output {
-    blockprint_env(args, &[])
+    bp().args(args).output().expect("run blockprint")
 }
 
 /// [`blockprint`] with extra environment variables.
 pub fn blockprint_env(args: &[&str], envs: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_blockprint"));
-    cmd.args(args)
-        .env_remove("SOURCE_DATE_EPOCH")
-        .env_remove("BLOCKPRINT_TIMINGS");
-    for (k, v) in envs {
-        cmd.env(k, v);
-    }
-    cmd.output().expect("run blockprint")
+    bp().args(args)
+        .envs(envs.iter().copied())
+        .output()
+        .expect("run blockprint")
+}
+
+/// [`blockprint`] run in the folder `cwd` (relative paths in `args` are read from there).
+pub fn blockprint_in(cwd: &Path, args: &[&str]) -> Output {
+    bp().current_dir(cwd)
+        .args(args)
+        .output()
+        .expect("run blockprint")
 }
 
 /// What a run printed on stdout (UTF-8).
@@ -53,26 +68,77 @@ pub fn ok(o: &Output) {
     );
 }
 
-/// Compare `files` (relative name → bytes) with the golden copies under `dir`, writing them first when
-/// `BLOCKPRINT_BLESS` is set. Returns how many files were compared.
-pub fn golden_files<'a>(
+/// Compare `files` (relative name → bytes) with the golden copies under `dir`. With `BLOCKPRINT_BLESS`
+/// set, the files are written first. Returns how many files were compared. Every golden comparison of the
+/// tests goes through here.
+pub fn golden_files<N: AsRef<str>, B: AsRef<[u8]>>(
     dir: &Path,
-    files: impl IntoIterator<Item = (&'a String, &'a Vec<u8>)>,
+    files: impl IntoIterator<Item = (N, B)>,
 ) -> usize {
     let bless = std::env::var_os("BLOCKPRINT_BLESS").is_some();
     let mut n = 0;
     for (name, bytes) in files {
+        let name = name.as_ref();
         let path = dir.join(name);
+        let got = bytes.as_ref();
         if bless {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, bytes).unwrap();
+            std::fs::write(&path, got).unwrap();
         }
         let want = std::fs::read(&path)
             .unwrap_or_else(|_| panic!("{} missing; run with BLOCKPRINT_BLESS=1", path.display()));
-        assert!(&want == bytes, "{name} differs from {}", path.display());
+        if want != got {
+            // Text goldens show the first line that differs; others only that they differ.
+            let diff = match (std::str::from_utf8(&want), std::str::from_utf8(&got)) {
+                (Ok(w), Ok(g)) => first_difference(w, g),
+                _ => String::new(),
+            };
+            panic!(
+                "{name} differs from {}; run with BLOCKPRINT_BLESS=1 after an intended change and read the diff{diff}",
+                path.display()
+            );
+        }
         n += 1;
     }
     n
+}
+
+/// [`golden_files`] for a folder that holds exactly `files`: a golden file no longer made fails, and
+/// blessing empties the folder first.
+pub fn golden_tree<N: AsRef<str>, B: AsRef<[u8]>>(
+    dir: &Path,
+    files: impl IntoIterator<Item = (N, B)>,
+) -> usize {
+    let files: Vec<(N, B)> = files.into_iter().collect();
+    if std::env::var_os("BLOCKPRINT_BLESS").is_some() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    let n = golden_files(dir, files.iter().map(|(n, b)| (n.as_ref(), b.as_ref())));
+    let made: std::collections::BTreeSet<&str> = files.iter().map(|(n, _)| n.as_ref()).collect();
+    let stale: Vec<String> = tree(dir)
+        .into_keys()
+        .map(|k| k.replace('\\', "/"))
+        .filter(|k| !made.contains(k.as_str()))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "{} holds files no longer made: {stale:?}; run with BLOCKPRINT_BLESS=1",
+        dir.display()
+    );
+    n
+}
+
+/// Where two texts first differ, as `: line N: golden "…", now "…"`.
+fn first_difference(want: &str, got: &str) -> String {
+    let (mut w, mut g) = (want.lines(), got.lines());
+    let mut line = 1;
+    loop {
+        match (w.next(), g.next()) {
+            (Some(a), Some(b)) if a == b => line += 1,
+            (None, None) => return ": the line ends differ".into(),
+            (a, b) => return format!(": line {line}: golden {a:?}, now {b:?}"),
+        }
+    }
 }
 
 /// The exact distribution of `f(roll)` over every roll of independent uniform dice with the given faces,

@@ -5,11 +5,9 @@
 //! glyph positions back from the PDF: no glyph leaves the page's text area (the 15 mm side margins), and
 //! no two glyphs overlap, which is what text printed over a neighbouring field looks like.
 
-mod support;
-
+use crate::support::glyphs::{self, Glyph};
 use blockprint::render::{Engine, Templates};
 use serde_json::Value;
-use support::glyphs::{self, Glyph};
 
 const PAYLOADS: [&str; 5] = [
     "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch",

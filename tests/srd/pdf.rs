@@ -2,16 +2,14 @@
 //! the paper size on the command line is the size of its pages.
 
 use std::path::Path;
-use std::process::Command;
 
 use blockprint::render::Paper;
 
 fn render(out: &Path, paper: &str) -> Vec<u8> {
-    let o = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+    let o = crate::support::bp()
         .args(["srd", "--format", "pdf", "--quiet", "--paper", paper])
         .arg("--out")
         .arg(out)
-        .env_remove("SOURCE_DATE_EPOCH")
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -77,7 +75,7 @@ fn the_srd_opens_with_its_bookmarks_in_every_paper_size() {
 
 #[test]
 fn paper_names_parse_in_any_case_and_unknown_ones_are_refused() {
-    let o = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+    let o = crate::support::bp()
         .args(["srd", "--format", "md", "--quiet", "--paper", "a3", "--out"])
         .arg(tempfile::tempdir().unwrap().path())
         .output()

@@ -26,10 +26,9 @@ fn manifest_dir() -> PathBuf {
 /// Run blockprint in `cwd`, killing it if it runs past [`LIMIT`].
 fn run(cwd: &Path, args: &[&str]) -> Run {
     let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+    let mut child = crate::support::bp()
         .current_dir(cwd)
         .args(args)
-        .env_remove("SOURCE_DATE_EPOCH")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -194,15 +193,15 @@ fn walk(dir: &Path, out: &mut Vec<String>) {
     }
 }
 
-/// The checker's diagnostic kinds, read from `src/diag.rs` (`enum Kind`), in snake_case: a new kind
-/// without a fixture fails [`every_diagnostic_kind_has_a_bad_fixture`].
+/// The checker's diagnostic kinds, read from `crates/content/src/diag.rs` (`enum Kind`), in snake_case: a
+/// new kind without a fixture fails [`every_diagnostic_kind_has_a_bad_fixture`].
 fn kinds() -> Vec<String> {
-    let src = std::fs::read_to_string(manifest_dir().join("src/diag.rs")).unwrap();
+    let src = std::fs::read_to_string(manifest_dir().join("crates/content/src/diag.rs")).unwrap();
     let body = src
         .split("pub enum Kind {")
         .nth(1)
         .and_then(|s| s.split("\n}").next())
-        .expect("enum Kind in src/diag.rs");
+        .expect("enum Kind in crates/content/src/diag.rs");
     body.lines()
         .map(str::trim)
         .filter(|l| !l.starts_with("//") && l.ends_with(','))

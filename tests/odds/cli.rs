@@ -3,8 +3,7 @@
 //! `--ties`), success-target warnings on stderr and in `check`, and Unicode notation with carets at the
 //! right column. Bless the goldens with `BLOCKPRINT_BLESS=1`.
 
-mod support;
-use support::{blockprint as run, enumerate, stderr, stdout};
+use crate::support::{blockprint as run, enumerate, stderr, stdout};
 
 use std::path::Path;
 use std::process::Output;
@@ -18,17 +17,8 @@ fn json(o: &Output) -> serde_json::Value {
 }
 
 fn golden(name: &str, actual: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden/odds")
-        .join(name);
-    if std::env::var_os("BLOCKPRINT_BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("{} missing; run with BLOCKPRINT_BLESS=1", path.display()));
-    assert_eq!(actual, want, "golden {name}");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/odds");
+    crate::support::golden_files(&dir, [(name, actual)]);
 }
 
 #[test]

@@ -4,18 +4,12 @@
 //! accepts rolls for every seed.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 fn fixture() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dice/zero_divisor/content")
 }
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .args(args)
-        .output()
-        .expect("run blockprint")
-}
+use crate::support::blockprint as run;
 
 #[test]
 fn check_rejects_divisors_that_can_be_zero_at_their_place() {

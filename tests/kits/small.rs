@@ -3,13 +3,11 @@
 //! ladder rungs, modifiers, movement actions and cover in the PDF text, golden Markdown and JSON,
 //! byte-identical reruns, and `check` naming what a kit lacks in an `init` copy.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::support::{blockprint, golden_files, ok, s, tree};
 use num_rational::BigRational;
-use support::{blockprint, golden_files, ok, s, tree};
 
 fn make(game: &str, out: &Path, paper: &str) {
     ok(&blockprint(&[
@@ -441,7 +439,7 @@ fn long_unbroken_strings_wrap_inside_their_boxes() {
         "storypath/storypath-cards.pdf",
     ] {
         let bytes = std::fs::read(out.join("kits").join(pdf)).unwrap();
-        for page in support::glyphs::pages(&bytes) {
+        for page in crate::support::glyphs::pages(&bytes) {
             for g in &page.glyphs {
                 seen += 1;
                 assert!(
@@ -498,8 +496,9 @@ fn card_sheets_have_short_marks_and_a_legible_footer_clear_of_them() {
                 l["card_h"].as_f64().unwrap(),
                 l["bleed"].as_f64().unwrap(),
             );
-            let pdf =
-                support::glyphs::pages(&std::fs::read(k.join(format!("{name}.pdf"))).unwrap());
+            let pdf = crate::support::glyphs::pages(
+                &std::fs::read(k.join(format!("{name}.pdf"))).unwrap(),
+            );
             let layout_pages = l["pages"].as_array().unwrap();
             assert_eq!(pdf.len(), layout_pages.len(), "{paper} {name}");
             for (i, (lp, page)) in layout_pages.iter().zip(&pdf).enumerate() {

@@ -3,7 +3,6 @@
 //! the expectations after an intended change (then read the diff).
 
 use std::path::Path;
-use std::process::Command;
 
 fn fixtures() -> Vec<std::path::PathBuf> {
     let mut dirs: Vec<_> =
@@ -17,12 +16,9 @@ fn fixtures() -> Vec<std::path::PathBuf> {
 }
 
 fn check(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .current_dir(dir)
-        .args(["check", "--content", "content"])
-        .args(args)
-        .output()
-        .expect("run blockprint");
+    let mut all = vec!["check", "--content", "content"];
+    all.extend_from_slice(args);
+    let out = crate::support::blockprint_in(dir, &all);
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),
@@ -68,21 +64,9 @@ fn every_kind_has_a_fixture() {
 
 #[test]
 fn text_reports_match_expected() {
-    let bless = std::env::var_os("BLOCKPRINT_BLESS").is_some();
     for dir in fixtures() {
         let (code, stdout, stderr) = check(&dir, &[]);
-        let expected_path = dir.join("expected.txt");
-        if bless {
-            std::fs::write(&expected_path, &stdout).unwrap();
-            continue;
-        }
-        let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|_| {
-            panic!(
-                "{} missing; run with BLOCKPRINT_BLESS=1",
-                expected_path.display()
-            )
-        });
-        assert_eq!(stdout, expected, "report for {}", dir.display());
+        crate::support::golden_files(&dir, [("expected.txt", stdout)]);
         assert!(
             stderr.is_empty(),
             "{}: unexpected stderr {stderr}",

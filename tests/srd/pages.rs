@@ -16,7 +16,6 @@
 //! Set `BLOCKPRINT_PAGES_REPORT=1` to print every page's fill.
 
 use std::path::Path;
-use std::process::Command;
 
 use blockprint::render::Paper;
 use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
@@ -105,11 +104,10 @@ struct Book {
 }
 
 fn render(paper: Paper, out: &Path) -> Vec<u8> {
-    let o = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+    let o = crate::support::bp()
         .args(["srd", "--format", "pdf", "--quiet", "--paper", paper.name()])
         .arg("--out")
         .arg(out)
-        .env_remove("SOURCE_DATE_EPOCH")
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

@@ -2,14 +2,14 @@
 //! quotients, long convolutions, exploding dice, keep/drop on many dice): each one either finishes or
 //! is refused with exit 1 and a message naming the sub-expression, the limit and what to do. The CPU
 //! guard here is deliberately generous (it only catches hangs); the measured times are in the commit
-//! notes, and the bound itself is the work estimate in `src/dice/dist.rs`.
+//! notes, and the bound itself is the work estimate in `crates/dice/src/dist.rs`.
 
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 fn odds(expr: &str) -> (Output, Duration) {
     let started = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+    let out = crate::support::bp()
         .args(["odds", "--", expr])
         .output()
         .expect("run blockprint");
@@ -104,7 +104,7 @@ fn legitimate_expressions_still_finish_exactly() {
 
 #[test]
 fn json_odds_of_a_big_but_allowed_sum_are_exact() {
-    let out = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+    let out = crate::support::bp()
         .args(["odds", "--json", "300d6"])
         .output()
         .unwrap();
@@ -134,7 +134,7 @@ fn documented_limits_are_the_real_ones() {
     assert_eq!(dice::WORK_LIMIT, 400_000_000);
     assert_eq!(dice::MAX_SUPPORT, 200_000);
     assert_eq!(dice::MEMORY_LIMIT, 256 << 20);
-    let help = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+    let help = crate::support::bp()
         .args(["odds", "--help"])
         .output()
         .unwrap();

@@ -3,16 +3,12 @@
 //! may move a caret (tests/fixtures/check/unknown_reference_smart_punctuation).
 
 use std::path::Path;
-use std::process::Command;
 
 fn check(format: &str) -> String {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/check/unknown_reference_smart_punctuation");
-    let out = Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .current_dir(&dir)
-        .args(["check", "--content", "content", "--format", format])
-        .output()
-        .expect("run blockprint");
+    let out =
+        crate::support::blockprint_in(&dir, &["check", "--content", "content", "--format", format]);
     assert_eq!(out.status.code(), Some(1));
     String::from_utf8(out.stdout).unwrap()
 }

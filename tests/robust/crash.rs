@@ -7,8 +7,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-mod support;
-use support::tree;
+use crate::support::tree;
 
 const ARGS: &[&str] = &[
     "case",
@@ -26,11 +25,9 @@ const ARGS: &[&str] = &[
 ];
 
 fn command(cwd: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_blockprint"));
+    let mut c = crate::support::bp();
     c.current_dir(cwd)
         .args(ARGS)
-        .env_remove("SOURCE_DATE_EPOCH")
-        .env_remove("BLOCKPRINT_TIMINGS")
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     c

@@ -3,15 +3,13 @@
 //! `blockprint check`, the seeded track (byte-identical on rerun, different for another seed), goldens of
 //! the Markdown and JSON, PDF text, the vehicle card count and long strings.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::support::{blockprint, ok, s, tree};
 use num_rational::BigRational;
-use support::{blockprint, ok, s, tree};
 
-const CONTENT: &str = include_str!("../content/coc/chase.toml");
+const CONTENT: &str = include_str!("../../content/coc/chase.toml");
 
 fn kit(out: &Path, extra: &[&str]) -> BTreeMap<String, Vec<u8>> {
     let mut args = vec!["kit", "coc", "--out", s(out)];
@@ -316,7 +314,7 @@ fn golden_markdown_and_json_for_seed_42() {
         .filter(|(k, _)| k.ends_with(".md") || (k.ends_with(".json") && !k.starts_with("manifest")))
         .collect();
     assert_eq!(picked.len(), 10);
-    assert_eq!(support::golden_files(&golden, picked), 10);
+    assert_eq!(crate::support::golden_files(&golden, picked), 10);
 }
 
 #[test]

@@ -2,17 +2,7 @@
 //! byte for byte for any number a batch can reach, past 9 999 too (issue 14, point 7); a batch that would
 //! reach past the highest number is refused up front, naming the options.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn blockprint(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_blockprint"))
-        .current_dir(cwd)
-        .args(args)
-        .env_remove("SOURCE_DATE_EPOCH")
-        .output()
-        .expect("run blockprint")
-}
+use crate::support::blockprint_in as blockprint;
 
 #[test]
 fn the_printed_key_remakes_cases_numbered_past_9999() {

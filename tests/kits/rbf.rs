@@ -3,13 +3,11 @@
 //! every card sheet, the track checker's located diagnostics, the drawn Tenderloin track, golden Markdown
 //! and JSON, byte-identical reruns, and long unbroken strings kept on the page.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::support::{blockprint, glyphs, ok, s, tree};
 use lopdf::{Document, Object};
-use support::{blockprint, glyphs, ok, s, tree};
 
 const PT_PER_MM: f64 = 72.0 / 25.4;
 const ACTIONS: [&str; 5] = ["READY", "RUN", "FLOW", "BOLT", "STRIKE"];
@@ -258,7 +256,8 @@ fn flow_and_ready_odds_match_an_enumeration_of_fudge_dice() {
             .iter()
             .find(|f| f["upright"]["action"] == name)
             .unwrap();
-        let want = support::enumerate(&vec![fudge.clone(); dice], |r| r.iter().sum::<i64>() + add);
+        let want =
+            crate::support::enumerate(&vec![fudge.clone(); dice], |r| r.iter().sum::<i64>() + add);
         let rows = f["roll"]["rows"].as_array().unwrap();
         assert_eq!(rows.len(), want.len());
         for r in rows {
@@ -561,7 +560,7 @@ fn golden_markdown_and_json() {
         .into_iter()
         .filter(|(n, _)| n.ends_with(".md") || (n.ends_with(".json") && n != "manifest.json"))
         .collect();
-    assert_eq!(support::golden_files(&golden, &picked), 10);
+    assert_eq!(crate::support::golden_files(&golden, &picked), 10);
 }
 
 #[test]

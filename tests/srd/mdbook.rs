@@ -14,7 +14,7 @@ use std::process::Command;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 fn render_book(out: &Path) -> PathBuf {
-    let o = Command::new(env!("CARGO_BIN_EXE_blockprint"))
+    let o = crate::support::bp()
         .args(["srd", "--format", "md", "--quiet", "--out"])
         .arg(out)
         .output()

@@ -3,8 +3,7 @@
 //! enumeration of every roll of every die, or a closed form. None of it calls the engine's code paths;
 //! the engine is only asked for its answer through the public API (`parse`, `distribution`, `contest`).
 
-mod support;
-use support::enumerate;
+use crate::support::enumerate;
 
 use std::collections::BTreeMap;
 

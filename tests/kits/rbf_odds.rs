@@ -3,12 +3,10 @@
 //! (golden text and JSON, and the exact set of wrong cells, found again here by enumeration), a corrected
 //! cell in a content copy, and a malformed claim. Bless the goldens with `BLOCKPRINT_BLESS=1`.
 
-mod support;
-
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use support::{blockprint, ok, s};
+use crate::support::{blockprint, ok, s};
 
 /// The faces of one Fudge die.
 const FUDGE: [i64; 3] = [-1, 0, 1];
@@ -211,7 +209,11 @@ fn the_card_is_one_page_on_a4_and_letter_and_reruns_are_identical() {
             assert!(x == y, "{paper}: {f} differs between runs");
         }
         let pdf = std::fs::read(a.path().join("kits/rbf/rbf-odds.pdf")).unwrap();
-        assert_eq!(support::glyphs::pages(&pdf).len(), 1, "{paper}: one page");
+        assert_eq!(
+            crate::support::glyphs::pages(&pdf).len(),
+            1,
+            "{paper}: one page"
+        );
     }
 }
 
@@ -351,7 +353,7 @@ fn verify_odds_reports_exactly_the_wrong_cells() {
         ("verify-odds.json".to_owned(), masked.into_bytes()),
     ];
     assert_eq!(
-        support::golden_files(&golden, files.iter().map(|(a, b)| (a, b))),
+        crate::support::golden_files(&golden, files.iter().map(|(a, b)| (a, b))),
         2
     );
 }
@@ -484,7 +486,7 @@ fn long_unbroken_labels_wrap_inside_the_page() {
             "--quiet",
         ]));
         let pdf = std::fs::read(out.join("kits/rbf/rbf-odds.pdf")).unwrap();
-        let pages = support::glyphs::pages(&pdf);
+        let pages = crate::support::glyphs::pages(&pdf);
         let mut glyphs = 0;
         for p in &pages {
             for g in &p.glyphs {
@@ -526,7 +528,7 @@ fn card_markdown_and_json_match_goldens() {
         .collect();
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/kit-rbf-odds");
     assert_eq!(
-        support::golden_files(&golden, files.iter().map(|(a, b)| (a, b))),
+        crate::support::golden_files(&golden, files.iter().map(|(a, b)| (a, b))),
         2
     );
 }

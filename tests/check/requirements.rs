@@ -1,11 +1,9 @@
 //! Generator requirements on an edited `init` copy: `check` reports what a kind needs and the content lacks
 //! as a located error, and `case` then refuses before writing anything.
 
-mod support;
-
 use std::path::Path;
 
-use support::{blockprint, ok, s};
+use crate::support::{blockprint, ok, s};
 
 /// `case` on `content` exits 1 (content error) before writing anything under `out`.
 fn case_refuses(content: &Path, out: &Path) {

@@ -1,0 +1,33 @@
+//! blockprint's integration tests: one test binary (`autotests = false` in Cargo.toml), one module per
+//! area, so that touching one file relinks one executable instead of one per area. Every run of the
+//! `blockprint` binary goes through [`support`] (`support::bp()`), and every golden file is compared
+//! through `support::golden_files`.
+//!
+//! Run one area with a filter: `cargo test --release --test main kits::` (or `kits::rbf::`,
+//! `dice::props::`); `cargo test --release --test main -- --list` lists them all.
+
+mod support;
+
+mod build;
+mod campaign;
+mod cards;
+mod case;
+mod check;
+mod cli;
+mod cli_surface;
+mod detective;
+mod dice;
+mod export;
+mod fonts;
+mod form_scripts;
+mod frequencies;
+mod hostile;
+mod kits;
+mod npc;
+mod odds;
+mod pages;
+mod pipeline;
+mod robust;
+mod sheet;
+mod srd;
+mod version;
