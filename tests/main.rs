@@ -1,7 +1,7 @@
 //! blockprint's integration tests: one test binary (`autotests = false` in Cargo.toml), one module per
 //! area, so that touching one file relinks one executable instead of one per area. Every run of the
 //! `blockprint` binary goes through [`support`] (`support::bp()`), and every golden file is compared
-//! through `support::golden_files`.
+//! through `support::golden_files`, which masks the content version.
 //!
 //! Run one area with a filter: `cargo test --release --test main kits::` (or `kits::rbf::`,
 //! `dice::props::`); `cargo test --release --test main -- --list` lists them all.
@@ -21,6 +21,7 @@ mod export;
 mod fonts;
 mod form_scripts;
 mod frequencies;
+mod goldens;
 mod hostile;
 mod kits;
 mod npc;

@@ -68,9 +68,41 @@ pub fn ok(o: &Output) {
     );
 }
 
-/// Compare `files` (relative name → bytes) with the golden copies under `dir`. With `BLOCKPRINT_BLESS`
-/// set, the files are written first. Returns how many files were compared. Every golden comparison of the
-/// tests goes through here.
+/// What golden files hold where an output says the content version: the version changes with every edit
+/// of the content, and the goldens pin what the output says, not which content it was made from.
+pub const CONTENT_VERSION: &str = "<content-version>";
+
+/// The built-in content's version (`Library::version`, 12 hex digits), as every output made from it
+/// prints it.
+pub fn content_version() -> &'static str {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    VERSION.get_or_init(|| {
+        let (lib, _) =
+            blockprint::check::load_and_check(&blockprint::content::ContentRoot::Embedded)
+                .expect("the built-in content loads");
+        assert_eq!(lib.version.len(), 12, "{}", lib.version);
+        lib.version
+    })
+}
+
+/// `bytes` with every occurrence of the built-in content's version replaced by [`CONTENT_VERSION`].
+pub fn mask_content_version(bytes: &[u8]) -> Vec<u8> {
+    let version = content_version().as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut rest = bytes;
+    while let Some(at) = rest.windows(version.len()).position(|w| w == version) {
+        out.extend_from_slice(&rest[..at]);
+        out.extend_from_slice(CONTENT_VERSION.as_bytes());
+        rest = &rest[at + version.len()..];
+    }
+    out.extend_from_slice(rest);
+    out
+}
+
+/// Compare `files` (relative name → bytes) with the golden copies under `dir`, the content version in
+/// `files` masked first ([`mask_content_version`]: golden files hold [`CONTENT_VERSION`]). With
+/// `BLOCKPRINT_BLESS` set, the masked files are written first. Returns how many files were compared.
+/// Every golden comparison of the tests goes through here.
 pub fn golden_files<N: AsRef<str>, B: AsRef<[u8]>>(
     dir: &Path,
     files: impl IntoIterator<Item = (N, B)>,
@@ -80,10 +112,10 @@ pub fn golden_files<N: AsRef<str>, B: AsRef<[u8]>>(
     for (name, bytes) in files {
         let name = name.as_ref();
         let path = dir.join(name);
-        let got = bytes.as_ref();
+        let got = mask_content_version(bytes.as_ref());
         if bless {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, got).unwrap();
+            std::fs::write(&path, &got).unwrap();
         }
         let want = std::fs::read(&path)
             .unwrap_or_else(|_| panic!("{} missing; run with BLOCKPRINT_BLESS=1", path.display()));
