@@ -1,7 +1,7 @@
 //! The document pipeline: kinds plug in without code elsewhere, batches split by index range equal the
 //! whole, output folders are safe to rerun (manifest, refusal, `--force`, resume after a kill), combined
 //! print files are merged with one bookmark per case and duplex padding and every built-in template compiles
-//! without a warning (what `check` reports of a generator's requirements: `check_requirements.rs`).
+//! without a warning (what `check` reports of a generator's requirements: `check::requirements`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
