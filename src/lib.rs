@@ -12,11 +12,13 @@
 //!    Markdown and streams a kind's documents to disk;
 //! 5. [`generators`] (`blockprint-kinds`) holds every document kind and the registry; [`campaign`] keeps a
 //!    squad's year between sessions;
-//! 6. this crate: [`cli`], the command line.
+//! 6. this crate: [`project`], the one path from files on disk to files written ([`project::Project`]),
+//!    and [`cli`], the command line on top of it.
 //!
 //! The module paths below are the library's public face: each re-exports the crate that holds the stage.
 
 pub mod cli;
+pub mod project;
 
 pub use blockprint_content as content;
 pub use blockprint_content::{check, diag, error, roll};

@@ -3,7 +3,6 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::FromArgMatches;
 use clap::error::ErrorKind;
 
 // typst allocates and frees many small objects while it lays out; with the system allocator, malloc and
@@ -20,11 +19,8 @@ fn main() -> ExitCode {
     let color = blockprint::cli::term::choice_in(&args);
     blockprint::cli::term::init(color);
     let mut cmd = blockprint::cli::help::command_for(&args).color(color);
-    let parsed = cmd
-        .try_get_matches_from_mut(&args)
-        .and_then(|m| blockprint::cli::Cli::from_arg_matches(&m).map_err(|e| e.format(&mut cmd)));
-    match parsed {
-        Ok(cli) => blockprint::cli::run(cli),
+    match cmd.try_get_matches_from_mut(&args) {
+        Ok(m) => blockprint::cli::run_matches(&m),
         Err(e) if e.kind() == ErrorKind::DisplayVersion => print_version(),
         Err(e) => e.exit(),
     }

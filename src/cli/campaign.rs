@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::ContentArg;
+use crate::campaign::kind::{CampaignCases, PlanKind, StatusKind};
 use crate::campaign::{self, Campaign, Member, Relation, STATE_FILE, Setup, Step, file};
 use crate::error::{Error, Result};
-use crate::campaign::kind::{CampaignCases, PlanKind, StatusKind};
 use crate::generators::detective::DetectiveKind;
 use crate::generators::{Checked, Kind, Request};
-use crate::render::{Engine, Format, Paper, Templates, driver, manifest};
+use crate::render::{Engine, Format, Paper, driver, manifest};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum CampaignCommand {
@@ -181,20 +181,19 @@ pub(super) fn run(cmd: CampaignCommand) -> Result<()> {
             format,
         } => plan(&common, weeks, &format),
         CampaignCommand::Packets(c) => {
-            let (templates, cx) = context(&c.content)?;
+            let project = context(&c.content)?;
+            let cx = project.checked_names(&["case", "detective"])?;
             let camp = load(&c.dir, &cx)?;
-            let engine = super::make::engine(templates, &cx)?;
+            let engine = project.engine()?;
             sheets(&engine, &cx, &camp, c.quiet)?;
             packets(&engine, &cx, &camp, c.quiet)
         }
     }
 }
 
-/// The templates and the checked content (with what the case and detective generators need).
-fn context(content: &ContentArg) -> Result<(Templates, Checked)> {
-    let (templates, registry) = super::kinds(content)?;
-    let cx = super::checked(&super::root(content), &registry, &["case", "detective"])?;
-    Ok((templates, cx))
+/// The project of the content and templates (the campaign reads what the case and detective kinds need).
+fn context(content: &ContentArg) -> Result<crate::project::Project> {
+    crate::project::Project::open(content.content.as_deref(), content.templates.as_deref())
 }
 
 /// Load and replay the campaign; an invalid state file is reported at its place (exit 1).
@@ -248,7 +247,8 @@ fn new(
         Some(list) => parse_members(list)?,
         None => Vec::new(),
     };
-    let (templates, cx) = context(content)?;
+    let project = context(content)?;
+    let cx = project.checked_names(&["case", "detective"])?;
     let seed = super::seed_or_fresh(seed, "campaign");
     let setup = Setup {
         year,
@@ -267,7 +267,7 @@ fn new(
         steps: Vec::new(),
         derived,
     };
-    let engine = super::make::engine(templates, &cx)?;
+    let engine = project.engine()?;
     sheets(&engine, &cx, &c, quiet)?;
     packets_of(&engine, &cx, &c, quiet)?;
     let text = file::render(&cx.lib, &c.setup, &c.steps, &c.derived)?;
@@ -324,7 +324,8 @@ fn parse_members(list: &str) -> Result<Vec<Member>> {
 
 /// Apply one command at the end of the log.
 fn step(c: &Common, s: Step) -> Result<()> {
-    let (templates, cx) = context(&c.content)?;
+    let project = context(&c.content)?;
+    let cx = project.checked_names(&["case", "detective"])?;
     let old = load(&c.dir, &cx)?;
     let mut steps = old.steps.clone();
     steps.push(s);
@@ -336,7 +337,7 @@ fn step(c: &Common, s: Step) -> Result<()> {
         steps,
         derived,
     };
-    let engine = super::make::engine(templates, &cx)?;
+    let engine = project.engine()?;
     forget_changed(&c.dir, &old.derived, &new.derived);
     packets(&engine, &cx, &new, c.quiet)?;
     let text = file::render(&cx.lib, &new.setup, &new.steps, &new.derived)?;
@@ -346,7 +347,8 @@ fn step(c: &Common, s: Step) -> Result<()> {
 }
 
 fn undo(c: &Common) -> Result<()> {
-    let (templates, cx) = context(&c.content)?;
+    let project = context(&c.content)?;
+    let cx = project.checked_names(&["case", "detective"])?;
     let mut camp = load(&c.dir, &cx)?;
     let before = camp.derived.clone();
     let Some(last) = camp.steps.pop() else {
@@ -357,7 +359,7 @@ fn undo(c: &Common) -> Result<()> {
     };
     camp.derived = campaign::replay(&cx.lib, &camp.setup, &camp.steps)
         .map_err(|(_, e)| Error::Bug(format!("a log that replayed no longer does: {}", e.0)))?;
-    let engine = super::make::engine(templates, &cx)?;
+    let engine = project.engine()?;
     forget_changed(&c.dir, &before, &camp.derived);
     packets(&engine, &cx, &camp, c.quiet)?;
     let text = file::render(&cx.lib, &camp.setup, &camp.steps, &camp.derived)?;
@@ -519,10 +521,11 @@ fn prune(folder: &Path, c: &Campaign) -> Result<()> {
 
 fn status(c: &Common, formats: &[Format]) -> Result<()> {
     let started = Instant::now();
-    let (templates, cx) = context(&c.content)?;
+    let project = context(&c.content)?;
+    let cx = project.checked_names(&["case", "detective"])?;
     let camp = load(&c.dir, &cx)?;
     let status = crate::campaign::kind::status(&cx, &camp)?;
-    let engine = super::make::engine(templates, &cx)?;
+    let engine = project.engine()?;
     let kind = StatusKind { status };
     driver::run(
         &kind,
@@ -542,7 +545,8 @@ fn status(c: &Common, formats: &[Format]) -> Result<()> {
 }
 
 fn plan(c: &Common, weeks: u32, formats: &[Format]) -> Result<()> {
-    let (templates, cx) = context(&c.content)?;
+    let project = context(&c.content)?;
+    let cx = project.checked_names(&["case", "detective"])?;
     let camp = load(&c.dir, &cx)?;
     let plan = crate::campaign::kind::plan(&camp, weeks)?;
     outln!(
@@ -554,7 +558,7 @@ fn plan(c: &Common, weeks: u32, formats: &[Format]) -> Result<()> {
         plan.at_most,
         plan.odds
     );
-    let engine = super::make::engine(templates, &cx)?;
+    let engine = project.engine()?;
     let kind = PlanKind { plan };
     driver::run(
         &kind,

@@ -74,6 +74,7 @@ fn registry(args: &[OsString]) -> Registry {
 /// (`mut_subcommands` rather than `mut_subcommand`, which would move the command to the end of the
 /// list and panic if it were renamed.)
 fn with_registry(cmd: Command, registry: &Registry) -> Command {
+    let cmd = super::make::add_commands(cmd, registry);
     let kinds = kind_list(registry);
     let cmd = cmd.mut_subcommands(|c| {
         let lead = match c.get_name() {

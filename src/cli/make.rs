@@ -1,308 +1,282 @@
-//! `blockprint case`, `srd`, `make KIND` and `build`: one loop for every document kind. Options in; the
-//! kind's files under `--out/<folder>/` out, through the driver in [`crate::render::driver`].
+//! `make KIND`, the commands that are its aliases, and `build`: one command per registered kind, generated
+//! from the registry (its options struct gives the kind's flags, [`MakeArgs`] the flags every command that
+//! makes files shares), and one call of [`Project`] per run.
+//!
+//! The aliases are the names people already use: `case`, `srd`, `detective`, `npc`, `sheet`, `deck` and
+//! `cards` are `make <the same name>`, command for command; `kit GAME` is `make kit-GAME` (`kit all`:
+//! every kit); `export --to TARGET` is `make export-TARGET`.
 
-use std::collections::BTreeMap;
+use clap::{ArgMatches, Args, Command, FromArgMatches};
+use serde_json::Value;
 
 use super::{BatchArgs, ContentArg, OutputArgs};
 use crate::error::{Error, Result};
-use crate::generators::{Checked, Kind, Request};
-use crate::render::{Engine, Format, driver, manifest};
+use crate::generators::{KindDef, Registry};
+use crate::project::{Batch, Output, Project};
+use crate::render::Format;
 
-/// Make one kind by name.
-pub(super) fn one(
-    name: &str,
-    content: &ContentArg,
-    batch: &BatchArgs,
-    output: &OutputArgs,
-    count: u32,
-    formats: &[Format],
-) -> Result<()> {
-    many(&[name], content, batch, output, count, formats)
+/// The commands that are `make <same name>`.
+pub const ALIASES: &[&str] = &["case", "srd", "detective", "npc", "sheet", "deck", "cards"];
+
+// What every command that makes files takes besides the kind's own options. (A plain comment: a doc
+// comment here would become the about line of every kind's command.)
+#[derive(Debug, clap::Args)]
+pub struct MakeArgs {
+    #[command(flatten)]
+    pub content: ContentArg,
+    #[command(flatten)]
+    pub batch: BatchArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// How many items, for kinds that roll.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub count: u32,
+    /// Which kinds of file to write, comma-separated (default: every format the kind makes).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub format: Vec<Format>,
 }
 
-/// Make several kinds by name (`kit all`), on one content check and one engine.
-pub(super) fn many(
-    names: &[&str],
-    content: &ContentArg,
-    batch: &BatchArgs,
-    output: &OutputArgs,
-    count: u32,
-    formats: &[Format],
-) -> Result<()> {
-    let (templates, registry) = super::kinds(content)?;
-    let mut kinds = Vec::new();
-    for name in names {
-        kinds.push(registry.get(name).ok_or_else(|| {
-            let names: Vec<&str> = registry.kinds().map(|k| k.name()).collect();
-            Error::Usage(format!(
-                "there is no document kind `{name}`; the kinds are: {}",
-                names.join(", ")
-            ))
-        })?);
-    }
-    let root = super::root(content);
-    let cx = super::checked(&root, &registry, names)?;
-    let mut jobs = Vec::new();
-    for kind in kinds {
-        let name = kind.name();
-        let req = request(kind, batch, output, count)?;
-        if kind.count(&cx, &req)? == 0 {
-            return Err(Error::Rules(format!(
-                "the content offers nothing for `{name}` to make"
-            )));
+impl MakeArgs {
+    fn batch(&self) -> Batch {
+        Batch {
+            seed: self.batch.seed,
+            year: self.batch.year,
+            first_number: self.batch.first_number,
+            year_cases: self.batch.year_cases,
+            count: self.count,
         }
-        let formats = if formats.is_empty() {
-            kind.formats().to_vec()
+    }
+
+    fn output(&self) -> Output {
+        output(&self.output, self.format.clone())
+    }
+
+    fn project(&self) -> Result<Project> {
+        Project::open(
+            self.content.content.as_deref(),
+            self.content.templates.as_deref(),
+        )
+    }
+}
+
+/// The output options as the project takes them.
+pub(super) fn output(o: &OutputArgs, formats: Vec<Format>) -> Output {
+    Output {
+        out: o.out.clone(),
+        paper: o.paper,
+        jobs: o.jobs,
+        quiet: o.quiet,
+        force: o.force,
+        formats,
+        command: command_line(),
+    }
+}
+
+/// `make <kind>` for one registered kind: its options first, then the options every kind shares.
+pub fn kind_command(name: &str, def: &dyn KindDef) -> Command {
+    let cmd = Command::new(name.to_owned()).next_help_heading(format!("Options of {name}"));
+    let cmd = def.args(cmd).next_help_heading("Options of every kind");
+    // The about line last: a flattened struct's doc comment would replace it.
+    MakeArgs::augment_args(cmd).about(sentence(&def.info().about))
+}
+
+/// A kind's about line as a command's: capitalised like the other commands' help.
+fn sentence(about: &str) -> String {
+    let mut c = about.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// The games of `kit GAME`: every registered kind named `kit-GAME`, in registration order.
+pub fn kit_games(registry: &Registry) -> Vec<String> {
+    registry
+        .kinds()
+        .filter_map(|k| k.name().strip_prefix("kit-").map(str::to_owned))
+        .collect()
+}
+
+/// The export targets of `export --to`: every registered kind named `export-TARGET`, without the
+/// Foundry generations (`--foundry-version` picks one).
+fn export_targets(registry: &Registry) -> Vec<String> {
+    registry
+        .kinds()
+        .filter_map(|k| k.name().strip_prefix("export-").map(str::to_owned))
+        .filter(|t| !t.starts_with("foundry-v"))
+        .collect()
+}
+
+/// The commands the registry defines: `make`'s subcommands, the aliases, `kit` and `export`.
+pub fn add_commands(cmd: Command, registry: &Registry) -> Command {
+    let kinds: Vec<Command> = registry
+        .defs()
+        .map(|d| kind_command(&d.info().name, d))
+        .collect();
+    let mut cmd = cmd.mut_subcommands(|c| {
+        if c.get_name() == "make" {
+            kinds.iter().fold(c, |c, k| c.subcommand(k.clone()))
         } else {
-            let unsupported: Vec<&Format> = formats
-                .iter()
-                .filter(|f| !kind.formats().contains(f))
-                .collect();
-            if !unsupported.is_empty() {
-                return Err(Error::Usage(format!(
-                    "`{name}` makes {}, not {}",
-                    format_list(kind.formats()),
-                    format_list(&unsupported.into_iter().copied().collect::<Vec<_>>())
-                )));
-            }
-            formats.to_vec()
-        };
-        jobs.push((kind, req, formats));
-    }
-    let engine = engine(templates, &cx)?;
-    for (kind, req, formats) in jobs {
-        driver::run(kind, &cx, &req, &engine, &options(output, formats))?;
-    }
-    Ok(())
-}
-
-/// The seed of a build: `--seed`, else the seed of the first batch already in the output folder (a rerun
-/// continues it), else a fresh one, printed.
-fn build_seed(
-    registry: &crate::generators::Registry,
-    batch: &BatchArgs,
-    output: &OutputArgs,
-) -> u64 {
-    if let Some(s) = batch.seed {
-        return s;
-    }
-    for kind in registry.kinds().filter(|k| k.rolls()) {
-        let dir = output.out.join(kind.folder());
-        if let Some(s) = manifest::existing_batch(&dir).and_then(|b| b["seed"].as_u64()) {
-            if !output.quiet {
-                eprintln!(
-                    "seed: {s} (continuing the batch in {}; pass --seed to start another)",
-                    dir.display()
-                );
-            }
-            return s;
-        }
-    }
-    let s = crate::roll::fresh_seed();
-    eprintln!("seed: {s} (regenerate this build with --seed {s})");
-    s
-}
-
-/// Every kind the content offers, in registration order.
-pub(super) fn build(
-    content: &ContentArg,
-    batch: &BatchArgs,
-    output: &OutputArgs,
-    count: u32,
-) -> Result<()> {
-    let (templates, registry) = super::kinds(content)?;
-    let root = super::root(content);
-    let cx = super::checked(&root, &registry, &[])?;
-    let engine = engine(templates, &cx)?;
-    // One batch seed for every kind that rolls (the cases, the seeded chase track), so one printed seed
-    // makes the whole build again.
-    let batch = &BatchArgs {
-        seed: Some(build_seed(&registry, batch, output)),
-        ..*batch
-    };
-    let mut runs = Vec::new();
-    for kind in registry.kinds() {
-        // `build --paper a5` makes every kind that prints on A5 (the SRD, the tables) and says which it
-        // left out; `case --paper a5` alone is refused by `request`.
-        if !kind.papers().contains(&output.paper) {
-            let sizes: Vec<&str> = kind.papers().iter().map(|p| p.name()).collect();
-            eprintln!(
-                "skipped {}: it prints on {}, not {}",
-                kind.name(),
-                sizes.join(" or "),
-                output.paper.name()
-            );
-            continue;
-        }
-        let offered = kind.requires_always() || kind.requires().touched_by(&cx.lib);
-        let req = request(kind, batch, output, count)?;
-        if !offered || kind.count(&cx, &req)? == 0 {
-            if !output.quiet {
-                eprintln!("skipped {}: the content offers nothing for it", kind.name());
-            }
-            continue;
-        }
-        runs.push((kind, req));
-    }
-    // Kinds write into folders of their own, so two run at once: the SRD's one long compile no longer
-    // leaves a core idle while the small kinds wait behind it. Each kind's files are what it makes alone.
-    let opts = options(output, Vec::new());
-    let workers = opts.jobs.clamp(1, 2);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let failed: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let stop = failed.lock().map_or(true, |f| f.is_some());
-                    let Some((kind, req)) = runs.get(i).filter(|_| !stop) else {
-                        break;
-                    };
-                    let opts = options(output, kind.formats().to_vec());
-                    if let Err(e) = driver::run(*kind, &cx, req, &engine, &opts)
-                        && let Ok(mut f) = failed.lock()
-                    {
-                        f.get_or_insert(e);
-                    }
-                }
-            });
+            c
         }
     });
-    match failed.into_inner() {
-        Ok(Some(e)) => Err(e),
-        Ok(None) => Ok(()),
-        Err(_) => Err(Error::Bug("a build worker panicked".into())),
+    for alias in ALIASES {
+        if let Some(k) = kinds.iter().find(|k| k.get_name() == *alias) {
+            cmd = cmd.subcommand(k.clone());
+        }
     }
+    let games = kit_games(registry);
+    if !games.is_empty() {
+        let mut values: Vec<String> = games.clone();
+        values.push("all".into());
+        let kit = Command::new("kit")
+            .arg(
+                clap::Arg::new("game")
+                    .required(true)
+                    .value_parser(clap::builder::PossibleValuesParser::new(values))
+                    .help("Which game's kit (`all`: every kit)"),
+            )
+            .next_help_heading("Options of every kind");
+        cmd = cmd.subcommand(MakeArgs::augment_args(kit).about(
+            "Make a chase kit into --out/kits/<game>/: track sheets, reference cards and tables with \
+             their exact odds (`make kit-GAME`; `all`: every kit)",
+        ));
+    }
+    let targets = export_targets(registry);
+    if let Some(def) = registry.def("export-csv") {
+        let export = Command::new("export")
+            .arg(
+                clap::Arg::new("to")
+                    .long("to")
+                    .required(true)
+                    .value_parser(clap::builder::PossibleValuesParser::new(targets))
+                    .help("What to export for"),
+            )
+            .arg(
+                clap::Arg::new("foundry_version")
+                    .long("foundry-version")
+                    .value_name("12|13")
+                    .value_parser(clap::value_parser!(u8).range(12..=13))
+                    .help("Foundry VTT's schema generation: 13 (default) or 12"),
+            )
+            .next_help_heading("Options of export");
+        let export = def.args(export).next_help_heading("Options of every kind");
+        cmd = cmd.subcommand(MakeArgs::augment_args(export).about(
+            "Export tables (and, for Foundry, decks) for a virtual tabletop or a spreadsheet, into \
+             --out/export/<target>/ (`make export-TARGET`)",
+        ));
+    }
+    cmd
+}
+
+/// Run a command the registry defines, if `name` is one: `make KIND`, an alias, `kit` or `export`.
+pub fn dispatch(name: &str, m: &ArgMatches) -> Option<Result<()>> {
+    match name {
+        "make" => {
+            let (kind, sub) = m.subcommand()?;
+            Some(make(&[kind.to_owned()], None, sub))
+        }
+        "kit" => Some(kit(m)),
+        "export" => Some(export(m)),
+        n if ALIASES.contains(&n) => Some(make(&[n.to_owned()], None, m)),
+        _ => None,
+    }
+}
+
+/// Make `kinds` with the options parsed from `m` (the same options for each), or with `options`.
+fn make(kinds: &[String], options: Option<Value>, m: &ArgMatches) -> Result<()> {
+    let args = MakeArgs::from_arg_matches(m).map_err(|e| Error::Usage(e.to_string()))?;
+    let project = args.project()?;
+    let mut jobs = Vec::new();
+    for name in kinds {
+        let def = project.def(name)?;
+        let options = match &options {
+            Some(o) => o.clone(),
+            None => def.options_from_args(m)?,
+        };
+        jobs.push((name.as_str(), options));
+    }
+    project.make(&jobs, &args.batch(), &args.output())
+}
+
+/// `kit GAME`: `make kit-GAME`, or every kit.
+fn kit(m: &ArgMatches) -> Result<()> {
+    let game = m.get_one::<String>("game").cloned().unwrap_or_default();
+    let kinds: Vec<String> = if game == "all" {
+        let args = MakeArgs::from_arg_matches(m).map_err(|e| Error::Usage(e.to_string()))?;
+        kit_games(args.project()?.registry())
+            .into_iter()
+            .map(|g| format!("kit-{g}"))
+            .collect()
+    } else {
+        vec![format!("kit-{game}")]
+    };
+    make(&kinds, None, m)
+}
+
+/// `export --to TARGET [--foundry-version N] [IDS…]`: `make export-TARGET [IDS…]`.
+fn export(m: &ArgMatches) -> Result<()> {
+    let to = m.get_one::<String>("to").cloned().unwrap_or_default();
+    let version = m.get_one::<u8>("foundry_version").copied();
+    let kind = match (to.as_str(), version) {
+        ("foundry", None | Some(13)) => "export-foundry".to_owned(),
+        ("foundry", Some(12)) => "export-foundry-v12".to_owned(),
+        ("foundry", Some(v)) => {
+            return Err(Error::Usage(format!(
+                "--foundry-version {v}: give 12 or 13"
+            )));
+        }
+        (_, Some(_)) => {
+            return Err(Error::Usage(
+                "--foundry-version applies to --to foundry only; leave it out".into(),
+            ));
+        }
+        (t, None) => format!("export-{t}"),
+    };
+    make(&[kind], None, m)
 }
 
 /// `make --list`.
 pub(super) fn list(content: &ContentArg) -> Result<()> {
-    let (_, registry) = super::kinds(content)?;
-    for k in registry.kinds() {
+    let project = Project::open(content.content.as_deref(), content.templates.as_deref())?;
+    let width = project
+        .registry()
+        .kinds()
+        .map(|k| k.name().len())
+        .max()
+        .unwrap_or(0);
+    for k in project.registry().kinds() {
         outln!(
-            "{:<10} {} ({}; into <out>/{}/)",
+            "{:<width$} {} ({}; into <out>/{}/)",
             k.name(),
             k.about(),
-            format_list(k.formats()),
+            crate::project::format_list(k.formats()),
             k.folder()
         );
     }
     Ok(())
 }
 
-fn format_list(formats: &[Format]) -> String {
-    formats
-        .iter()
-        .map(|f| {
-            serde_json::to_value(f)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_default()
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-pub(super) fn engine(templates: crate::render::Templates, cx: &Checked) -> Result<Engine> {
-    let titles: BTreeMap<String, String> = cx
-        .lib
-        .tables
-        .iter()
-        .map(|t| (t.id.value.clone(), t.title.clone()))
-        .collect();
-    Engine::new(templates, titles)
-}
-
-/// The request for a kind: the given seed, the seed of the batch already in the kind's folder (so a
-/// rerun without `--seed` resumes it), or a fresh one announced on stderr.
-pub(super) fn request(
-    kind: &dyn Kind,
+/// `build`: every kind the content offers.
+pub(super) fn build(
+    content: &ContentArg,
     batch: &BatchArgs,
     output: &OutputArgs,
     count: u32,
-) -> Result<Request> {
-    let last = u64::from(batch.first_number) + u64::from(count.max(1)) - 1;
-    if kind.rolls() && last > u64::from(super::MAX_NUMBER) {
-        return Err(Error::Usage(format!(
-            "--first-number {} with --count {count} would number items up to {last}, past {max}, the highest number \
-             --first-number takes (each item prints `--first-number N` to make it again)\n  = help: lower --first-number \
-             to {} or less, or --count",
-            batch.first_number,
-            u64::from(super::MAX_NUMBER) + 1 - u64::from(count.max(1)),
-            max = super::MAX_NUMBER,
-        )));
-    }
-    if !kind.papers().contains(&output.paper) {
-        let sizes: Vec<&str> = kind.papers().iter().map(|p| p.name()).collect();
-        return Err(Error::Usage(format!(
-            "`{}` prints on {}, not {} (--paper)",
-            kind.name(),
-            sizes.join(" or "),
-            output.paper.name()
-        )));
-    }
-    let seed = match batch.seed {
-        Some(s) => s,
-        None if !kind.rolls() => 0,
-        None => {
-            let dir = output.out.join(kind.folder());
-            match manifest::existing_batch(&dir).and_then(|b| b["seed"].as_u64()) {
-                Some(s) => {
-                    if !output.quiet {
-                        eprintln!(
-                            "seed: {s} (continuing the batch in {}; pass --seed to start another)",
-                            dir.display()
-                        );
-                    }
-                    s
-                }
-                None => {
-                    let s = crate::roll::fresh_seed();
-                    eprintln!("seed: {s} (regenerate this batch with --seed {s})");
-                    s
-                }
-            }
-        }
-    };
-    let last = batch.first_number.saturating_add(count - 1);
-    let year_cases = match batch.year_cases {
-        Some(n) if n < last && kind.rolls() => {
-            return Err(Error::Usage(format!(
-                "--year-cases {n} is less than the last case number of this batch ({last}); give at least {last}"
-            )));
-        }
-        Some(n) => n,
-        None => crate::roll::case::CaseRequest::default_year_cases(batch.first_number, count),
-    };
-    Ok(Request {
-        seed,
-        paper: output.paper,
-        first: batch.first_number,
-        count,
+) -> Result<()> {
+    let project = Project::open(content.content.as_deref(), content.templates.as_deref())?;
+    let batch = Batch {
+        seed: batch.seed,
         year: batch.year,
-        year_cases,
-    })
-}
-
-pub(super) fn options(output: &OutputArgs, formats: Vec<Format>) -> driver::Options {
-    let jobs = output
-        .jobs
-        .map_or_else(driver::default_jobs, |j| j as usize);
-    driver::share_cores(jobs);
-    driver::Options {
-        out: output.out.clone(),
-        formats,
-        jobs,
-        quiet: output.quiet,
-        force: output.force,
-        command: command_line(),
-    }
+        first_number: batch.first_number,
+        year_cases: batch.year_cases,
+        count,
+    };
+    project.build(&batch, &self::output(output, Vec::new()))
 }
 
 /// The command line as typed (arguments with spaces quoted), for the manifest. `--out` is left out: the
 /// manifest lives in that folder, and the same run into another folder writes the same manifest.
-fn command_line() -> String {
+pub(super) fn command_line() -> String {
     let mut words = vec!["blockprint".to_owned()];
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {

@@ -24,12 +24,10 @@ macro_rules! eprint {
 mod campaign;
 mod cards;
 mod check;
-mod export;
 pub mod help;
 mod init;
-mod make;
+pub mod make;
 mod odds;
-mod people;
 mod roll;
 mod shell;
 mod tables;
@@ -168,127 +166,18 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Roll new homicide cases and write their packets: per case a GM file and a player handout (PDF),
-    /// Markdown and JSON; then index.md and the print files gm.pdf and handouts.pdf.
-    Case {
-        #[command(flatten)]
-        content: ContentArg,
-        #[command(flatten)]
-        batch: BatchArgs,
-        #[command(flatten)]
-        output: OutputArgs,
-        /// How many cases.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-        count: u32,
-        /// Which kinds of file to write, comma-separated.
-        #[arg(long, value_enum, value_delimiter = ',', default_value = "pdf,md,json")]
-        format: Vec<crate::render::Format>,
-    },
-    /// Roll detectives by the rules' character creation: per detective a Markdown sheet and JSON (with
-    /// every roll listed), then index.md.
-    Detective {
-        #[command(flatten)]
-        content: ContentArg,
-        #[command(flatten)]
-        batch: people::PeopleBatch,
-        #[command(flatten)]
-        output: OutputArgs,
-        /// How many detectives.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-        count: u32,
-        /// The class (fighter, rogue, scholar, hotshot); rolled with even odds when left out.
-        #[arg(long)]
-        class: Option<String>,
-        /// Also write each character sheet as a filled, still-editable PDF form
-        /// (`<stem>-fillable.pdf`, the field names of the blank sheet's fillable copy).
-        #[arg(long)]
-        fillable: bool,
-        /// Which kinds of file to write, comma-separated.
-        #[arg(long, value_enum, value_delimiter = ',', default_value = "pdf,md,json")]
-        format: Vec<crate::render::Format>,
-    },
-    /// Make NPC cards (eight to a page, with cut lines), Markdown stat lines and JSON: random witnesses
-    /// and suspects, or the stock NPCs with `--stock`.
-    Npc {
-        #[command(flatten)]
-        content: ContentArg,
-        #[command(flatten)]
-        batch: people::PeopleBatch,
-        #[command(flatten)]
-        output: OutputArgs,
-        /// How many NPCs (ignored with --stock: every stock NPC is made).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-        count: u32,
-        /// The stock NPCs of the content, their HP rolled with the seed.
-        #[arg(long, conflicts_with_all = ["role", "class", "level"])]
-        stock: bool,
-        /// Witnesses or suspects only (default: each is either, with even odds).
-        #[arg(long, value_enum)]
-        role: Option<crate::roll::npc::Role>,
-        /// The class of every NPC (makes them notable); rolled with even odds when left out.
-        #[arg(long)]
-        class: Option<String>,
-        /// The level of every NPC: 0 is run-of-the-mill (no class, 1 HP).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20))]
-        level: Option<u32>,
-        /// Which kinds of file to write, comma-separated.
-        #[arg(long, value_enum, value_delimiter = ',', default_value = "pdf,md,json")]
-        format: Vec<crate::render::Format>,
-    },
-    /// Render the SRD booklet: PDF, one Markdown file, and a Markdown book for mdBook.
-    Srd {
-        #[command(flatten)]
-        content: ContentArg,
-        #[command(flatten)]
-        output: OutputArgs,
-        /// Which kinds of file to write, comma-separated (json: exactly what the PDF template sees).
-        #[arg(long, value_enum, value_delimiter = ',', default_value = "pdf,md")]
-        format: Vec<crate::render::Format>,
-    },
-    /// Write the blank sheets: character sheet, caseload sheet and GM case sheet, each as a print PDF
-    /// and a fillable PDF form (`<sheet>-fillable.pdf`) whose field names are listed in the README.
-    Sheet {
-        #[command(flatten)]
-        content: ContentArg,
-        #[command(flatten)]
-        output: OutputArgs,
-    },
-    /// Make one document kind by name, e.g. `tables` or a kind of your own under `--templates DIR`.
+    /// Make one document kind by name, with its options: `blockprint make KIND --help` lists them.
+    #[command(
+        subcommand_required = false,
+        arg_required_else_help = true,
+        args_conflicts_with_subcommands = true
+    )]
     Make {
-        /// The kind's name (`blockprint make --list` lists them).
-        #[arg(required_unless_present = "list")]
-        kind: Option<String>,
         /// List every document kind and what it makes.
         #[arg(long)]
         list: bool,
         #[command(flatten)]
         content: ContentArg,
-        #[command(flatten)]
-        batch: BatchArgs,
-        #[command(flatten)]
-        output: OutputArgs,
-        /// How many items, for kinds that roll.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-        count: u32,
-        /// Which kinds of file to write (default: every format the kind makes).
-        #[arg(long, value_enum, value_delimiter = ',')]
-        format: Vec<crate::render::Format>,
-    },
-    /// Make a chase kit into `--out/kits/<game>/`: track sheets, reference cards and tables with their
-    /// exact odds for Block by Block or one of the four chase systems published beside it.
-    Kit {
-        /// Which game's kit (`all`: every kit).
-        #[arg(value_enum)]
-        game: KitGame,
-        #[command(flatten)]
-        content: ContentArg,
-        #[command(flatten)]
-        batch: BatchArgs,
-        #[command(flatten)]
-        output: OutputArgs,
-        /// Which kinds of file to write (default: PDF, Markdown and JSON).
-        #[arg(long, value_enum, value_delimiter = ',')]
-        format: Vec<crate::render::Format>,
     },
     /// Make every document kind the content offers, each in all its formats, into the output folder.
     Build {
@@ -301,51 +190,6 @@ pub enum Command {
         /// How many sample cases (and items of every other rolled kind).
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=10_000))]
         count: u32,
-    },
-    /// Export tables (and, for Foundry, decks) for a virtual tabletop or a spreadsheet, into
-    /// `--out/export/<target>/`: Foundry VTT RollTable and Cards JSON, Roll20 TableExport chat commands,
-    /// or CSV with the pipe form importers read. Every export is checked against the content first.
-    Export {
-        /// What to export for.
-        #[arg(long, value_enum)]
-        to: export::To,
-        /// Foundry VTT's schema generation: 13 (default) or 12.
-        #[arg(long, value_name = "12|13", value_parser = clap::value_parser!(u8).range(12..=13))]
-        foundry_version: Option<u8>,
-        /// Table or deck ids to export (default: all); tables they refer to come along.
-        ids: Vec<String>,
-        #[command(flatten)]
-        content: ContentArg,
-        #[command(flatten)]
-        output: OutputArgs,
-    },
-    /// Print-and-play obstacle decks: sheets of fronts, each followed by its backs mirrored for duplex
-    /// printing, with crop marks (or `--single` cards with TrimBox and BleedBox for print services), into
-    /// `--out/cards/decks/`.
-    Deck {
-        /// Deck ids (default: every deck).
-        ids: Vec<String>,
-        #[command(flatten)]
-        layout: cards::LayoutArgs,
-        #[command(flatten)]
-        content: ContentArg,
-        #[command(flatten)]
-        output: OutputArgs,
-    },
-    /// Reference cards (chase, interrogation, fights, legwork, the DA) and approach cards for the
-    /// secret choice of an interrogation, one set per player, into `--out/cards/bbb/`.
-    Cards {
-        /// The game: bbb (Block by Block).
-        game: Option<String>,
-        /// Players: how many sets of approach cards (investigators' and NPCs').
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=12))]
-        players: u32,
-        #[command(flatten)]
-        layout: cards::LayoutArgs,
-        #[command(flatten)]
-        content: ContentArg,
-        #[command(flatten)]
-        output: OutputArgs,
     },
     /// Deal cards from a shuffled deck without replacement, seeded: each card with its suit's attribute
     /// and its damage (for a chase without physical cards).
@@ -456,9 +300,7 @@ pub struct BatchArgs {
     pub year_cases: Option<u32>,
 }
 
-/// The highest item number (case YYYY-99999). Every number a batch makes must be one `--first-number`
-/// accepts, since each case prints its key (`--first-number N`) to make it again.
-pub const MAX_NUMBER: u32 = 99_999;
+pub use crate::project::MAX_NUMBER;
 
 /// Options of every command that writes files.
 #[derive(Debug, clap::Args)]
@@ -513,14 +355,47 @@ impl From<Status> for ExitCode {
     }
 }
 
+/// Run a command line as clap matched it: the commands the registry defines (`make KIND`, its aliases,
+/// `kit`, `export`) from the matches, every other command through [`Cli`].
+pub fn run_matches(m: &clap::ArgMatches) -> ExitCode {
+    use clap::FromArgMatches;
+    if let Some((name, sub)) = m.subcommand()
+        && match name {
+            "make" => sub.subcommand().is_some(),
+            "kit" | "export" => true,
+            n => make::ALIASES.contains(&n),
+        }
+    {
+        let check_pages = m.get_flag("check_pages");
+        if let Some(color) = m.get_one::<clap::ColorChoice>("color") {
+            term::init(*color);
+        }
+        return with_page_check(check_pages, || match make::dispatch(name, sub) {
+            Some(r) => done(r),
+            None => fail(&crate::error::Error::Bug(format!("`{name}` is no command"))),
+        });
+    }
+    match Cli::from_arg_matches(m) {
+        Ok(cli) => run(cli),
+        Err(e) => e.exit(),
+    }
+}
+
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
     term::init(cli.color);
-    if !cli.check_pages {
-        return run_command(cli.command);
+    let command = cli.command;
+    with_page_check(cli.check_pages, move || run_command(command))
+}
+
+/// Run `f`, and with `--check-pages`, check every page it typesets: each fault is listed and the run
+/// ends with 1.
+fn with_page_check(check_pages: bool, f: impl FnOnce() -> ExitCode) -> ExitCode {
+    if !check_pages {
+        return f();
     }
     crate::render::pages::start();
-    let code = run_command(cli.command);
+    let code = f();
     let found = crate::render::pages::take();
     if found.is_empty() {
         return code;
@@ -585,109 +460,13 @@ fn run_command(command: Command) -> ExitCode {
             Some(id) => roll::table(&root(&content), &id, seed, count, json),
             None => roll::expr(expr.as_deref().unwrap_or_default(), seed, count, json),
         },
-        Command::Case {
-            content,
-            batch,
-            output,
-            count,
-            format,
-        } => return done(make::one("case", &content, &batch, &output, count, &format)),
-        Command::Detective {
-            content,
-            batch,
-            output,
-            count,
-            class,
-            fillable,
-            format,
-        } => {
-            return done(people::detective(
-                &content,
-                &batch,
-                &output,
-                count,
-                class.as_deref(),
-                fillable,
-                &format,
-            ));
-        }
-        Command::Npc {
-            content,
-            batch,
-            output,
-            count,
-            stock,
-            role,
-            class,
-            level,
-            format,
-        } => {
-            return done(people::npc(
-                &content,
-                &batch,
-                &output,
-                count,
-                stock,
-                role,
-                class.as_deref(),
-                level,
-                &format,
-            ));
-        }
-        Command::Srd {
-            content,
-            output,
-            format,
-        } => {
-            let batch = BatchArgs {
-                seed: Some(0),
-                year: 1976,
-                first_number: 1,
-                year_cases: None,
-            };
-            return done(make::one("srd", &content, &batch, &output, 1, &format));
-        }
-        Command::Sheet { content, output } => {
-            let batch = BatchArgs {
-                seed: Some(0),
-                year: 1976,
-                first_number: 1,
-                year_cases: None,
-            };
-            return done(make::one(
-                "sheet",
-                &content,
-                &batch,
-                &output,
-                1,
-                &[crate::render::Format::Pdf],
-            ));
-        }
-        Command::Make {
-            kind,
-            list,
-            content,
-            batch,
-            output,
-            count,
-            format,
-        } => {
+        Command::Make { list, content } => {
             if list {
                 return done(make::list(&content));
             }
-            let kind = kind.unwrap_or_default();
-            return done(make::one(&kind, &content, &batch, &output, count, &format));
-        }
-        Command::Kit {
-            game,
-            content,
-            batch,
-            output,
-            format,
-        } => {
-            let names: Vec<String> = game.kinds().iter().map(|g| format!("kit-{g}")).collect();
-            let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            return done(make::many(&names, &content, &batch, &output, 1, &format));
+            return fail(&crate::error::Error::Usage(
+                "name the kind to make: `blockprint make KIND` (`blockprint make --list` lists them)".into(),
+            ));
         }
         Command::Build {
             content,
@@ -695,34 +474,6 @@ fn run_command(command: Command) -> ExitCode {
             output,
             count,
         } => return done(make::build(&content, &batch, &output, count)),
-        Command::Export {
-            to,
-            foundry_version,
-            ids,
-            content,
-            output,
-        } => return done(export::run(to, foundry_version, &ids, &content, &output)),
-        Command::Deck {
-            ids,
-            layout,
-            content,
-            output,
-        } => return done(cards::deck(&ids, &layout, &content, &output)),
-        Command::Cards {
-            game,
-            players,
-            layout,
-            content,
-            output,
-        } => {
-            return done(cards::cards(
-                game.as_deref(),
-                players,
-                &layout,
-                &content,
-                &output,
-            ));
-        }
         Command::Draw {
             id,
             seed,
@@ -893,36 +644,4 @@ fn expr_error(src: &str, e: &crate::dice::ParseError) -> String {
         out.push_str(&format!("  = help: {h}\n"));
     }
     out
-}
-
-/// The games `blockprint kit` makes a kit for; the kit of game `g` is the document kind `kit-g`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum KitGame {
-    /// Block by Block's card chase.
-    Bbb,
-    /// Call of Cthulhu-style chase (locations, hazards and barriers, MOV).
-    Coc,
-    /// Urban World chases for Dungeon World (the chase ladder).
-    UrbanWorld,
-    /// Ready/Bolt/Flow (action cards, sprint tokens, a Fudge-dice track).
-    Rbf,
-    /// Storypath chases (laps and intervals).
-    Storypath,
-    /// Every kit.
-    All,
-}
-
-impl KitGame {
-    /// The games this choice makes, in `kit all`'s order.
-    fn kinds(self) -> &'static [&'static str] {
-        const ALL: [&str; 5] = ["bbb", "coc", "urban-world", "rbf", "storypath"];
-        match self {
-            KitGame::Bbb => &ALL[0..1],
-            KitGame::Coc => &ALL[1..2],
-            KitGame::UrbanWorld => &ALL[2..3],
-            KitGame::Rbf => &ALL[3..4],
-            KitGame::Storypath => &ALL[4..5],
-            KitGame::All => &ALL,
-        }
-    }
 }

@@ -261,6 +261,10 @@ pub trait Kind: Sync {
         self.info().requires_always
     }
     fn requires(&self) -> Requirements;
+    /// Refuse a choice of formats the kind's options cannot work with (a fillable form needs its PDF).
+    fn check_formats(&self, _formats: &[Format]) -> Result<()> {
+        Ok(())
+    }
     /// How many documents the request makes.
     fn count(&self, cx: &Checked, req: &Request) -> Result<usize>;
     /// Document `i` (0-based) of the request.
@@ -302,6 +306,55 @@ pub trait Kind: Sync {
         )))
     }
 }
+
+macro_rules! delegate_kind {
+    ($($t:tt)*) => {
+        $($t)* {
+            fn info(&self) -> &KindInfo {
+                (**self).info()
+            }
+            fn requires(&self) -> Requirements {
+                (**self).requires()
+            }
+            fn check_formats(&self, formats: &[Format]) -> Result<()> {
+                (**self).check_formats(formats)
+            }
+            fn count(&self, cx: &Checked, req: &Request) -> Result<usize> {
+                (**self).count(cx, req)
+            }
+            fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
+                (**self).document(cx, req, i)
+            }
+            fn collect(&self) -> Collect {
+                (**self).collect()
+            }
+            fn head(&self, cx: &Checked, req: &Request) -> serde_json::Map<String, serde_json::Value> {
+                (**self).head(cx, req)
+            }
+            fn markdown(
+                &self,
+                cx: &Checked,
+                engine: &dyn Markdown,
+                doc: &Document,
+            ) -> Result<Vec<(String, Vec<u8>)>> {
+                (**self).markdown(cx, engine, doc)
+            }
+            fn options(&self) -> Option<serde_json::Value> {
+                (**self).options()
+            }
+            fn finish_pdf(&self, doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
+                (**self).finish_pdf(doc, pdf)
+            }
+            fn files(&self, cx: &Checked, doc: &Document, f: Format) -> Result<Vec<(String, Vec<u8>)>> {
+                (**self).files(cx, doc, f)
+            }
+        }
+    };
+}
+
+// A kind behind a reference or a box is the kind itself.
+delegate_kind!(impl<K: Kind + ?Sized> Kind for &K);
+delegate_kind!(impl<K: Kind + ?Sized + Send> Kind for Box<K>);
 
 /// The metadata every template sees beside its own data.
 pub fn meta(cx: &Checked, req: &Request) -> serde_json::Map<String, serde_json::Value> {

@@ -35,7 +35,7 @@ pub struct DetectiveKind {
     pub fillable: bool,
 }
 
-/// The four pregenerated detectives, made by `build` and `make detective`.
+/// The four pregenerated detectives, made by `build` and `make detective --pregenerated`.
 /// Their sheets come with fillable copies, for groups that keep sheets on screen.
 pub static PREGENERATED: DetectiveKind = DetectiveKind {
     set: Set::Pregenerated,
@@ -50,6 +50,41 @@ impl DetectiveKind {
             fillable,
         }
     }
+}
+
+/// The options of `make detective` (and of `blockprint detective`, its alias).
+#[derive(Debug, Clone, clap::Args, Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct Options {
+    /// The class (fighter, rogue, scholar, hotshot); rolled with even odds when left out.
+    #[arg(long)]
+    pub class: Option<String>,
+    /// Also write each character sheet as a filled, still-editable PDF form
+    /// (`<stem>-fillable.pdf`, the field names of the blank sheet's fillable copy).
+    #[arg(long)]
+    pub fillable: bool,
+    /// The four pregenerated detectives, one per class, as `build` makes them (into `pregenerated/`,
+    /// with fillable copies); --seed, --count and --first-number do not apply.
+    #[arg(long, conflicts_with_all = ["class", "fillable"])]
+    pub pregenerated: bool,
+}
+
+/// The registered detective kind: `build` makes the pregenerated set, `make detective` a batch.
+pub static DEF: crate::Declared<Options> = crate::Declared {
+    base: &PREGENERATED,
+    configure,
+    after: None,
+};
+
+fn configure(cx: &Checked, o: &Options) -> Result<Box<dyn Kind>> {
+    if o.pregenerated {
+        return Ok(Box::new(&PREGENERATED));
+    }
+    let class = o
+        .class
+        .as_deref()
+        .map(|c| roller::find_class(&cx.lib, c).map_err(Error::Usage))
+        .transpose()?;
+    Ok(Box::new(DetectiveKind::batch(class, o.fillable)))
 }
 
 /// Everything the detective generator reads from content.
@@ -160,7 +195,7 @@ fn slug(class: &str) -> String {
 /// The pregenerated set: one detective per class, the same every time (`build` makes it).
 pub static PREGENERATED_INFO: crate::KindInfo = crate::KindInfo::new(
     "detective",
-    "four pregenerated detectives, one per class (`blockprint detective` rolls any number)",
+    "detectives by the rules' character creation; `build` and --pregenerated make one per class, the same every time",
     "pregenerated",
     FORMATS,
 )
@@ -185,6 +220,15 @@ impl Kind for DetectiveKind {
     }
     fn requires(&self) -> Requirements {
         requirements()
+    }
+    fn check_formats(&self, formats: &[Format]) -> Result<()> {
+        if self.fillable && matches!(self.set, Set::Batch { .. }) && !formats.contains(&Format::Pdf)
+        {
+            return Err(Error::Usage(
+                "--fillable writes PDF forms: add pdf to --format (or leave --format out)".into(),
+            ));
+        }
+        Ok(())
     }
     fn count(&self, cx: &Checked, req: &Request) -> Result<usize> {
         Ok(match self.set {

@@ -87,6 +87,64 @@ fn slug(s: &str) -> String {
         .collect()
 }
 
+/// The options of `make npc` (and of `blockprint npc`, its alias).
+#[derive(Debug, Clone, clap::Args, Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct Options {
+    /// The stock NPCs of the content, their HP rolled with the seed.
+    #[arg(long, conflicts_with_all = ["role", "class", "level"])]
+    pub stock: bool,
+    /// The stock NPCs with the HP the SRD prints, as `build` makes them (into `stock-npcs/`); --seed,
+    /// --count and --first-number do not apply.
+    #[arg(long, conflicts_with_all = ["stock", "role", "class", "level"])]
+    pub pregenerated: bool,
+    /// Witnesses or suspects only (default: each is either, with even odds).
+    #[arg(long, value_enum)]
+    pub role: Option<roller::Role>,
+    /// The class of every NPC (makes them notable); rolled with even odds when left out.
+    #[arg(long)]
+    pub class: Option<String>,
+    /// The level of every NPC: 0 is run-of-the-mill (no class, 1 HP).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20))]
+    #[schemars(range(max = 20))]
+    pub level: Option<u32>,
+}
+
+/// The registered NPC kind: `build` makes the stock NPCs with fixed HP, `make npc` random ones.
+pub static DEF: crate::Declared<Options> = crate::Declared {
+    base: &STOCK,
+    configure,
+    after: None,
+};
+
+fn configure(cx: &Checked, o: &Options) -> Result<Box<dyn Kind>> {
+    if o.pregenerated {
+        return Ok(Box::new(&STOCK));
+    }
+    if o.level == Some(0) && o.class.is_some() {
+        return Err(Error::Usage(
+            "--level 0 makes a run-of-the-mill NPC, who has no class; leave out --class or give a level of 1 or more".into(),
+        ));
+    }
+    if o.stock {
+        if cx.lib.npcs.is_empty() {
+            return Err(Error::Rules(
+                "the content has no stock NPCs (`[[npc]]`)".into(),
+            ));
+        }
+        return Ok(Box::new(NpcKind::stock()));
+    }
+    let class = o
+        .class
+        .as_deref()
+        .map(|c| blockprint_content::roll::detective::find_class(&cx.lib, c).map_err(Error::Usage))
+        .transpose()?;
+    Ok(Box::new(NpcKind::random(NpcOptions {
+        role: o.role,
+        class,
+        level: o.level,
+    })))
+}
+
 impl NpcKind {
     /// A kind making the stock NPCs with the request's seed.
     pub fn stock() -> Self {
@@ -147,7 +205,7 @@ impl NpcKind {
 
     fn rerun(&self, req: &Request, lo: u32, hi: u32) -> String {
         match &self.set {
-            Set::StockFixed => "make npc".into(),
+            Set::StockFixed => "make npc --pregenerated".into(),
             Set::Stock => format!("npc --stock --seed {}", req.seed),
             Set::Random(o) => {
                 let mut s = format!(
@@ -173,7 +231,7 @@ impl NpcKind {
 /// The stock NPCs with their HP rolled once from a fixed seed (`build` makes them).
 pub static STOCK_INFO: crate::KindInfo = crate::KindInfo::new(
     "npc",
-    "stock NPC cards (`blockprint npc` rolls witnesses and suspects)",
+    "NPC cards: random witnesses and suspects, or the stock NPCs; `build` and --pregenerated make the stock NPCs as the SRD prints them",
     "stock-npcs",
     crate::PDF_MD_JSON,
 )

@@ -19,7 +19,17 @@ pub const MASTERY: &str = "bbb.npc.mastery";
 pub const NOT_AN_OCCUPATION: [&str; 2] = ["multiple", "unidentified"];
 
 /// Witness or suspect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     Witness,

@@ -156,7 +156,17 @@ pub fn paper_size(p: Paper) -> (i64, i64) {
 }
 
 /// Which way the sheet turns over in the printer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+    clap::ValueEnum,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Duplex {
     /// Flip on the long edge: the backs' columns are mirrored.

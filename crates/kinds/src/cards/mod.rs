@@ -8,8 +8,10 @@
 pub mod draw;
 pub mod faces;
 pub mod layout;
+mod options;
 pub mod reference;
 
+pub use options::{CARDS_DEF, CardsOptions, DECK_DEF, DeckOptions, LayoutOptions, SINGLE_BLEED};
 use serde::Serialize;
 
 use super::{Checked, Document, Kind, Request, Requirements};

@@ -273,3 +273,126 @@ impl Kind for ExportKind {
             .collect()
     }
 }
+
+/// The options of `make export-*` (and of `blockprint export`, their alias).
+#[derive(Debug, Clone, clap::Args, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct Options {
+    /// Table or deck ids to export (default: all); tables they refer to come along.
+    pub ids: Vec<String>,
+}
+
+/// One registered export kind: its base, and the two functions that configure it and print its notes.
+macro_rules! export_def {
+    ($def:ident, $kind:ident, $configure:ident, $notes:ident) => {
+        pub static $def: crate::Declared<Options> = crate::Declared {
+            base: &$kind,
+            configure: $configure,
+            after: Some($notes),
+        };
+        fn $configure(cx: &Checked, o: &Options) -> Result<Box<dyn Kind>> {
+            configure(&$kind, cx, o)
+        }
+        fn $notes(
+            cx: &Checked,
+            o: &Options,
+            _engine: &blockprint_render::Engine,
+            _req: &Request,
+            quiet: bool,
+        ) -> Result<()> {
+            notes(&$kind, cx, o, quiet)
+        }
+    };
+}
+
+export_def!(FOUNDRY_DEF, FOUNDRY, configure_foundry, notes_foundry);
+export_def!(
+    FOUNDRY_V12_DEF,
+    FOUNDRY_V12,
+    configure_foundry_v12,
+    notes_foundry_v12
+);
+export_def!(ROLL20_DEF, ROLL20, configure_roll20, notes_roll20);
+export_def!(CSV_DEF, CSV, configure_csv, notes_csv);
+
+/// The kind over every table and deck, or over the ones named and the tables they refer to.
+fn configure(kind: &ExportKind, cx: &Checked, o: &Options) -> Result<Box<dyn Kind>> {
+    if o.ids.is_empty() {
+        return Ok(Box::new(kind.clone()));
+    }
+    let ids = selection(&cx.lib, kind.target, &o.ids, &mut Vec::new())?;
+    Ok(Box::new(kind.only(ids)))
+}
+
+/// Which tables came along because a named one refers to them (after the files, unless quiet).
+fn notes(kind: &ExportKind, cx: &Checked, o: &Options, quiet: bool) -> Result<()> {
+    if quiet || o.ids.is_empty() {
+        return Ok(());
+    }
+    let mut notes = Vec::new();
+    selection(&cx.lib, kind.target, &o.ids, &mut notes)?;
+    for n in notes {
+        eprintln!("{n}");
+    }
+    Ok(())
+}
+
+/// The ids to export: each named table or deck, then every table a named table references (directly or
+/// through others), so no exported link points at a table left behind.
+fn selection(
+    lib: &blockprint_content::Library,
+    target: Target,
+    ids: &[String],
+    notes: &mut Vec<String>,
+) -> Result<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    for id in ids {
+        if lib.table(id).is_some() {
+        } else if lib.deck(id).is_some() {
+            if !matches!(target, Target::Foundry(_)) {
+                return Err(Error::Usage(format!(
+                    "`{id}` is a deck; decks export to Foundry only (--to foundry)"
+                )));
+            }
+        } else {
+            let near = lib
+                .tables
+                .iter()
+                .map(|t| &t.id.value)
+                .chain(lib.decks.iter().map(|d| &d.id.value))
+                .find(|t| t.ends_with(id.as_str()) || t.contains(id.as_str()));
+            let hint = match near {
+                Some(n) => {
+                    format!("did you mean `{n}`? (`blockprint tables` lists every table id)")
+                }
+                None => "`blockprint tables` lists every table id".into(),
+            };
+            return Err(Error::Usage(format!(
+                "`{id}` names no table or deck in the content\n  = help: {hint}"
+            )));
+        }
+        if !out.contains(id) {
+            out.push(id.clone());
+        }
+    }
+    let mut k = 0;
+    while k < out.len() {
+        let referenced: Vec<String> = lib
+            .table(&out[k])
+            .map(|t| {
+                t.rows
+                    .iter()
+                    .flat_map(|r| crate::export::references(&r.result.value))
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        for r in referenced {
+            if !out.contains(&r) {
+                notes.push(format!("also exporting `{r}`: `{}` refers to it", out[k]));
+                out.push(r);
+            }
+        }
+        k += 1;
+    }
+    Ok(out)
+}

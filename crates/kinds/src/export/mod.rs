@@ -17,7 +17,10 @@ pub mod foundry;
 mod kind;
 pub mod roll20;
 
-pub use kind::{CSV, ExportKind, FOUNDRY, FOUNDRY_V12, ROLL20, Target};
+pub use kind::{
+    CSV, CSV_DEF, ExportKind, FOUNDRY, FOUNDRY_DEF, FOUNDRY_V12, FOUNDRY_V12_DEF, Options, ROLL20,
+    ROLL20_DEF, Target,
+};
 
 use blockprint_dice as dice;
 use num_rational::BigRational;

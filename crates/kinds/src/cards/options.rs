@@ -1,0 +1,330 @@
+//! The options of the card kinds, `deck` and `cards`: the layout flags both share, the decks or players
+//! each takes, and the PNG pass `--png DIR` adds after the PDF.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::layout::{self, CardSize, Duplex};
+use super::{CARDS, CardOptions, CardsKind, DECK, DeckKind};
+use crate::{Checked, Kind, Request};
+use blockprint_content::error::{Error, Result};
+use blockprint_render::Engine;
+
+/// The bleed of `--single` when `--bleed` is not given: 1/8 in, what print-on-demand services ask for.
+pub const SINGLE_BLEED: i64 = layout::INCH / 8;
+
+/// The layout options of `deck` and `cards` (flags on the command line, an object in JSON).
+#[derive(Debug, Clone, clap::Args, Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct LayoutOptions {
+    /// Card size: poker (2.5 × 3.5 in, 63 × 88 mm), bridge (2.25 × 3.5 in, 57 × 89 mm), tarot
+    /// (70 × 120 mm), mini (1.75 × 2.5 in, 44 × 63 mm), or WxH such as 63x88mm or 2.5x3.5in. The
+    /// reference cards hold too much text for mini cards: there it is scaled under 6 pt.
+    #[arg(long, default_value = "poker", value_name = "SIZE")]
+    pub card_size: String,
+    /// Space between cards on a sheet: 0 (cards share their cut lines) or a length such as 3mm.
+    #[arg(long, default_value = "0", value_name = "LENGTH")]
+    pub gutter: String,
+    /// Bleed around each card: its colour runs this far past the cut (0, 3mm, 0.125in). Default: 0 on
+    /// sheets, 0.125in with --single. A home printer cannot print to the edge of the paper, so sheets
+    /// have no bleed and nine poker cards fit on A4 or Letter (3 mm bleed leaves six, or four on
+    /// Letter); instead each card's colour stops 3 mm inside the cut, framed by paper, so a cut or a
+    /// duplex shift that wanders a millimetre never shows a sliver of colour. Print-on-demand services
+    /// print full bleed and want 1/8 in past the trim, which --single gives unless told otherwise.
+    #[arg(long, value_name = "LENGTH")]
+    pub bleed: Option<String>,
+    /// The edge of the paper the printer cannot reach; cards stay inside it.
+    #[arg(long, default_value = "5mm", value_name = "LENGTH")]
+    pub printer_margin: String,
+    /// Columns × rows per sheet, such as 3x3 (default: as many as fit).
+    #[arg(long, value_name = "CxR")]
+    pub grid: Option<String>,
+    /// How the printer turns the sheet for the backs: long (mirror columns), short (mirror rows) or none.
+    #[arg(long, value_enum, default_value = "long")]
+    pub duplex: Duplex,
+    /// Start with a front/back test sheet to measure the printer's duplex offset.
+    #[arg(long)]
+    pub alignment_page: bool,
+    /// Move every back by X right and Y down (negative: left, up), e.g. 1.5mm,-0.5mm.
+    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
+    pub back_offset: Option<String>,
+    /// One card per page at trim + bleed, fronts and backs interleaved, with TrimBox and BleedBox (for
+    /// print-on-demand services); 1/8 in bleed unless --bleed says otherwise.
+    #[arg(long)]
+    pub single: bool,
+    /// Also write one PNG per card face into DIR at 300 dpi, trim + bleed, laid out as --single lays
+    /// out a card (1/8 in bleed unless --bleed says otherwise; poker: 825 × 1125 px).
+    #[arg(long, value_name = "DIR")]
+    pub png: Option<PathBuf>,
+}
+
+impl LayoutOptions {
+    /// The card options these flags give (usage errors name the flag and the fix).
+    pub fn options(&self) -> Result<CardOptions> {
+        let length = |flag: &str, v: &str| {
+            layout::parse_length(v, false).ok_or_else(|| {
+                Error::Usage(format!(
+                    "--{flag} `{v}`: give a length such as 0, 3mm, 0.125in or 9pt"
+                ))
+            })
+        };
+        let card = CardSize::parse(&self.card_size).map_err(Error::Usage)?;
+        let gutter = length("gutter", &self.gutter)?;
+        let bleed = match &self.bleed {
+            Some(b) => length("bleed", b)?,
+            // Print-on-demand cards want 1/8 in of bleed; home sheets cannot print it (see --bleed).
+            None if self.single => SINGLE_BLEED,
+            None => 0,
+        };
+        let margin = length("printer-margin", &self.printer_margin)?;
+        if bleed > 20 * layout::MM || gutter > 50 * layout::MM || margin > 50 * layout::MM {
+            return Err(Error::Usage(
+                "--bleed is at most 20mm, --gutter and --printer-margin at most 50mm".into(),
+            ));
+        }
+        let grid = match &self.grid {
+            None => None,
+            Some(g) => {
+                let parsed = g
+                    .to_ascii_lowercase()
+                    .split_once(['x', '×'])
+                    .and_then(|(c, r)| {
+                        Some((c.trim().parse::<u32>().ok()?, r.trim().parse::<u32>().ok()?))
+                    })
+                    .filter(|&(c, r)| (1..=20).contains(&c) && (1..=20).contains(&r));
+                Some(parsed.ok_or_else(|| {
+                    Error::Usage(format!(
+                        "--grid `{g}`: give columns x rows, each 1 to 20, such as 3x3"
+                    ))
+                })?)
+            }
+        };
+        let back_offset = match &self.back_offset {
+            None => (0, 0),
+            Some(o) => {
+                let bad = || {
+                    Error::Usage(format!(
+                        "--back-offset `{o}`: give X,Y lengths such as 1.5mm,-0.5mm (X right, Y down)"
+                    ))
+                };
+                let (x, y) = o.split_once(',').ok_or_else(bad)?;
+                let x = layout::parse_length(x, true).ok_or_else(bad)?;
+                let y = layout::parse_length(y, true).ok_or_else(bad)?;
+                if x.abs() > 20 * layout::MM || y.abs() > 20 * layout::MM {
+                    return Err(Error::Usage(format!(
+                        "--back-offset `{o}`: each offset is at most 20mm"
+                    )));
+                }
+                (x, y)
+            }
+        };
+        if self.single && (self.grid.is_some() || self.alignment_page) {
+            return Err(Error::Usage(
+                "--single prints one card per page: leave out --grid and --alignment-page".into(),
+            ));
+        }
+        Ok(CardOptions {
+            card,
+            gutter,
+            bleed,
+            margin,
+            grid,
+            duplex: self.duplex,
+            back_offset,
+            alignment_page: self.alignment_page,
+            single: self.single,
+        })
+    }
+}
+
+/// The options of `make deck` (and of `blockprint deck`, its alias).
+#[derive(Debug, Clone, clap::Args, Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct DeckOptions {
+    /// Deck ids (default: every deck).
+    pub ids: Vec<String>,
+    #[command(flatten)]
+    pub layout: LayoutOptions,
+}
+
+/// The options of `make cards` (and of `blockprint cards`, its alias).
+#[derive(Debug, Clone, clap::Args, Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct CardsOptions {
+    /// The game: bbb (Block by Block).
+    pub game: Option<String>,
+    /// Players: how many sets of approach cards (investigators' and NPCs').
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=12))]
+    #[schemars(range(min = 1, max = 12))]
+    pub players: u32,
+    #[command(flatten)]
+    pub layout: LayoutOptions,
+}
+
+/// The registered deck kind: every deck, default layout.
+pub static DECK_DEF: crate::Declared<DeckOptions> = crate::Declared {
+    base: &DECK,
+    configure: configure_deck,
+    after: Some(deck_pngs),
+};
+
+/// The registered cards kind: default layout, four players.
+pub static CARDS_DEF: crate::Declared<CardsOptions> = crate::Declared {
+    base: &CARDS,
+    configure: configure_cards,
+    after: Some(cards_pngs),
+};
+
+fn configure_deck(cx: &Checked, o: &DeckOptions) -> Result<Box<dyn Kind>> {
+    Ok(Box::new(deck_kind(cx, o, o.layout.options()?)?))
+}
+
+fn deck_kind(cx: &Checked, o: &DeckOptions, opts: CardOptions) -> Result<DeckKind> {
+    if cx.lib.decks.is_empty() {
+        return Err(Error::Rules(format!(
+            "the content in {} has no decks",
+            cx.source
+        )));
+    }
+    for id in &o.ids {
+        if cx.lib.deck(id).is_none() {
+            let all: Vec<&str> = cx.lib.decks.iter().map(|d| d.id.value.as_str()).collect();
+            return Err(Error::Usage(format!(
+                "`{id}` names no deck in the content\n  = help: the decks are: {}",
+                all.join(", ")
+            )));
+        }
+    }
+    let ids = (!o.ids.is_empty()).then(|| o.ids.clone());
+    Ok(DECK.with(opts, ids))
+}
+
+fn configure_cards(_cx: &Checked, o: &CardsOptions) -> Result<Box<dyn Kind>> {
+    Ok(Box::new(cards_kind(o, o.layout.options()?)?))
+}
+
+fn cards_kind(o: &CardsOptions, opts: CardOptions) -> Result<CardsKind> {
+    if let Some(g) = &o.game
+        && g != "bbb"
+    {
+        return Err(Error::Usage(format!(
+            "`{g}`: blockprint has table cards for bbb (Block by Block) only"
+        )));
+    }
+    Ok(CARDS.with(opts, o.players))
+}
+
+fn deck_pngs(
+    cx: &Checked,
+    o: &DeckOptions,
+    engine: &Engine,
+    req: &Request,
+    quiet: bool,
+) -> Result<()> {
+    let Some(dir) = &o.layout.png else {
+        return Ok(());
+    };
+    let singles = deck_kind(cx, o, single(&o.layout.options()?, &o.layout))?;
+    write_pngs(&singles, cx, engine, req, dir, quiet)
+}
+
+fn cards_pngs(
+    cx: &Checked,
+    o: &CardsOptions,
+    engine: &Engine,
+    req: &Request,
+    quiet: bool,
+) -> Result<()> {
+    let Some(dir) = &o.layout.png else {
+        return Ok(());
+    };
+    let singles = cards_kind(o, single(&o.layout.options()?, &o.layout))?;
+    write_pngs(&singles, cx, engine, req, dir, quiet)
+}
+
+/// One PNG per card front and one per distinct back: each document laid out as single cards (trim +
+/// bleed) and rendered at 300 dpi, into `DIR/<document>/`: `001-front.png` … and `back.png` (or
+/// `back-1.png`, `back-2.png` when a document has several backs).
+fn write_pngs(
+    single_kind: &dyn Kind,
+    cx: &Checked,
+    engine: &Engine,
+    req: &Request,
+    dir: &std::path::Path,
+    quiet: bool,
+) -> Result<()> {
+    let out = blockprint_render::output::Output::new(dir);
+    for i in 0..single_kind.count(cx, req)? {
+        let doc = single_kind.document(cx, req, i)?;
+        let typeset = engine.typeset(&format!("{}.typ", doc.template), &doc.data)?;
+        let pngs = blockprint_render::cards::pngs(&typeset, 300.0).map_err(Error::Bug)?;
+        let names = png_names(&doc.data);
+        let mut files = Vec::new();
+        for (name, bytes) in names.iter().zip(pngs) {
+            if let Some(name) = name {
+                files.push((format!("{}/{name}", doc.stem), bytes));
+            }
+        }
+        out.write_all(&files).map_err(|e| Error::io(dir, e))?;
+        if !quiet {
+            eprintln!(
+                "wrote {} PNG files into {}",
+                files.len(),
+                dir.join(&doc.stem).display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The file name of each page of a single-card document: fronts numbered, each distinct back once.
+fn png_names(data: &serde_json::Value) -> Vec<Option<String>> {
+    let pages = data["layout"]["pages"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let mut backs: Vec<u64> = Vec::new();
+    for p in &pages {
+        if p["side"] == "back"
+            && let Some(f) = p["cards"][0]["face"].as_u64()
+            && !backs.contains(&f)
+        {
+            backs.push(f);
+        }
+    }
+    let mut seen = Vec::new();
+    let mut n = 0;
+    pages
+        .iter()
+        .map(|p| {
+            let face = p["cards"][0]["face"].as_u64().unwrap_or(0);
+            if p["side"] == "front" {
+                n += 1;
+                Some(format!("{n:03}-front.png"))
+            } else if seen.contains(&face) {
+                None
+            } else {
+                seen.push(face);
+                Some(if backs.len() == 1 {
+                    "back.png".to_owned()
+                } else {
+                    format!("back-{}.png", seen.len())
+                })
+            }
+        })
+        .collect()
+}
+
+/// The options of the PNG pass: the same cards, one per page.
+fn single(opts: &CardOptions, args: &LayoutOptions) -> CardOptions {
+    CardOptions {
+        single: true,
+        // One card a page has --single's bleed: 1/8 in unless --bleed is given.
+        bleed: if args.bleed.is_some() {
+            opts.bleed
+        } else {
+            SINGLE_BLEED
+        },
+        grid: None,
+        alignment_page: false,
+        ..opts.clone()
+    }
+}

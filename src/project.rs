@@ -1,0 +1,524 @@
+//! The one path from files on disk to files written: [`Project::open`] reads and checks the content and
+//! finds every document kind (the built-in ones and those a templates folder adds); [`Project::make`]
+//! makes kinds with their options; [`Project::build`] makes every kind the content offers. The command
+//! line, the tests and the studio all go through it, so the requirement checks always run.
+//!
+//! ```no_run
+//! use blockprint::project::{Batch, Output, Project};
+//! let project = Project::open(None, None)?;
+//! let output = Output::new("out");
+//! project.make(&[("case", serde_json::json!({}))], &Batch { count: 3, ..Batch::default() }, &output)?;
+//! project.build(&Batch::default(), &output)?;
+//! # Ok::<(), blockprint::error::Error>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use crate::check::Report;
+use crate::content::{ContentRoot, Library};
+use crate::diag::{self, Diagnostic};
+use crate::error::{Error, Result};
+use crate::generators::{Checked, Kind, KindDef, Registry, Request};
+use crate::render::{Engine, Format, Paper, Templates, driver, manifest};
+
+/// The highest item number (case YYYY-99999). Every number a batch makes must be one `--first-number`
+/// accepts, since each case prints its key (`--first-number N`) to make it again.
+pub const MAX_NUMBER: u32 = 99_999;
+
+/// What to roll: the batch a kind's items belong to. Kinds that roll nothing ignore it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Batch {
+    /// The batch seed; `None` continues the batch in the output folder, or starts one with a fresh seed
+    /// (announced on stderr).
+    pub seed: Option<u64>,
+    /// Year of the case numbers (YYYY-NN).
+    pub year: i32,
+    /// Number of the first item.
+    pub first_number: u32,
+    /// How many cases the year holds (`None`: the default spread).
+    pub year_cases: Option<u32>,
+    /// How many items a rolled kind makes.
+    pub count: u32,
+}
+
+impl Default for Batch {
+    fn default() -> Self {
+        Batch {
+            seed: None,
+            year: 1976,
+            first_number: 1,
+            year_cases: None,
+            count: 1,
+        }
+    }
+}
+
+/// Where and how files are written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    /// Output folder; each kind writes into its own folder below it.
+    pub out: PathBuf,
+    pub paper: Paper,
+    /// Threads that typeset at once (`None`: `RAYON_NUM_THREADS`, else every core).
+    pub jobs: Option<u32>,
+    /// No "wrote …" lines.
+    pub quiet: bool,
+    /// Replace another batch's files instead of refusing.
+    pub force: bool,
+    /// Which formats to write (empty: every format the kind makes).
+    pub formats: Vec<Format>,
+    /// The command line, for the manifest (without `--out`).
+    pub command: String,
+}
+
+impl Output {
+    /// Every format, A4, all cores, into `out`.
+    pub fn new(out: impl Into<PathBuf>) -> Self {
+        Output {
+            out: out.into(),
+            paper: Paper::A4,
+            jobs: None,
+            quiet: false,
+            force: false,
+            formats: Vec::new(),
+            command: "blockprint".into(),
+        }
+    }
+}
+
+/// Content, templates and document kinds, read and checked once.
+pub struct Project {
+    root: ContentRoot,
+    templates: Templates,
+    registry: Registry,
+    /// The content and its report; kinds see it only once it has no errors.
+    cx: Checked,
+    engine: OnceLock<Engine>,
+}
+
+impl Project {
+    /// Read the content (the built-in content, or a folder) and the templates (the built-in ones, with a
+    /// folder laid over them), find every document kind, and check the content with what every kind it
+    /// offers requires. Content errors do not fail here: [`Project::report`] holds them, and making
+    /// anything is refused while there are any. I/O and template-folder errors fail.
+    pub fn open(content: Option<&Path>, templates: Option<&Path>) -> Result<Self> {
+        let mut t = Templates::builtin();
+        if let Some(dir) = templates {
+            t = t.overlay(dir)?;
+        }
+        let registry = Registry::new(&t)?;
+        Self::with_registry(
+            ContentRoot::from_option(content.map(Path::to_path_buf)),
+            t,
+            registry,
+        )
+    }
+
+    /// [`Project::open`] with a registry of one's own (an embedder's kinds, a test's).
+    pub fn with_registry(
+        root: ContentRoot,
+        templates: Templates,
+        registry: Registry,
+    ) -> Result<Self> {
+        let (lib, mut report) = crate::check::load_and_check(&root).map_err(|e| Error::Io {
+            path: PathBuf::from(root.label()),
+            source: e,
+        })?;
+        for k in registry.kinds() {
+            crate::check::requires::check(
+                &lib,
+                k.name(),
+                &k.requires(),
+                k.requires_always(),
+                &mut report.diagnostics,
+            );
+        }
+        diag::sort(&mut report.diagnostics);
+        let source = root.label();
+        Ok(Project {
+            root,
+            templates,
+            registry,
+            cx: Checked {
+                lib,
+                report,
+                source,
+            },
+            engine: OnceLock::new(),
+        })
+    }
+
+    /// Only the content, for commands that read tables: no kind and no requirement.
+    pub fn tables(content: Option<&Path>) -> Result<Self> {
+        Self::with_registry(
+            ContentRoot::from_option(content.map(Path::to_path_buf)),
+            Templates::builtin(),
+            Registry::empty(),
+        )
+    }
+
+    /// Every kind this project knows.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The loaded content.
+    pub fn lib(&self) -> &Library {
+        &self.cx.lib
+    }
+
+    /// The checker's report: every diagnostic of the content and of what its kinds require.
+    pub fn report(&self) -> &Report {
+        &self.cx.report
+    }
+
+    /// Where the content came from.
+    pub fn root(&self) -> &ContentRoot {
+        &self.root
+    }
+
+    /// The checked content, with what the `requested` kinds require checked even where the content
+    /// offers none of it; any error refuses, with every diagnostic located.
+    pub fn checked(&self, requested: &[&dyn Kind]) -> Result<&Checked> {
+        let mut errors: Vec<Diagnostic> = self
+            .cx
+            .report
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .cloned()
+            .collect();
+        let mut extra = Vec::new();
+        for k in requested {
+            let reqs = k.requires();
+            // Offered kinds were checked when the project opened.
+            let seen = self.registry.kinds().any(|r| r.name() == k.name())
+                && (k.requires_always() || reqs.touched_by(&self.cx.lib));
+            if !seen {
+                crate::check::requires::check(&self.cx.lib, k.name(), &reqs, true, &mut extra);
+            }
+        }
+        errors.extend(extra.into_iter().filter(Diagnostic::is_error));
+        if errors.is_empty() {
+            return Ok(&self.cx);
+        }
+        diag::sort(&mut errors);
+        Err(Error::Content {
+            count: errors.len(),
+            root: self.root.label(),
+            rendered: diag::render_text(&errors, &self.cx.lib.sources),
+            diagnostics: errors,
+        })
+    }
+
+    /// The checked content itself, for a caller that keeps it without the project (as
+    /// [`Project::checked`] with nothing requested).
+    pub fn into_checked(self) -> Result<Checked> {
+        self.checked(&[])?;
+        Ok(self.cx)
+    }
+
+    /// [`Project::checked`] for the kinds named `names` (each must be registered).
+    pub fn checked_names(&self, names: &[&str]) -> Result<&Checked> {
+        let mut kinds = Vec::new();
+        for n in names {
+            kinds.push(self.def(n)?.base());
+        }
+        self.checked(&kinds)
+    }
+
+    /// The one typesetting engine of this project, made on first use.
+    pub fn engine(&self) -> Result<&Engine> {
+        if let Some(e) = self.engine.get() {
+            return Ok(e);
+        }
+        let titles: BTreeMap<String, String> = self
+            .cx
+            .lib
+            .tables
+            .iter()
+            .map(|t| (t.id.value.clone(), t.title.clone()))
+            .collect();
+        let engine = Engine::new(self.templates.clone(), titles)?;
+        Ok(self.engine.get_or_init(|| engine))
+    }
+
+    /// The registered kind named `name`, or a usage error listing the kinds.
+    pub fn def(&self, name: &str) -> Result<&dyn KindDef> {
+        self.registry.def(name).ok_or_else(|| {
+            let names: Vec<&str> = self.registry.kinds().map(|k| k.name()).collect();
+            Error::Usage(format!(
+                "there is no document kind `{name}`; the kinds are: {}",
+                names.join(", ")
+            ))
+        })
+    }
+
+    /// Make kinds by name, each with its options (JSON, read over the kind's defaults), on one content
+    /// check and one engine: into `output.out/<folder>/`.
+    pub fn make(&self, kinds: &[(&str, Value)], batch: &Batch, output: &Output) -> Result<()> {
+        let mut defs = Vec::new();
+        for (name, _) in kinds {
+            defs.push(self.def(name)?);
+        }
+        let bases: Vec<&dyn Kind> = defs.iter().map(|d| d.base()).collect();
+        let cx = self.checked(&bases)?;
+        let mut jobs = Vec::new();
+        for (def, (_, options)) in defs.iter().zip(kinds) {
+            let kind = def.configure(cx, options)?;
+            // A configured kind may read more than its base (random NPCs need more than stock ones).
+            let mut extra = Vec::new();
+            crate::check::requires::check(&cx.lib, kind.name(), &kind.requires(), true, &mut extra);
+            extra.retain(Diagnostic::is_error);
+            if !extra.is_empty() {
+                return Err(Error::Content {
+                    count: extra.len(),
+                    root: self.root.label(),
+                    rendered: diag::render_text(&extra, &cx.lib.sources),
+                    diagnostics: extra,
+                });
+            }
+            let formats = formats(kind.as_ref(), &output.formats)?;
+            kind.check_formats(&formats)?;
+            let req = self.request(kind.as_ref(), batch, output)?;
+            if kind.count(cx, &req)? == 0 {
+                return Err(Error::Rules(format!(
+                    "the content offers nothing for `{}` to make",
+                    kind.name()
+                )));
+            }
+            jobs.push((*def, options, kind, req, formats));
+        }
+        let engine = self.engine()?;
+        for (def, options, kind, req, formats) in jobs {
+            driver::run(
+                kind.as_ref(),
+                cx,
+                &req,
+                engine,
+                &driver_options(output, formats),
+            )?;
+            def.after(cx, options, engine, &req, output.quiet)?;
+        }
+        Ok(())
+    }
+
+    /// Every kind the content offers, as `build` makes it, in registration order; one seed for every
+    /// kind that rolls, so one printed seed makes the whole build again.
+    pub fn build(&self, batch: &Batch, output: &Output) -> Result<()> {
+        let cx = self.checked(&[])?;
+        let engine = self.engine()?;
+        let batch = &Batch {
+            seed: Some(self.build_seed(batch, output)),
+            ..batch.clone()
+        };
+        let mut runs = Vec::new();
+        for kind in self.registry.kinds() {
+            // `build --paper a5` makes every kind that prints on A5 (the SRD, the tables) and says which
+            // it left out; `case --paper a5` alone is refused by `request`.
+            if !kind.papers().contains(&output.paper) {
+                let sizes: Vec<&str> = kind.papers().iter().map(|p| p.name()).collect();
+                crate::cli::term::eprint(&format!(
+                    "skipped {}: it prints on {}, not {}\n",
+                    kind.name(),
+                    sizes.join(" or "),
+                    output.paper.name()
+                ));
+                continue;
+            }
+            let offered = kind.requires_always() || kind.requires().touched_by(&cx.lib);
+            let req = self.request(kind, batch, output)?;
+            if !offered || kind.count(cx, &req)? == 0 {
+                if !output.quiet {
+                    crate::cli::term::eprint(&format!(
+                        "skipped {}: the content offers nothing for it\n",
+                        kind.name()
+                    ));
+                }
+                continue;
+            }
+            runs.push((kind, req));
+        }
+        // Kinds write into folders of their own, so two run at once: the SRD's one long compile no
+        // longer leaves a core idle while the small kinds wait behind it. Each kind's files are what it
+        // makes alone.
+        let jobs = output
+            .jobs
+            .map_or_else(driver::default_jobs, |j| j as usize);
+        let workers = jobs.clamp(1, 2);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let failed: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let stop = failed.lock().map_or(true, |f| f.is_some());
+                        let Some((kind, req)) = runs.get(i).filter(|_| !stop) else {
+                            break;
+                        };
+                        let opts = driver_options(output, kind.formats().to_vec());
+                        if let Err(e) = driver::run(*kind, cx, req, engine, &opts)
+                            && let Ok(mut f) = failed.lock()
+                        {
+                            f.get_or_insert(e);
+                        }
+                    }
+                });
+            }
+        });
+        match failed.into_inner() {
+            Ok(Some(e)) => Err(e),
+            Ok(None) => Ok(()),
+            Err(_) => Err(Error::Bug("a build worker panicked".into())),
+        }
+    }
+
+    /// The seed of a build: the given one, else the seed of the first batch already in the output
+    /// folder (a rerun continues it), else a fresh one, printed.
+    fn build_seed(&self, batch: &Batch, output: &Output) -> u64 {
+        if let Some(s) = batch.seed {
+            return s;
+        }
+        for kind in self.registry.kinds().filter(|k| k.rolls()) {
+            let dir = output.out.join(kind.folder());
+            if let Some(s) = manifest::existing_batch(&dir).and_then(|b| b["seed"].as_u64()) {
+                if !output.quiet {
+                    crate::cli::term::eprint(&format!(
+                        "seed: {s} (continuing the batch in {}; pass --seed to start another)\n",
+                        dir.display()
+                    ));
+                }
+                return s;
+            }
+        }
+        let s = crate::roll::fresh_seed();
+        crate::cli::term::eprint(&format!(
+            "seed: {s} (regenerate this build with --seed {s})\n"
+        ));
+        s
+    }
+
+    /// The request for a kind: the given seed, the seed of the batch already in the kind's folder (so a
+    /// rerun without `--seed` resumes it), or a fresh one announced on stderr.
+    pub fn request(&self, kind: &dyn Kind, batch: &Batch, output: &Output) -> Result<Request> {
+        let count = batch.count;
+        let last = u64::from(batch.first_number) + u64::from(count.max(1)) - 1;
+        if kind.rolls() && last > u64::from(MAX_NUMBER) {
+            return Err(Error::Usage(format!(
+                "--first-number {} with --count {count} would number items up to {last}, past {max}, the highest number \
+                 --first-number takes (each item prints `--first-number N` to make it again)\n  = help: lower --first-number \
+                 to {} or less, or --count",
+                batch.first_number,
+                u64::from(MAX_NUMBER) + 1 - u64::from(count.max(1)),
+                max = MAX_NUMBER,
+            )));
+        }
+        if !kind.papers().contains(&output.paper) {
+            let sizes: Vec<&str> = kind.papers().iter().map(|p| p.name()).collect();
+            return Err(Error::Usage(format!(
+                "`{}` prints on {}, not {} (--paper)",
+                kind.name(),
+                sizes.join(" or "),
+                output.paper.name()
+            )));
+        }
+        let seed = match batch.seed {
+            Some(s) => s,
+            None if !kind.rolls() => 0,
+            None => {
+                let dir = output.out.join(kind.folder());
+                match manifest::existing_batch(&dir).and_then(|b| b["seed"].as_u64()) {
+                    Some(s) => {
+                        if !output.quiet {
+                            crate::cli::term::eprint(&format!(
+                                "seed: {s} (continuing the batch in {}; pass --seed to start another)\n",
+                                dir.display()
+                            ));
+                        }
+                        s
+                    }
+                    None => {
+                        let s = crate::roll::fresh_seed();
+                        crate::cli::term::eprint(&format!(
+                            "seed: {s} (regenerate this batch with --seed {s})\n"
+                        ));
+                        s
+                    }
+                }
+            }
+        };
+        let last = batch.first_number.saturating_add(count.max(1) - 1);
+        let year_cases = match batch.year_cases {
+            Some(n) if n < last && kind.rolls() => {
+                return Err(Error::Usage(format!(
+                    "--year-cases {n} is less than the last case number of this batch ({last}); give at least {last}"
+                )));
+            }
+            Some(n) => n,
+            None => crate::roll::case::CaseRequest::default_year_cases(batch.first_number, count),
+        };
+        Ok(Request {
+            seed,
+            paper: output.paper,
+            first: batch.first_number,
+            count,
+            year: batch.year,
+            year_cases,
+        })
+    }
+}
+
+/// The formats to write: the requested ones (each one the kind makes), or all the kind makes.
+fn formats(kind: &dyn Kind, requested: &[Format]) -> Result<Vec<Format>> {
+    if requested.is_empty() {
+        return Ok(kind.formats().to_vec());
+    }
+    let unsupported: Vec<Format> = requested
+        .iter()
+        .copied()
+        .filter(|f| !kind.formats().contains(f))
+        .collect();
+    if !unsupported.is_empty() {
+        return Err(Error::Usage(format!(
+            "`{}` makes {}, not {}",
+            kind.name(),
+            format_list(kind.formats()),
+            format_list(&unsupported)
+        )));
+    }
+    Ok(requested.to_vec())
+}
+
+/// `pdf, md, json`.
+pub fn format_list(formats: &[Format]) -> String {
+    formats
+        .iter()
+        .map(|f| {
+            serde_json::to_value(f)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn driver_options(output: &Output, formats: Vec<Format>) -> driver::Options {
+    let jobs = output
+        .jobs
+        .map_or_else(driver::default_jobs, |j| j as usize);
+    driver::share_cores(jobs);
+    driver::Options {
+        out: output.out.clone(),
+        formats,
+        jobs,
+        quiet: output.quiet,
+        force: output.force,
+        command: output.command.clone(),
+    }
+}
