@@ -44,6 +44,11 @@ fn printed_versions(text: &str) -> Vec<String> {
 
 #[test]
 fn no_golden_holds_a_real_content_version() {
+    if std::env::var_os("BLOCKPRINT_BLESS").is_some() {
+        // The other tests are rewriting the golden files right now; the next run checks them.
+        eprintln!("SKIPPED while BLOCKPRINT_BLESS rewrites the golden files");
+        return;
+    }
     let version = content_version();
     let goldens = goldens();
     assert!(goldens.len() > 100, "{} golden files", goldens.len());
