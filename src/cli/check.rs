@@ -23,19 +23,25 @@ pub(super) fn json_flag(json: bool, format: Option<Format>) -> bool {
     }
 }
 
-pub(super) fn run(
-    root: &ContentRoot,
-    registry: &crate::generators::Registry,
-    json: bool,
-    verbose: bool,
-) -> Status {
-    let (lib, report) = match super::load_checked(root, registry, &[]) {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", root.label());
+/// `blockprint check`: the project's report (the content's diagnostics and what every kind it offers
+/// requires), as text or JSON.
+pub(super) fn run(content: &super::ContentArg, json: bool, verbose: bool) -> Status {
+    let label = ContentRoot::from_option(content.content.clone()).label();
+    let project = match crate::project::Project::open(
+        content.content.as_deref(),
+        content.templates.as_deref(),
+    ) {
+        Ok(p) => p,
+        Err(crate::error::Error::Io { path, source }) if path.as_os_str() == label.as_str() => {
+            eprintln!("error: cannot read {label}: {source}");
             return Status::Io;
         }
+        Err(e) => {
+            eprintln!("{e}");
+            return Status::from_exit(e.exit_code());
+        }
     };
+    let (lib, report) = (project.lib(), project.report());
     if json {
         let mut v = diag::render_json(&report.diagnostics);
         v["summary"] = serde_json::json!({
@@ -62,7 +68,7 @@ pub(super) fn run(
             count(s.lookups, "lookup"),
             count(s.decks, "deck"),
             count(s.npcs, "NPC"),
-            root.label(),
+            label,
             count(report.errors(), "error"),
             count(report.warnings(), "warning"),
             count(report.editorial.len(), "editorial fill"),

@@ -41,8 +41,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::check::Report;
 use crate::content::{ContentRoot, Library};
-use crate::diag;
-use crate::generators::{Checked, Registry};
+
 use crate::render::Templates;
 
 /// Printable material and references for Block by Block and its chase systems.
@@ -345,6 +344,13 @@ pub enum Status {
     Io,
 }
 
+impl Status {
+    /// The status of an error's exit code: 1 for content and rules, 2 for the rest.
+    fn from_exit(code: u8) -> Self {
+        if code == 1 { Status::Rules } else { Status::Io }
+    }
+}
+
 impl From<Status> for ExitCode {
     fn from(s: Status) -> Self {
         ExitCode::from(match s {
@@ -424,10 +430,7 @@ fn run_command(command: Command) -> ExitCode {
             verbose,
         } => {
             let json = check::json_flag(json, format);
-            match kinds(&content) {
-                Ok((_, registry)) => check::run(&root(&content), &registry, json, verbose),
-                Err(e) => return fail(&e),
-            }
+            check::run(&content, json, verbose)
         }
         Command::Tables { content, json } => tables::run(&root(&content), json),
         Command::Odds {
@@ -512,38 +515,6 @@ fn root(arg: &ContentArg) -> ContentRoot {
     ContentRoot::from_option(arg.content.clone())
 }
 
-/// The templates (built in, plus `--templates`) and every document kind they and the code define.
-fn kinds(arg: &ContentArg) -> crate::error::Result<(Templates, Registry)> {
-    let mut templates = Templates::builtin();
-    if let Some(dir) = &arg.templates {
-        templates = templates.overlay(dir)?;
-    }
-    let registry = Registry::new(&templates)?;
-    Ok((templates, registry))
-}
-
-/// Load and check content, including what every kind requires (`requested` kinds always, others only
-/// when the content offers them).
-fn load_checked(
-    root: &ContentRoot,
-    registry: &Registry,
-    requested: &[&str],
-) -> std::io::Result<(Library, Report)> {
-    let (lib, mut report) = crate::check::load_and_check(root)?;
-    for k in registry.kinds() {
-        let always = requested.contains(&k.name()) || k.requires_always();
-        crate::check::requires::check(
-            &lib,
-            k.name(),
-            &k.requires(),
-            always,
-            &mut report.diagnostics,
-        );
-    }
-    diag::sort(&mut report.diagnostics);
-    Ok((lib, report))
-}
-
 /// The given seed, or a fresh one announced on stderr so the output can be regenerated.
 fn seed_or_fresh(seed: Option<u64>, what: &str) -> u64 {
     seed.unwrap_or_else(|| {
@@ -553,50 +524,22 @@ fn seed_or_fresh(seed: Option<u64>, what: &str) -> u64 {
     })
 }
 
-/// Load and check content for a command that reads tables without rendering (`tables`, `roll --table`):
-/// on errors the diagnostics go to stderr and the command stops with the status to return.
+/// Load and check content for a command that reads tables without rendering (`tables`, `roll --table`,
+/// `draw`, `verify-odds`): the project of the content alone, no kind. On errors the diagnostics go to
+/// stderr and the command stops with the status to return.
 fn checked_tables(root: &ContentRoot) -> Result<(Library, Report), Status> {
-    match checked(root, &Registry::empty(), &[]) {
+    let project = crate::project::Project::with_registry(
+        root.clone(),
+        Templates::builtin(),
+        crate::generators::Registry::empty(),
+    );
+    match project.and_then(crate::project::Project::into_checked) {
         Ok(cx) => Ok((cx.lib, cx.report)),
         Err(e) => {
             eprintln!("{e}");
-            Err(if e.exit_code() == 1 {
-                Status::Rules
-            } else {
-                Status::Io
-            })
+            Err(Status::from_exit(e.exit_code()))
         }
     }
-}
-
-/// Load and check content for a command that renders; errors stop it.
-fn checked(
-    root: &ContentRoot,
-    registry: &Registry,
-    requested: &[&str],
-) -> crate::error::Result<Checked> {
-    let (lib, report) =
-        load_checked(root, registry, requested).map_err(|e| crate::error::Error::Io {
-            path: PathBuf::from(root.label()),
-            source: e,
-        })?;
-    let errors: Vec<_> = report
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .cloned()
-        .collect();
-    if !errors.is_empty() {
-        return Err(crate::error::Error::Content {
-            count: errors.len(),
-            root: root.label(),
-            rendered: diag::render_text_styled(&errors, &lib.sources, term::stderr()),
-            diagnostics: errors,
-        });
-    }
-    let source = root.label();
-    Checked::new(lib, report, source)
-        .ok_or_else(|| crate::error::Error::Bug("checked content with errors".into()))
 }
 
 /// Write to stdout; a closed pipe ends the process with success, other failures with status 2.
