@@ -232,7 +232,14 @@ fn markdown_and_json_match_golden() {
     let dir = tempfile::tempdir().unwrap();
     let mut files = detective(dir.path(), &["--seed", "42", "--count", "2"]);
     let pre = dir.path().join("pre");
-    ok(&blockprint(&["make", "detective", "-q", "--out", s(&pre)]));
+    ok(&blockprint(&[
+        "make",
+        "detective",
+        "--pregenerated",
+        "-q",
+        "--out",
+        s(&pre),
+    ]));
     files.extend(tree(&pre));
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/detective-seed-42");
     // Markdown and JSON are pinned; the PDF sheets are checked in `filled_sheets_and_fillable_forms`.
@@ -473,7 +480,14 @@ fn filled_sheets_and_fillable_forms() {
     );
     // The pregenerated set that `build` makes comes with its forms.
     let pre = dir.path().join("pre");
-    ok(&blockprint(&["make", "detective", "-q", "--out", s(&pre)]));
+    ok(&blockprint(&[
+        "make",
+        "detective",
+        "--pregenerated",
+        "-q",
+        "--out",
+        s(&pre),
+    ]));
     let pre = tree(&pre);
     for class in ["fighter", "rogue", "scholar", "hotshot"] {
         assert!(pre.contains_key(&format!("pregenerated/detective-{class}.pdf")));

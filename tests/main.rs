@@ -24,6 +24,7 @@ mod frequencies;
 mod goldens;
 mod hostile;
 mod kits;
+mod make_surface;
 mod npc;
 mod odds;
 mod pages;

@@ -283,6 +283,7 @@ fn markdown_and_json_match_golden_and_splits_equal_the_whole() {
     ok(&blockprint(&[
         "make",
         "npc",
+        "--pregenerated",
         "-q",
         "--out",
         s(&stock),

@@ -1,0 +1,409 @@
+//! One surface for every kind: `make KIND` comes from the registry, the dedicated commands are its
+//! aliases, a kind's options are one struct (flags, JSON identity and JSON Schema), and a Rust kind of
+//! one's own is one file and one registration line.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use clap::CommandFactory;
+use serde_json::{Value, json};
+
+use crate::support::{blockprint, ok, s, tree};
+use blockprint::generators::{KindDef, Registry};
+use blockprint::project::{Batch, Output, Project};
+
+#[path = "fixtures/kind/motto.rs"]
+mod motto;
+
+/// Every file of a run, the manifest's `command` (the command line as typed) left out.
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    tree(dir)
+        .into_iter()
+        .map(|(name, bytes)| {
+            if name.ends_with("manifest.json") {
+                let mut m: Value = serde_json::from_slice(&bytes).unwrap();
+                m.as_object_mut().unwrap().remove("command");
+                (name, serde_json::to_vec_pretty(&m).unwrap())
+            } else {
+                (name, bytes)
+            }
+        })
+        .collect()
+}
+
+/// Each dedicated command writes exactly what `make` writes with the same options.
+#[test]
+fn every_alias_makes_what_make_makes() {
+    let runs: &[(&[&str], &[&str])] = &[
+        (
+            &["case", "--seed", "7", "--count", "2"],
+            &["make", "case", "--seed", "7", "--count", "2"],
+        ),
+        (
+            &["srd", "--format", "md"],
+            &["make", "srd", "--format", "md"],
+        ),
+        (
+            &[
+                "detective",
+                "--seed",
+                "42",
+                "--count",
+                "2",
+                "--class",
+                "rogue",
+                "--format",
+                "md,json",
+            ],
+            &[
+                "make",
+                "detective",
+                "--seed",
+                "42",
+                "--count",
+                "2",
+                "--class",
+                "rogue",
+                "--format",
+                "md,json",
+            ],
+        ),
+        (
+            &[
+                "npc", "--seed", "42", "--count", "3", "--role", "witness", "--format", "md,json",
+            ],
+            &[
+                "make", "npc", "--seed", "42", "--count", "3", "--role", "witness", "--format",
+                "md,json",
+            ],
+        ),
+        (&["sheet"], &["make", "sheet"]),
+        (
+            &["deck", "--card-size", "bridge", "--format", "md,json"],
+            &[
+                "make",
+                "deck",
+                "--card-size",
+                "bridge",
+                "--format",
+                "md,json",
+            ],
+        ),
+        (
+            &["cards", "bbb", "--players", "2", "--format", "md,json"],
+            &[
+                "make",
+                "cards",
+                "bbb",
+                "--players",
+                "2",
+                "--format",
+                "md,json",
+            ],
+        ),
+        (
+            &["kit", "urban-world", "--format", "md,json"],
+            &["make", "kit-urban-world", "--format", "md,json"],
+        ),
+        (&["export", "--to", "roll20"], &["make", "export-roll20"]),
+        (
+            &[
+                "export",
+                "--to",
+                "foundry",
+                "--foundry-version",
+                "12",
+                "bbb.homicide.district",
+            ],
+            &["make", "export-foundry-v12", "bbb.homicide.district"],
+        ),
+    ];
+    for (alias, make) in runs {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        let mut args = alias.to_vec();
+        args.extend(["-q", "--out", s(&a)]);
+        ok(&blockprint(&args));
+        let mut args = make.to_vec();
+        args.extend(["-q", "--out", s(&b)]);
+        ok(&blockprint(&args));
+        let (fa, fb) = (files(&a), files(&b));
+        assert!(!fa.is_empty(), "{alias:?} wrote nothing");
+        assert_eq!(
+            fa.keys().collect::<Vec<_>>(),
+            fb.keys().collect::<Vec<_>>(),
+            "{alias:?}"
+        );
+        for (name, bytes) in &fa {
+            assert!(
+                bytes == &fb[name],
+                "{alias:?}: {name} differs from {make:?}"
+            );
+        }
+    }
+}
+
+/// `kit all` is every registered kit, in registration order.
+#[test]
+fn kit_all_is_every_kit_of_the_registry() {
+    let registry = Registry::new(&blockprint::render::Templates::builtin()).unwrap();
+    let games = blockprint::cli::make::kit_games(&registry);
+    assert_eq!(games, ["coc", "urban-world", "storypath", "bbb", "rbf"]);
+    let dir = tempfile::tempdir().unwrap();
+    ok(&blockprint(&[
+        "kit",
+        "all",
+        "--format",
+        "json",
+        "-q",
+        "--out",
+        s(dir.path()),
+    ]));
+    let mut made: Vec<String> = std::fs::read_dir(dir.path().join("kits"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    made.sort();
+    let mut want: Vec<String> = games.clone();
+    want.sort();
+    assert_eq!(made, want);
+}
+
+/// The help of `make KIND` for every kind: its own options under their heading, then the shared ones.
+#[test]
+fn every_kind_has_make_help_with_its_options_and_the_shared_ones() {
+    let registry = Registry::new(&blockprint::render::Templates::builtin()).unwrap();
+    let mut cmd = blockprint::cli::make::add_commands(blockprint::cli::Cli::command(), &registry);
+    let make = cmd.find_subcommand_mut("make").unwrap();
+    let names: Vec<String> = make
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .collect();
+    let kinds: Vec<String> = registry.kinds().map(|k| k.name().to_owned()).collect();
+    assert_eq!(names, kinds);
+    for def in registry.defs() {
+        let name = def.info().name.to_string();
+        let sub = make.find_subcommand_mut(&name).unwrap();
+        let help = sub.render_long_help().to_string();
+        for flag in [
+            "--out",
+            "--paper",
+            "--seed",
+            "--count",
+            "--first-number",
+            "--jobs",
+            "--quiet",
+            "--force",
+            "--format",
+        ] {
+            assert!(help.contains(flag), "make {name} --help lacks {flag}");
+        }
+        // Every option of the schema is a flag or an argument of the command, and the other way round.
+        let mut schema_keys = Vec::new();
+        leaf_properties(&def.schema(), &def.schema(), &mut schema_keys);
+        schema_keys.sort();
+        let shared: Vec<String> = {
+            use clap::Args;
+            blockprint::cli::make::MakeArgs::augment_args(clap::Command::new("x"))
+                .get_arguments()
+                .map(|a| a.get_id().to_string())
+                .collect()
+        };
+        let mut arg_ids: Vec<String> = sub
+            .get_arguments()
+            .map(|a| a.get_id().to_string())
+            .filter(|id| {
+                !shared.contains(id) && !["help", "check_pages", "color"].contains(&id.as_str())
+            })
+            .collect();
+        arg_ids.sort();
+        assert_eq!(
+            schema_keys, arg_ids,
+            "`{name}`: the schema's options against the flags"
+        );
+    }
+}
+
+/// The names of every leaf property of a schema (nested objects and `$ref`s followed).
+fn leaf_properties(root: &Value, schema: &Value, out: &mut Vec<String>) {
+    let schema = match schema.get("$ref").and_then(Value::as_str) {
+        Some(r) => {
+            let name = r.rsplit('/').next().unwrap();
+            &root["$defs"][name]
+        }
+        None => schema,
+    };
+    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+        for (k, v) in props {
+            let target = match v.get("$ref").and_then(Value::as_str) {
+                Some(r) => &root["$defs"][r.rsplit('/').next().unwrap()],
+                None => v,
+            };
+            if target.get("properties").is_some() {
+                leaf_properties(root, target, out);
+            } else {
+                out.push(k.clone());
+            }
+        }
+    }
+}
+
+/// The deck kind's options, exactly: the JSON Schema names each option with its type and default.
+#[test]
+fn deck_options_schema() {
+    let registry = Registry::new(&blockprint::render::Templates::builtin()).unwrap();
+    let schema = registry.def("deck").unwrap().schema();
+    assert_eq!(schema["title"], "DeckOptions");
+    assert_eq!(schema["properties"]["ids"]["type"], "array");
+    let layout = &schema["$defs"]["LayoutOptions"]["properties"];
+    assert_eq!(layout["card_size"]["type"], "string");
+    assert_eq!(layout["duplex"]["$ref"], "#/$defs/Duplex");
+    // Each choice with its help line, as `--help` shows them.
+    let choices: Vec<(String, String)> = schema["$defs"]["Duplex"]["oneOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["const"].as_str().unwrap().to_owned(),
+                c["description"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        choices,
+        [
+            (
+                "long".to_owned(),
+                "Flip on the long edge: the backs' columns are mirrored.".to_owned()
+            ),
+            (
+                "short".to_owned(),
+                "Flip on the short edge: the backs' rows are mirrored.".to_owned()
+            ),
+            (
+                "none".to_owned(),
+                "One-sided printing: backs stand where their fronts stand.".to_owned()
+            ),
+        ]
+    );
+    // The defaults come from the flags' own defaults.
+    assert_eq!(
+        registry.def("deck").unwrap().defaults().unwrap(),
+        json!({
+            "ids": [],
+            "layout": {
+                "card_size": "poker", "gutter": "0", "bleed": null, "printer_margin": "5mm",
+                "grid": null, "duplex": "long", "alignment_page": false, "back_offset": null,
+                "single": false, "png": null
+            }
+        })
+    );
+}
+
+/// A Rust kind of one's own: one file (tests/fixtures/kind/motto.rs) and one registration line. Its
+/// option is a flag of `make motto`, a property of its schema, and changes what it writes; JSON
+/// options are read over the defaults, and an unknown one is refused by name.
+#[test]
+fn a_rust_kind_of_ones_own_with_one_option() {
+    let templates = blockprint::render::Templates::builtin();
+    let mut registry = Registry::new(&templates).unwrap();
+    registry.register_def(Box::new(&motto::DEF));
+
+    let mut cmd = blockprint::cli::make::add_commands(blockprint::cli::Cli::command(), &registry);
+    let help = cmd
+        .find_subcommand_mut("make")
+        .unwrap()
+        .find_subcommand_mut("motto")
+        .unwrap()
+        .render_long_help()
+        .to_string();
+    assert!(help.starts_with("A squad motto\n"), "{help}");
+    assert!(
+        help.contains("Options of motto:\n      --shout\n          Write the motto in capitals"),
+        "{help}"
+    );
+    let schema = registry.def("motto").unwrap().schema();
+    assert_eq!(
+        schema["properties"]["shout"],
+        json!({"type": "boolean", "description": "Write the motto in capitals."})
+    );
+
+    let project = Project::with_registry(
+        blockprint::content::ContentRoot::Embedded,
+        templates,
+        registry,
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut output = Output::new(dir.path());
+    output.quiet = true;
+    project
+        .make(
+            &[("motto", json!({ "shout": true }))],
+            &Batch::default(),
+            &output,
+        )
+        .unwrap();
+    let motto: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("motto/motto.json")).unwrap())
+            .unwrap();
+    let district = project.lib().table("bbb.homicide.district").unwrap().rows[0]
+        .result
+        .value
+        .clone();
+    assert_eq!(
+        motto["motto"],
+        format!("WE NEVER SLEEP IN {}", district.to_uppercase())
+    );
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("motto/manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["batch"]["options"], json!({ "shout": true }));
+
+    let e = project
+        .make(
+            &[("motto", json!({ "whisper": true }))],
+            &Batch::default(),
+            &output,
+        )
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "error: `motto` has no option `whisper`; the options there are: shout"
+    );
+    assert_eq!(e.exit_code(), 2);
+}
+
+/// Options given as JSON (as a form sends them) make what the same flags make.
+#[test]
+fn json_options_make_what_flags_make() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    ok(&blockprint(&[
+        "make",
+        "deck",
+        "--card-size",
+        "bridge",
+        "--format",
+        "md,json",
+        "-q",
+        "--out",
+        s(&a),
+    ]));
+    let project = Project::open(None, None).unwrap();
+    let mut output = Output::new(&b);
+    output.quiet = true;
+    output.formats = vec![
+        blockprint::render::Format::Md,
+        blockprint::render::Format::Json,
+    ];
+    project
+        .make(
+            &[("deck", json!({ "layout": { "card_size": "bridge" } }))],
+            &Batch::default(),
+            &output,
+        )
+        .unwrap();
+    assert_eq!(files(&a), files(&b));
+}
