@@ -429,6 +429,40 @@ fn an_edited_template_makes_the_output_stale() {
     assert_eq!(m["templates"].as_str().unwrap().len(), 12);
 }
 
+/// The content version fingerprints what the loader reads: a README or a note beside the tables changes
+/// nothing (no page, no manifest goes stale), a table does.
+#[test]
+fn the_content_version_fingerprints_only_what_the_loader_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    blockprint(&["init", "-q", s(&content)]);
+    let version = |dir: &Path| {
+        let (lib, _) =
+            blockprint::content::load(&blockprint::content::ContentRoot::Dir(dir.to_path_buf()))
+                .unwrap();
+        lib.version
+    };
+    let (builtin, _) =
+        blockprint::content::load(&blockprint::content::ContentRoot::Embedded).unwrap();
+    let first = version(&content);
+    assert_eq!(first, builtin.version, "init writes the built-in content");
+    std::fs::write(content.join("README.md"), "# My notes\n").unwrap();
+    std::fs::write(content.join("notes.txt"), "what the players found\n").unwrap();
+    assert_eq!(
+        version(&content),
+        first,
+        "a README and a note change nothing"
+    );
+    let toml = content.join("bbb/01-homicide.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, format!("{text}\n# an edit\n")).unwrap();
+    assert_ne!(
+        version(&content),
+        first,
+        "an edited table file is another content"
+    );
+}
+
 #[test]
 fn a_killed_run_is_completed_by_rerunning_it() {
     let dir = tempfile::tempdir().unwrap();

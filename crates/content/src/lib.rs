@@ -66,7 +66,8 @@ impl Source {
 /// first item with a given id (the checker reports later duplicates).
 #[derive(Debug, Clone, Default)]
 pub struct Library {
-    /// Fingerprint of the content root's files (12 hex digits).
+    /// Fingerprint of the content files the loader read (12 hex digits): the `.toml` files and the
+    /// chapters books list, not a README beside them.
     pub version: String,
     pub sources: Vec<Source>,
     pub tables: Vec<Table>,

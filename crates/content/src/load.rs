@@ -324,7 +324,6 @@ pub fn load_files(files: Vec<(String, Vec<u8>)>) -> (Library, Vec<Diagnostic>) {
 fn load_scanned(files: Vec<(String, Vec<u8>)>, bad: Vec<BadFile>) -> (Library, Vec<Diagnostic>) {
     let mut lib = Library::default();
     let mut diags = Vec::new();
-    lib.version = version(&files);
     for b in bad {
         // Named, but with no text to quote: the file was never read (and may not be readable).
         let mut d = Diagnostic::unlocated(Kind::BadFile, format!("{} {}", b.path, b.message))
@@ -414,6 +413,7 @@ fn load_scanned(files: Vec<(String, Vec<u8>)>, bad: Vec<BadFile>) -> (Library, V
         }
     }
     chapters(&mut lib, &markdown, &mut diags);
+    lib.version = version(&lib.sources);
     lib.reindex();
     (lib, diags)
 }
@@ -558,9 +558,10 @@ fn toml_controls(
     }
 }
 
-/// A short fingerprint of every file under the root (FNV-1a, 64 bits, over paths and bytes in path order):
-/// printed on every page so a packet names the content it came from.
-fn version(files: &[(String, Vec<u8>)]) -> String {
+/// A short fingerprint of the content the loader read (FNV-1a, 64 bits, over paths and text in the order
+/// read: every `.toml` file, then each book's chapters): printed on every page so a packet names the content
+/// it came from. Files the loader does not read (a README, notes beside the tables) change nothing.
+fn version(sources: &[Source]) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |bytes: &[u8]| {
         for b in bytes {
@@ -568,11 +569,11 @@ fn version(files: &[(String, Vec<u8>)]) -> String {
             h = h.wrapping_mul(0x0000_0100_0000_01b3);
         }
     };
-    for (path, bytes) in files {
-        eat(path.as_bytes());
+    for s in sources {
+        eat(s.path.as_bytes());
         eat(&[0]);
-        eat(&(bytes.len() as u64).to_le_bytes());
-        eat(bytes);
+        eat(&(s.text.len() as u64).to_le_bytes());
+        eat(s.text.as_bytes());
     }
     format!("{h:016x}")[..12].to_owned()
 }
