@@ -8,7 +8,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
-use blockprint::content::ContentRoot;
 use blockprint::generators::{Checked, Document, Kind, Registry, Request};
 use blockprint::render::fonts::{FONTS, covered};
 use blockprint::render::{Engine, Paper, Templates};
@@ -20,10 +19,7 @@ use typst_layout::PagedDocument;
 
 fn checked() -> &'static Checked {
     static CX: OnceLock<Checked> = OnceLock::new();
-    CX.get_or_init(|| {
-        let (lib, report) = blockprint::check::load_and_check(&ContentRoot::Embedded).unwrap();
-        Checked::new(lib, report, "built-in content".into()).unwrap()
-    })
+    CX.get_or_init(crate::support::builtin_checked)
 }
 
 fn engine() -> &'static Engine {

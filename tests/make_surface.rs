@@ -9,7 +9,7 @@ use clap::CommandFactory;
 use serde_json::{Value, json};
 
 use crate::support::{blockprint, ok, s, tree};
-use blockprint::generators::{KindDef, Registry};
+use blockprint::generators::Registry;
 use blockprint::project::{Batch, Output, Project};
 
 #[path = "fixtures/kind/motto.rs"]

@@ -260,11 +260,12 @@ pub fn pypdf_json(script: &str, pdf: &Path) -> Option<serde_json::Value> {
     }
 }
 
-/// The built-in content, loaded and checked (as `blockprint check` does).
+/// The built-in content, loaded and checked with what every kind requires, through the library's one
+/// entry point (as every command that makes files does).
 pub fn builtin_checked() -> blockprint::generators::Checked {
-    let (lib, report) =
-        blockprint::check::load_and_check(&blockprint::content::ContentRoot::Embedded).unwrap();
-    blockprint::generators::Checked::new(lib, report, "built-in content".into()).unwrap()
+    blockprint::project::Project::open(None, None)
+        .and_then(blockprint::project::Project::into_checked)
+        .unwrap()
 }
 
 /// An engine on the built-in templates.
