@@ -407,3 +407,18 @@ fn json_options_make_what_flags_make() {
         .unwrap();
     assert_eq!(files(&a), files(&b));
 }
+
+/// `--format` offers what the kind makes: another format is refused by clap with the kind's own list.
+#[test]
+fn format_lists_what_the_kind_makes() {
+    let o = blockprint(&["case", "--format", "csv"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = crate::support::stderr(&o);
+    assert!(
+        err.contains("invalid value 'csv' for '--format <FORMAT>'"),
+        "{err}"
+    );
+    assert!(err.contains("[possible values: pdf, md, json]"), "{err}");
+    let o = blockprint(&["make", "export-roll20", "--format", "json"]);
+    assert!(crate::support::stderr(&o).contains("[possible values: txt]"));
+}

@@ -6,6 +6,7 @@
 //! `cards` are `make <the same name>`, command for command; `kit GAME` is `make kit-GAME` (`kit all`:
 //! every kit); `export --to TARGET` is `make export-TARGET`.
 
+use clap::builder::TypedValueParser;
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 use serde_json::Value;
 
@@ -76,8 +77,25 @@ pub(super) fn output(o: &OutputArgs, formats: Vec<Format>) -> Output {
 pub fn kind_command(name: &str, def: &dyn KindDef) -> Command {
     let cmd = Command::new(name.to_owned()).next_help_heading(format!("Options of {name}"));
     let cmd = def.args(cmd).next_help_heading("Options of every kind");
+    // `--format` offers the formats this kind makes, so clap refuses another with the list.
+    let formats: Vec<&'static str> = def.info().formats.iter().map(|f| format_name(*f)).collect();
+    let parser = clap::builder::PossibleValuesParser::new(formats)
+        .map(|s| <Format as clap::ValueEnum>::from_str(&s, false).unwrap_or(Format::Pdf));
     // The about line last: a flattened struct's doc comment would replace it.
-    MakeArgs::augment_args(cmd).about(sentence(&def.info().about))
+    MakeArgs::augment_args(cmd)
+        .mut_arg("format", |a| a.value_parser(parser))
+        .about(sentence(&def.info().about))
+}
+
+/// `pdf`, `md`, `json`, `csv`, `txt`: a format as the command line spells it.
+fn format_name(f: Format) -> &'static str {
+    match f {
+        Format::Pdf => "pdf",
+        Format::Md => "md",
+        Format::Json => "json",
+        Format::Csv => "csv",
+        Format::Txt => "txt",
+    }
 }
 
 /// A kind's about line as a command's: capitalised like the other commands' help.
