@@ -4,7 +4,7 @@
 //! through `support::golden_files`, which masks the content version.
 //!
 //! Run one area with a filter: `cargo test --release --test main kits::` (or `kits::rbf::`,
-//! `dice::props::`); `cargo test --release --test main -- --list` lists them all.
+//! `dice::bounds::`); `cargo test --release --test main -- --list` lists them all.
 
 mod support;
 
@@ -29,7 +29,9 @@ mod npc;
 mod odds;
 mod pages;
 mod pipeline;
+mod reliability;
 mod robust;
 mod sheet;
 mod srd;
+mod templates;
 mod version;

@@ -10,7 +10,7 @@
 //! Both the expressions and the rolls come from fixed seeds, so a run is the same every time: a
 //! failure is a real bug, never noise.
 
-use blockprint::dice::{self, BigRational, DistErrorKind};
+use blockprint_dice::{self as dice, BigRational, DistErrorKind};
 use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use proptest::prelude::*;
