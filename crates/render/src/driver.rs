@@ -3,7 +3,8 @@
 //! (typst's own parallel layout shares those threads, and a thread never takes up a second item while it
 //! waits inside a compile), and written as they finish, so memory stays flat whatever the batch size.
 //! Files a killed run already wrote are verified and skipped. Then the kind's combined files are made from
-//! the written items (PDFs merged, never typeset again) and the manifest is written.
+//! the written items (PDFs merged, never typeset again) and the manifest is written. The whole run holds
+//! the kind folder's lock ([`super::output::lock_folder`]).
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -118,6 +119,13 @@ pub fn run(
         f
     };
     let dir = opts.out.join(kind.folder());
+    // The kind's folder is the unit a run owns (its manifest, journal and temporaries), so its lock is
+    // held from before the ledger reads the folder until the manifest is written: a second run into the
+    // same folder waits for this one and then sees its manifest; runs of other kinds into the same
+    // `--out` do not wait for each other.
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let _lock = super::output::lock_folder(&dir)
+        .map_err(|e| Error::io(dir.join(super::output::LOCK_FILE), e))?;
     let ledger = Ledger::open(
         &dir,
         identity(kind, cx, req, engine),

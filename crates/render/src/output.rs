@@ -1,9 +1,11 @@
 //! Output: relative paths and bytes in, files under one output folder out. Every file is written to a
 //! temporary name beside its target and renamed into place, so a failure never leaves a half-written file,
-//! and nothing outside the folder is touched.
+//! and nothing outside the folder is touched. A command that writes into a folder holds the folder's lock
+//! ([`lock_folder`]) while it does, so two commands never interleave their writes in one folder.
 
-use std::io::Write;
+use std::io::{Read, Seek, Write};
 use std::path::{Component, Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// An output folder.
 #[derive(Debug, Clone)]
@@ -129,10 +131,35 @@ pub fn is_temporary(name: &str) -> bool {
         && pid.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// The process a temporary's name says wrote it (`.<name>.tmp-<pid>`), if its name is one.
+pub fn temporary_owner(name: &str) -> Option<u32> {
+    if !is_temporary(name) {
+        return None;
+    }
+    name.rsplit_once(".tmp-")?.1.parse().ok()
+}
+
+/// Whether process `pid` may still be running: this process always is; on Linux, a process is running
+/// while `/proc/<pid>` exists (a process of another pid namespace, which `/proc` does not show, counts
+/// as gone: the folder lock keeps such a process and this one apart). Where processes cannot be looked up
+/// every other process counts as gone, and the folder lock alone keeps live writers' files safe.
+pub fn process_may_run(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    #[cfg(target_os = "linux")]
+    if Path::new("/proc/self").exists() {
+        return Path::new("/proc").join(pid.to_string()).exists();
+    }
+    false
+}
+
 /// Remove the temporaries ([`is_temporary`]) a killed run left in `dir` and the folders below it, and
-/// return how many were removed. Only regular files are removed and only real folders are entered (never
-/// a symbolic link), so nothing outside `dir` and nothing but blockprint's own temporaries is touched.
-/// Runs before a run writes into a folder; two runs writing into one folder at once are not supported.
+/// return how many were removed. A temporary whose process may still be running ([`process_may_run`]:
+/// this one, or another that is writing it right now) is left alone. Only regular files are removed and
+/// only real folders are entered (never a symbolic link), so nothing outside `dir` and nothing but
+/// blockprint's own temporaries is touched. The driver calls it while it holds the folder's lock
+/// ([`lock_folder`]), so no other blockprint command is writing into the folder.
 pub fn remove_stale_temporaries(dir: &Path) -> usize {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return 0;
@@ -142,16 +169,94 @@ pub fn remove_stale_temporaries(dir: &Path) -> usize {
         let Ok(ty) = e.file_type() else {
             continue;
         };
+        let name = e.file_name().to_string_lossy().into_owned();
         if ty.is_dir() {
             removed += remove_stale_temporaries(&e.path());
         } else if ty.is_file()
-            && is_temporary(&e.file_name().to_string_lossy())
+            && is_temporary(&name)
+            && temporary_owner(&name).is_none_or(|pid| !process_may_run(pid))
             && std::fs::remove_file(e.path()).is_ok()
         {
             removed += 1;
         }
     }
     removed
+}
+
+/// The lock file of a folder: an empty file (the holder's process id while a command holds it), created
+/// on first use and never deleted, so every command locks the same file.
+pub const LOCK_FILE: &str = ".blockprint.lock";
+
+/// How long a command tries for a folder's lock before it says it is waiting.
+const QUIET_WAIT: Duration = Duration::from_millis(250);
+
+/// A folder's lock, held until dropped: its file then holds nothing again and the lock is released.
+#[derive(Debug)]
+pub struct FolderLock {
+    file: Option<std::fs::File>,
+}
+
+impl Drop for FolderLock {
+    fn drop(&mut self) {
+        if let Some(f) = &self.file {
+            let _ = f.set_len(0);
+            let _ = f.unlock();
+        }
+    }
+}
+
+/// Take the exclusive lock of folder `dir` (which must exist): an advisory lock on `dir/.blockprint.lock`,
+/// held by the returned guard. A command that finds another holding it waits for it rather than failing,
+/// so two scripts run at once both get their turn; after a quarter of a second it says so on stderr,
+/// naming the folder and the holder's process id: `waiting for another blockprint command on DIR (pid
+/// N)…`. On a file system without locks it warns once and goes on unlocked.
+pub fn lock_folder(dir: &Path) -> std::io::Result<FolderLock> {
+    let path = dir.join(LOCK_FILE);
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)?;
+    let started = Instant::now();
+    loop {
+        match file.try_lock() {
+            Ok(()) => break,
+            Err(std::fs::TryLockError::WouldBlock) if started.elapsed() < QUIET_WAIT => {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let mut holder = String::new();
+                let _ = (&file).read_to_string(&mut holder);
+                let pid = holder
+                    .trim()
+                    .parse::<u32>()
+                    .map(|p| format!(" (pid {p})"))
+                    .unwrap_or_default();
+                eprintln!(
+                    "waiting for another blockprint command on {}{pid}…",
+                    dir.display()
+                );
+                file.lock()?;
+                break;
+            }
+            Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+                eprintln!(
+                    "warning: {} cannot be locked here ({e}); run one blockprint command at a time on {}",
+                    path.display(),
+                    dir.display()
+                );
+                return Ok(FolderLock { file: None });
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(e),
+        }
+    }
+    // The holder's process id, for a command that waits; a killed holder's is overwritten here.
+    file.set_len(0)?;
+    file.rewind()?;
+    write!(file, "{}", std::process::id())?;
+    file.flush()?;
+    Ok(FolderLock { file: Some(file) })
 }
 
 fn at(path: &Path, e: std::io::Error) -> std::io::Error {
@@ -209,9 +314,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
         std::fs::create_dir_all(d.join("a/b")).unwrap();
-        for f in [".x.pdf.tmp-1", "a/.y.json.tmp-22", "a/b/.z.md.tmp-333"] {
+        // Process ids above Linux's highest (2^22): no process has them.
+        for f in [
+            ".x.pdf.tmp-4194305",
+            "a/.y.json.tmp-4194322",
+            "a/b/.z.md.tmp-4194333",
+        ] {
             std::fs::write(d.join(f), b"half").unwrap();
         }
+        // This process is running: its temporary is being written and stays.
+        let ours = format!("a/.w.json.tmp-{}", std::process::id());
+        std::fs::write(d.join(&ours), b"being written").unwrap();
         for f in [".keep", "a/.notes.tmp-draft", "a/b/z.md", "a/x.tmp-4"] {
             std::fs::write(d.join(f), b"mine").unwrap();
         }
@@ -228,9 +341,45 @@ mod tests {
             "a/b/z.md",
             "a/x.tmp-4",
             ".w.tmp-5",
+            &ours,
         ] {
             assert!(d.join(f).exists(), "{f} kept");
         }
         assert!(outside.path().join(".o.pdf.tmp-6").exists());
+    }
+
+    #[test]
+    fn a_folder_lock_is_held_until_dropped_and_names_its_holder() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().to_owned();
+        let first = lock_folder(&d).unwrap();
+        let pid = std::process::id().to_string();
+        assert_eq!(std::fs::read_to_string(d.join(LOCK_FILE)).unwrap(), pid);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let waiter = std::thread::spawn(move || {
+            let second = lock_folder(&d).unwrap();
+            tx.send(std::fs::read_to_string(d.join(LOCK_FILE)).unwrap())
+                .unwrap();
+            drop(second);
+        });
+        assert!(
+            rx.recv_timeout(Duration::from_millis(600)).is_err(),
+            "a second lock was taken while the first was held"
+        );
+        drop(first);
+        assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), pid);
+        waiter.join().unwrap();
+        // Released, the file stays and holds nothing.
+        assert_eq!(std::fs::read(dir.path().join(LOCK_FILE)).unwrap(), b"");
+    }
+
+    #[test]
+    fn a_temporary_names_its_process() {
+        assert_eq!(temporary_owner(".a.pdf.tmp-123"), Some(123));
+        assert_eq!(temporary_owner(".a.pdf.tmp-x"), None);
+        assert_eq!(temporary_owner("a.pdf"), None);
+        assert!(process_may_run(std::process::id()));
+        #[cfg(target_os = "linux")]
+        assert!(!process_may_run(4_194_305));
     }
 }
