@@ -2,6 +2,12 @@
 //! `DIR/campaign.toml`, replays its log with the new command at the end (a command that does not fit where
 //! the campaign stands is a usage error naming what to run instead), writes the case packets through the
 //! driver, and only then replaces the state file (the old one is kept as `campaign.prev.toml`).
+//!
+//! A command holds the campaign folder's lock (`DIR/.blockprint.lock`) from before it reads the state until
+//! it has written it, so two commands run at once on one campaign both land, one after the other: the
+//! second waits (and says so after a moment) rather than being refused, since two players' scripts or two
+//! terminals should both get their command recorded, and each command takes a second or less. A `[setup]`
+//! changed after the campaign began is refused, naming the change, unless `--rewrite-history` is given.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -12,6 +18,7 @@ use crate::campaign::{self, Campaign, Member, Relation, STATE_FILE, Setup, Step,
 use crate::error::{Error, Result};
 use crate::generators::detective::DetectiveKind;
 use crate::generators::{Checked, Kind, Request};
+use crate::render::output::{FolderLock, LOCK_FILE, lock_folder};
 use crate::render::{Engine, Format, Paper, driver, manifest};
 
 #[derive(Debug, clap::Subcommand)]
@@ -123,6 +130,11 @@ pub struct Common {
     /// Print no "wrote …" lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Accept a [setup] in campaign.toml that was changed after the campaign began: the whole log is
+    /// replayed with it, so recorded rolls, cases and packets may all change (the command says how many).
+    /// The campaign as it stood before is kept in campaign.prev.toml. Without it such a change is refused.
+    #[arg(long)]
+    pub rewrite_history: bool,
 }
 
 /// Run a campaign command.
@@ -181,14 +193,29 @@ pub(super) fn run(cmd: CampaignCommand) -> Result<()> {
             format,
         } => plan(&common, weeks, &format),
         CampaignCommand::Packets(c) => {
+            let _lock = lock(&c.dir)?;
             let project = context(&c.content)?;
             let cx = project.checked_names(&["case", "detective"])?;
-            let camp = load(&c.dir, &cx)?;
+            let loaded = load(&c, cx)?;
             let engine = project.engine()?;
-            sheets(&engine, &cx, &camp, c.quiet)?;
-            packets(&engine, &cx, &camp, c.quiet)
+            if settle(engine, cx, &c, &loaded)? {
+                return Ok(());
+            }
+            sheets(engine, cx, &loaded.camp, c.quiet, false)?;
+            packets(engine, cx, &loaded.camp, c.quiet)
         }
     }
+}
+
+/// Hold the campaign folder's lock for the rest of the command (see the module's note). A folder without
+/// a state file is not locked: the command is refused without writing anything there.
+fn lock(dir: &Path) -> Result<Option<FolderLock>> {
+    if !dir.join(STATE_FILE).is_file() {
+        return Ok(None);
+    }
+    lock_folder(dir)
+        .map(Some)
+        .map_err(|e| Error::io(dir.join(LOCK_FILE), e))
 }
 
 /// The project of the content and templates (the campaign reads what the case and detective kinds need).
@@ -196,16 +223,107 @@ fn context(content: &ContentArg) -> Result<crate::project::Project> {
     crate::project::Project::open(content.content.as_deref(), content.templates.as_deref())
 }
 
-/// Load and replay the campaign; an invalid state file is reported at its place (exit 1).
-fn load(dir: &Path, cx: &Checked) -> Result<Campaign> {
-    match file::load(dir, &cx.lib) {
-        Ok(c) => Ok(c),
-        Err(file::LoadError::Io(e)) => Err(e),
-        Err(file::LoadError::State(s)) => {
-            eprint!("{}", s.rendered);
-            Err(Error::Rules(s.summary))
+/// A loaded campaign, and when `--rewrite-history` accepted a changed setup, what the rewrite needs.
+struct Loaded {
+    camp: Campaign,
+    rewrite: Option<Rewrite>,
+}
+
+/// A history rewritten with a changed setup.
+struct Rewrite {
+    /// The campaign as it stood before the change (kept as `campaign.prev.toml`).
+    previous: String,
+    /// Its derived state, when its log replayed with the recorded setup (the packets written from it).
+    before: Option<campaign::Derived>,
+}
+
+impl Loaded {
+    /// The state the packets on disk were written from, if known.
+    fn on_disk(&self) -> Option<&campaign::Derived> {
+        match &self.rewrite {
+            Some(r) => r.before.as_ref(),
+            None => Some(&self.camp.derived),
         }
     }
+    fn previous(&self) -> Option<&str> {
+        self.rewrite.as_ref().map(|r| r.previous.as_str())
+    }
+}
+
+/// Load and replay the campaign; an invalid state file is reported at its place (exit 1), and so is a
+/// setup changed after the campaign began, unless `--rewrite-history` accepts it.
+fn load(c: &Common, cx: &Checked) -> Result<Loaded> {
+    let change = match file::load(&c.dir, &cx.lib) {
+        Ok(camp) => {
+            if c.rewrite_history {
+                eprintln!(
+                    "--rewrite-history: the setup is the one the campaign was recorded with; there is nothing to rewrite"
+                );
+            }
+            return Ok(Loaded {
+                camp,
+                rewrite: None,
+            });
+        }
+        Err(file::LoadError::Io(e)) => return Err(e),
+        Err(file::LoadError::State(s)) => {
+            eprint!("{}", s.rendered);
+            return Err(Error::Rules(s.summary));
+        }
+        Err(file::LoadError::SetupChanged(change)) => change,
+    };
+    if !c.rewrite_history {
+        eprint!("{}", change.error.rendered);
+        return Err(Error::Rules(change.error.summary));
+    }
+    let derived = change.after.clone().map_err(|e| {
+        Error::Rules(format!(
+            "cannot rewrite the history with the changed setup ({}): {e}; nothing was written",
+            change.what()
+        ))
+    })?;
+    let state = c.dir.join(STATE_FILE);
+    // The campaign as it stood before the change: worked out again from the recorded setup and the log
+    // when both are known, else the file as it is.
+    let previous = match (&change.recorded, &change.before) {
+        (Some(recorded), Some(before)) => file::render(&cx.lib, recorded, &change.steps, before)?,
+        _ => std::fs::read_to_string(&state).map_err(|e| Error::io(&state, e))?,
+    };
+    eprintln!(
+        "rewriting the history with the changed setup: {}: {}; the campaign as it stood before is kept in {}",
+        change.what(),
+        change.consequences(false),
+        c.dir.join(campaign::PREVIOUS_FILE).display()
+    );
+    let change = *change;
+    Ok(Loaded {
+        camp: Campaign {
+            dir: c.dir.clone(),
+            setup: change.setup,
+            steps: change.steps,
+            derived,
+        },
+        rewrite: Some(Rewrite {
+            previous,
+            before: change.before,
+        }),
+    })
+}
+
+/// For a command that writes no state of its own (`status`, `plan`, `packets`): when the history is being
+/// rewritten, write the sheets and packets again and save the rewritten state. Returns whether it did
+/// (so `packets` has nothing left to do).
+fn settle(engine: &Engine, cx: &Checked, c: &Common, loaded: &Loaded) -> Result<bool> {
+    if loaded.rewrite.is_none() {
+        return Ok(false);
+    }
+    let camp = &loaded.camp;
+    forget_changed(&c.dir, loaded.on_disk(), &camp.derived);
+    sheets(engine, cx, camp, c.quiet, true)?;
+    packets(engine, cx, camp, c.quiet)?;
+    let text = file::render(&cx.lib, &camp.setup, &camp.steps, &camp.derived)?;
+    file::save_keeping(&c.dir, &text, loaded.previous())?;
+    Ok(true)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -220,13 +338,8 @@ fn new(
     content: &ContentArg,
     quiet: bool,
 ) -> Result<()> {
-    if dir.join(STATE_FILE).exists() {
-        return Err(Error::Usage(format!(
-            "{} already holds a campaign; carry on with `blockprint campaign week {}`, or choose another folder to start a new one",
-            dir.display(),
-            dir.display()
-        )));
-    }
+    // What can be refused before a seed is chosen (and printed) is refused first.
+    refuse_occupied(dir, None, seed.is_none())?;
     let mut formats = Vec::new();
     for p in packets {
         match p.trim().to_lowercase().as_str() {
@@ -260,7 +373,11 @@ fn new(
     };
     campaign::validate_setup(&setup).map_err(|e| Error::Usage(e.0))?;
     let derived = campaign::replay(&cx.lib, &setup, &[]).map_err(|(_, e)| Error::Rules(e.0))?;
+    refuse_occupied(dir, Some((&setup, &derived)), true)?;
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let _lock = lock_folder(dir).map_err(|e| Error::io(dir.join(LOCK_FILE), e))?;
+    // Again, now that no other command can be writing here.
+    refuse_occupied(dir, Some((&setup, &derived)), true)?;
     let c = Campaign {
         dir: dir.to_owned(),
         setup,
@@ -268,8 +385,8 @@ fn new(
         derived,
     };
     let engine = project.engine()?;
-    sheets(&engine, &cx, &c, quiet)?;
-    packets_of(&engine, &cx, &c, quiet)?;
+    sheets(engine, cx, &c, quiet, false)?;
+    packets_of(engine, cx, &c, quiet)?;
     let text = file::render(&cx.lib, &c.setup, &c.steps, &c.derived)?;
     file::save(dir, &text)?;
     outln!(
@@ -301,6 +418,121 @@ fn new(
     Ok(())
 }
 
+/// The campaign's own folders: what a folder that held a campaign still holds when its state is gone.
+const CAMPAIGN_FOLDERS: [(&str, &str); 4] = [
+    ("cases", "case packets"),
+    ("detectives", "detective sheets"),
+    ("status", "status sheets"),
+    ("plan", "a plan of weeks"),
+];
+
+/// Refuse to begin a campaign in `dir` when it holds one, its backup or its files (which a new campaign
+/// would overwrite), saying what is there and what to do. With `folders`, the campaign's folders are
+/// looked at too: with `start` (the setup to begin and what it works out to), files that a `campaign
+/// new` of this very setup left when it was stopped are no obstacle (it finishes them); without it,
+/// anything in them is.
+fn refuse_occupied(
+    dir: &Path,
+    start: Option<(&Setup, &campaign::Derived)>,
+    folders: bool,
+) -> Result<()> {
+    if dir.join(STATE_FILE).exists() {
+        return Err(Error::Usage(format!(
+            "{} already holds a campaign; carry on with `blockprint campaign week {}`, or choose another folder to start a new one",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    let prev = dir.join(campaign::PREVIOUS_FILE);
+    let mut found = Vec::new();
+    if prev.exists() {
+        found.push(format!("{}, its previous state", prev.display()));
+    }
+    // A backup refuses the folder whatever else is there; then everything there is named.
+    let folders = folders || !found.is_empty();
+    for (name, what) in CAMPAIGN_FOLDERS.iter().filter(|_| folders) {
+        let folder = dir.join(name);
+        let Ok(rd) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        let entries: Vec<std::fs::DirEntry> = rd
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name() != LOCK_FILE)
+            .collect();
+        if entries.is_empty() {
+            continue;
+        }
+        let batch = manifest::existing_batch(&folder);
+        let of_campaign = batch
+            .as_ref()
+            .is_some_and(|b| b["options"]["campaign_seed"].is_u64());
+        let cases: Vec<String> = entries
+            .iter()
+            .filter(|e| e.path().is_dir())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        // What a stopped `campaign new` of this setup wrote: its own starting packets and sheets.
+        let resumable = start.is_some_and(|(setup, derived)| match *name {
+            "cases" => {
+                batch.as_ref().is_some_and(|b| {
+                    b["options"]["campaign_seed"] == setup.seed
+                        && b["options"]["campaign_year"] == setup.year
+                }) && cases
+                    .iter()
+                    .all(|n| derived.cases.iter().any(|c| &c.number == n))
+            }
+            "detectives" => {
+                setup.roll > 0
+                    && batch
+                        .as_ref()
+                        .is_some_and(|b| b["seed"] == campaign::detective_batch_seed(setup.seed))
+            }
+            _ => false,
+        });
+        if resumable {
+            continue;
+        }
+        let count = if *name == "cases" && !cases.is_empty() {
+            format!(
+                "{} case{}",
+                cases.len(),
+                if cases.len() == 1 { "" } else { "s" }
+            )
+        } else {
+            format!(
+                "{} entr{}",
+                entries.len(),
+                if entries.len() == 1 { "y" } else { "ies" }
+            )
+        };
+        found.push(format!(
+            "{} holds {what}{} ({count})",
+            folder.display(),
+            if of_campaign { " of a campaign" } else { "" }
+        ));
+    }
+    if found.is_empty() {
+        return Ok(());
+    }
+    let restore = if prev.exists() {
+        format!(
+            "To go on with that campaign, put its previous state back:\n    {}\n",
+            file::restore_command(dir)
+        )
+    } else {
+        String::new()
+    };
+    Err(Error::Usage(format!(
+        "{} holds another campaign's files but no {STATE_FILE}:\n{}\nA new campaign here would overwrite them. {restore}To start a new campaign, choose another folder (a new or empty one).",
+        dir.display(),
+        found
+            .iter()
+            .map(|f| format!("  - {f}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    )))
+}
+
 /// `A, B=harbour patrol, C` → members.
 fn parse_members(list: &str) -> Result<Vec<Member>> {
     let mut out = Vec::new();
@@ -324,33 +556,39 @@ fn parse_members(list: &str) -> Result<Vec<Member>> {
 
 /// Apply one command at the end of the log.
 fn step(c: &Common, s: Step) -> Result<()> {
+    let _lock = lock(&c.dir)?;
     let project = context(&c.content)?;
     let cx = project.checked_names(&["case", "detective"])?;
-    let old = load(&c.dir, &cx)?;
+    let loaded = load(c, cx)?;
+    let old = &loaded.camp;
     let mut steps = old.steps.clone();
     steps.push(s);
     let derived =
         campaign::replay(&cx.lib, &old.setup, &steps).map_err(|(_, e)| Error::Usage(e.0))?;
     let new = Campaign {
         dir: c.dir.clone(),
-        setup: old.setup,
+        setup: old.setup.clone(),
         steps,
         derived,
     };
     let engine = project.engine()?;
-    forget_changed(&c.dir, &old.derived, &new.derived);
-    packets(&engine, &cx, &new, c.quiet)?;
+    forget_changed(&c.dir, loaded.on_disk(), &new.derived);
+    if loaded.rewrite.is_some() {
+        sheets(engine, cx, &new, c.quiet, true)?;
+    }
+    packets(engine, cx, &new, c.quiet)?;
     let text = file::render(&cx.lib, &new.setup, &new.steps, &new.derived)?;
-    file::save(&c.dir, &text)?;
+    file::save_keeping(&c.dir, &text, loaded.previous())?;
     report(&new, new.steps.len() as u32);
     Ok(())
 }
 
 fn undo(c: &Common) -> Result<()> {
+    let _lock = lock(&c.dir)?;
     let project = context(&c.content)?;
     let cx = project.checked_names(&["case", "detective"])?;
-    let mut camp = load(&c.dir, &cx)?;
-    let before = camp.derived.clone();
+    let loaded = load(c, cx)?;
+    let mut camp = loaded.camp.clone();
     let Some(last) = camp.steps.pop() else {
         return Err(Error::Usage(format!(
             "there is nothing to undo: no command has been run since `campaign new`; to start again, remove {}",
@@ -360,10 +598,13 @@ fn undo(c: &Common) -> Result<()> {
     camp.derived = campaign::replay(&cx.lib, &camp.setup, &camp.steps)
         .map_err(|(_, e)| Error::Bug(format!("a log that replayed no longer does: {}", e.0)))?;
     let engine = project.engine()?;
-    forget_changed(&c.dir, &before, &camp.derived);
-    packets(&engine, &cx, &camp, c.quiet)?;
+    forget_changed(&c.dir, loaded.on_disk(), &camp.derived);
+    if loaded.rewrite.is_some() {
+        sheets(engine, cx, &camp, c.quiet, true)?;
+    }
+    packets(engine, cx, &camp, c.quiet)?;
     let text = file::render(&cx.lib, &camp.setup, &camp.steps, &camp.derived)?;
-    file::save(&c.dir, &text)?;
+    file::save_keeping(&c.dir, &text, loaded.previous())?;
     outln!(
         "undid command {} (`{}`)",
         camp.steps.len() + 1,
@@ -426,8 +667,9 @@ fn request(c: &Campaign, seed: u64, count: u32) -> Request {
     }
 }
 
-/// The rolled detectives' sheets (DIR/detectives/), when the squad was rolled.
-fn sheets(engine: &Engine, cx: &Checked, c: &Campaign, quiet: bool) -> Result<()> {
+/// The rolled detectives' sheets (DIR/detectives/), when the squad was rolled. With `replace` (a rewritten
+/// history) the sheets of another batch there are replaced rather than refused.
+fn sheets(engine: &Engine, cx: &Checked, c: &Campaign, quiet: bool, replace: bool) -> Result<()> {
     if c.setup.roll == 0 || c.setup.packets.is_empty() {
         return Ok(());
     }
@@ -442,7 +684,10 @@ fn sheets(engine: &Engine, cx: &Checked, c: &Campaign, quiet: bool) -> Result<()
         cx,
         &req,
         engine,
-        &driver_options(&c.dir, c.setup.packets.clone(), quiet, "new"),
+        &driver::Options {
+            force: replace,
+            ..driver_options(&c.dir, c.setup.packets.clone(), quiet, "new")
+        },
     )
     .map(drop)
 }
@@ -470,15 +715,18 @@ fn packets_of(engine: &Engine, cx: &Checked, c: &Campaign, quiet: bool) -> Resul
     prune(&c.dir.join(kind.folder()), c)
 }
 
-/// Remove the packets of cases whose lead changed (a reassignment, or an undo and another course), so
-/// the driver writes them again instead of keeping the files it wrote with the old lead.
-fn forget_changed(dir: &Path, old: &campaign::Derived, new: &campaign::Derived) {
+/// Remove the packets of cases whose lead, date or roll changed (a reassignment, an undo and another
+/// course, a rewritten history), so the driver writes them again instead of keeping the files it wrote
+/// before; with `old` unknown, every packet is written again.
+fn forget_changed(dir: &Path, old: Option<&campaign::Derived>, new: &campaign::Derived) {
     for k in &new.cases {
-        if old
-            .cases
-            .iter()
-            .any(|o| o.number == k.number && o.lead != k.lead)
-        {
+        let changed = old.is_none_or(|old| {
+            old.cases.iter().any(|o| {
+                o.number == k.number
+                    && (o.lead != k.lead || o.came_in != k.came_in || o.seed != k.seed)
+            })
+        });
+        if changed {
             let _ = std::fs::remove_dir_all(dir.join("cases").join(&k.number));
         }
     }
@@ -521,17 +769,20 @@ fn prune(folder: &Path, c: &Campaign) -> Result<()> {
 
 fn status(c: &Common, formats: &[Format]) -> Result<()> {
     let started = Instant::now();
+    let _lock = lock(&c.dir)?;
     let project = context(&c.content)?;
     let cx = project.checked_names(&["case", "detective"])?;
-    let camp = load(&c.dir, &cx)?;
-    let status = crate::campaign::kind::status(&cx, &camp)?;
+    let loaded = load(c, cx)?;
     let engine = project.engine()?;
+    settle(engine, cx, c, &loaded)?;
+    let camp = &loaded.camp;
+    let status = crate::campaign::kind::status(cx, camp)?;
     let kind = StatusKind { status };
     driver::run(
         &kind,
-        &cx,
-        &request(&camp, camp.setup.seed, 1),
-        &engine,
+        cx,
+        &request(camp, camp.setup.seed, 1),
+        engine,
         &driver_options(&c.dir, formats.to_vec(), c.quiet, "status"),
     )?;
     if !c.quiet {
@@ -545,10 +796,14 @@ fn status(c: &Common, formats: &[Format]) -> Result<()> {
 }
 
 fn plan(c: &Common, weeks: u32, formats: &[Format]) -> Result<()> {
+    let _lock = lock(&c.dir)?;
     let project = context(&c.content)?;
     let cx = project.checked_names(&["case", "detective"])?;
-    let camp = load(&c.dir, &cx)?;
-    let plan = crate::campaign::kind::plan(&camp, weeks)?;
+    let loaded = load(c, cx)?;
+    let engine = project.engine()?;
+    settle(engine, cx, c, &loaded)?;
+    let camp = &loaded.camp;
+    let plan = crate::campaign::kind::plan(camp, weeks)?;
     outln!(
         "the next {} weeks bring {} new case{} (each week {} ≤ {}, odds {})",
         plan.weeks.len(),
@@ -558,13 +813,12 @@ fn plan(c: &Common, weeks: u32, formats: &[Format]) -> Result<()> {
         plan.at_most,
         plan.odds
     );
-    let engine = project.engine()?;
     let kind = PlanKind { plan };
     driver::run(
         &kind,
-        &cx,
-        &request(&camp, camp.setup.seed, 1),
-        &engine,
+        cx,
+        &request(camp, camp.setup.seed, 1),
+        engine,
         &driver_options(&c.dir, formats.to_vec(), c.quiet, "plan"),
     )
     .map(drop)

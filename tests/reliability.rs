@@ -1,0 +1,744 @@
+//! Reliability (issue 27, items 1–3): no recorded campaign week is ever lost.
+//!
+//! - Two real processes at once on one campaign folder, or into one output folder, round after round:
+//!   both land whole (an exclusive lock per folder; the second command waits and says for whom), and a
+//!   live process's temporaries are never removed by another run's clean-up.
+//! - A changed setup (seed, squad, paper) is refused naming what changed and what it would change, and
+//!   nothing is written, the kept previous state included; `--rewrite-history` says what changes and
+//!   replays the log with the new setup, keeping the state from before it as the previous one.
+//! - A missing state file names its backup and the exact copy that restores it, and `campaign new`
+//!   refuses a folder that holds a campaign's backup or case packets.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Child, Output, Stdio};
+
+use crate::support::{blockprint, bp, ok, s, stderr, tree};
+use blockprint::campaign::{self, Member, Setup, Step};
+use blockprint::check;
+use blockprint::content::{ContentRoot, Library};
+use blockprint::render::{Format, Paper};
+
+const SQUAD: &str = "Ana Ruiz,Walt Kowalski=harbour patrol,Mei Chen";
+const LOCK: &str = ".blockprint.lock";
+
+fn library() -> Library {
+    let (lib, report) = check::load_and_check(&ContentRoot::Embedded).unwrap();
+    assert_eq!(report.errors(), 0);
+    lib
+}
+
+/// The setup `campaign new DIR --seed SEED --detectives SQUAD --packets json` writes.
+fn setup(seed: u64) -> Setup {
+    let member = |name: &str, assignment: Option<&str>| Member {
+        name: name.into(),
+        assignment: assignment.map(Into::into),
+    };
+    Setup {
+        year: 1976,
+        seed,
+        paper: Paper::A4,
+        packets: vec![Format::Json],
+        detectives: vec![
+            member("Ana Ruiz", None),
+            member("Walt Kowalski", Some("harbour patrol")),
+            member("Mei Chen", None),
+        ],
+        roll: 0,
+    }
+}
+
+/// `blockprint campaign CMD DIR ARGS…`.
+fn campaign(cmd: &str, dir: &Path, args: &[&str]) -> Output {
+    let mut v = vec!["campaign", cmd, s(dir)];
+    v.extend(args);
+    blockprint(&v)
+}
+
+fn new_campaign(dir: &Path, seed: u64) {
+    ok(&campaign(
+        "new",
+        dir,
+        &[
+            "--seed",
+            &seed.to_string(),
+            "--detectives",
+            SQUAD,
+            "--packets",
+            "json",
+            "-q",
+        ],
+    ));
+}
+
+/// A campaign command started in the background, its output piped.
+fn spawn(args: &[&str]) -> Child {
+    bp().args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start blockprint")
+}
+
+fn fails(o: &Output, code: i32) -> String {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(code), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+/// The command log of a state file, as `campaign` subcommands (`week`, `close 1976-02`).
+fn log(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("campaign.toml")).unwrap();
+    let v: toml::Value = toml::from_str(&text).unwrap();
+    v.get("command")
+        .and_then(|c| c.as_array())
+        .map(|a| {
+            a.iter()
+                .map(|c| {
+                    let cmd = c["command"].as_str().unwrap().to_owned();
+                    match c.get("case").and_then(|x| x.as_str()) {
+                        Some(case) => format!("{cmd} {case}"),
+                        None => cmd,
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A copy of the folder `from` at `to` (files and folders).
+fn copy_tree(from: &Path, to: &Path) {
+    for (rel, bytes) in tree(from) {
+        let p = to.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+}
+
+/// Every file under `dir` whose name is one of blockprint's temporaries (`.<name>.tmp-<pid>`).
+fn temporaries(dir: &Path) -> Vec<String> {
+    tree(dir)
+        .into_keys()
+        .filter(|k| k.contains(".tmp-"))
+        .collect()
+}
+
+/// A kind folder is whole: its manifest lists every visible file in it, each with its sha256, and no
+/// temporary is left.
+fn assert_whole(folder: &Path) {
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(folder.join("manifest.json")).unwrap()).unwrap();
+    let listed: BTreeMap<String, String> = manifest["files"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_owned()))
+        .collect();
+    let on_disk: BTreeMap<String, Vec<u8>> = tree(folder)
+        .into_iter()
+        .map(|(k, v)| (k.replace('\\', "/"), v))
+        .filter(|(k, _)| !k.rsplit('/').next().unwrap().starts_with('.') && k != "manifest.json")
+        .collect();
+    assert_eq!(
+        listed.keys().collect::<Vec<_>>(),
+        on_disk.keys().collect::<Vec<_>>(),
+        "{}: the manifest and the files differ",
+        folder.display()
+    );
+    for (k, bytes) in &on_disk {
+        assert_eq!(
+            blockprint::render::manifest::sha256(bytes),
+            listed[k],
+            "{k} is not the file the manifest records"
+        );
+        if k.ends_with(".json") {
+            serde_json::from_slice::<serde_json::Value>(bytes)
+                .unwrap_or_else(|e| panic!("{k} is not whole JSON: {e}"));
+        }
+    }
+    assert!(temporaries(folder).is_empty(), "{:?}", temporaries(folder));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Item 1: two commands at once.
+
+/// The issue's reproduction, twenty times: `campaign week` and `campaign close` started together on one
+/// folder. Both exit 0 and both reach the log, in one order or the other, and the previous state holds
+/// the log after the first of them. Most rounds had both processes running at the same moment (so the
+/// rounds did run at once).
+#[test]
+fn two_campaign_commands_at_once_both_reach_the_log() {
+    let t = tempfile::tempdir().unwrap();
+    let start = t.path().join("start");
+    new_campaign(&start, 42);
+    ok(&campaign("week", &start, &["-q"]));
+    assert_eq!(log(&start), ["week"]);
+    let rounds = 20;
+    let mut together = 0;
+    for round in 0..rounds {
+        let dir = t.path().join(format!("round-{round}"));
+        copy_tree(&start, &dir);
+        let mut week = spawn(&["campaign", "week", s(&dir), "-q"]);
+        let close = spawn(&["campaign", "close", s(&dir), "1976-02", "-q"]);
+        if week.try_wait().unwrap().is_none() {
+            together += 1;
+        }
+        let (week, close) = (
+            week.wait_with_output().unwrap(),
+            close.wait_with_output().unwrap(),
+        );
+        let both = format!("{}{}", stderr(&week), stderr(&close));
+        assert_eq!(week.status.code(), Some(0), "round {round}: {both}");
+        assert_eq!(close.status.code(), Some(0), "round {round}: {both}");
+        let got = log(&dir);
+        assert!(
+            got == ["week", "week", "close 1976-02"] || got == ["week", "close 1976-02", "week"],
+            "round {round}: the log is {got:?}\n{both}"
+        );
+        let prev: toml::Value =
+            toml::from_str(&std::fs::read_to_string(dir.join("campaign.prev.toml")).unwrap())
+                .unwrap();
+        assert_eq!(
+            prev["command"].as_array().unwrap().len(),
+            2,
+            "round {round}"
+        );
+        assert_whole(&dir.join("cases"));
+        assert!(temporaries(&dir).is_empty(), "round {round}");
+        // The campaign goes on from there.
+        ok(&campaign("week", &dir, &["-q"]));
+        assert_eq!(log(&dir).len(), 4, "round {round}");
+    }
+    assert!(
+        together >= rounds / 2,
+        "only {together} of {rounds} rounds ran the two commands at once"
+    );
+}
+
+/// Two `case` runs of one batch into one output folder at once, one writing JSON and one Markdown, ten
+/// rounds: both exit 0, and the folder ends whole, its manifest listing the files of both runs.
+#[test]
+fn two_runs_into_one_output_folder_both_land_whole() {
+    let t = tempfile::tempdir().unwrap();
+    let mut together = 0;
+    let rounds = 10;
+    for round in 0..rounds {
+        let out = t.path().join(format!("out-{round}"));
+        let args = |format: &'static str| {
+            vec![
+                "case".to_owned(),
+                "--seed".into(),
+                "7".into(),
+                "--count".into(),
+                "12".into(),
+                "--format".into(),
+                format.into(),
+                "--out".into(),
+                s(&out).to_owned(),
+            ]
+        };
+        let a = args("json");
+        let b = args("md");
+        let mut ra = spawn(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        let rb = spawn(&b.iter().map(String::as_str).collect::<Vec<_>>());
+        if ra.try_wait().unwrap().is_none() {
+            together += 1;
+        }
+        let (ra, rb) = (
+            ra.wait_with_output().unwrap(),
+            rb.wait_with_output().unwrap(),
+        );
+        ok(&ra);
+        ok(&rb);
+        let cases = out.join("cases");
+        assert_whole(&cases);
+        let files = tree(&cases);
+        for n in 1..=12 {
+            let stem = format!("1976-{n:02}/1976-{n:02}");
+            assert!(
+                files.contains_key(&format!("{stem}.json")),
+                "round {round}: {stem}.json"
+            );
+            assert!(
+                files.contains_key(&format!("{stem}.md")),
+                "round {round}: {stem}.md"
+            );
+        }
+    }
+    assert!(
+        together >= rounds / 2,
+        "only {together} of {rounds} rounds ran the two at once"
+    );
+}
+
+/// A second command on a folder another holds waits for it, saying so with the holder's process id,
+/// and then runs.
+#[test]
+fn a_second_command_waits_and_names_the_holder() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("sq");
+    new_campaign(&dir, 42);
+    // This test process takes the folder's lock as blockprint does, with its id in the file.
+    let mut held = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(dir.join(LOCK))
+        .unwrap();
+    held.lock().unwrap();
+    held.set_len(0).unwrap();
+    write!(held, "{}", std::process::id()).unwrap();
+    let mut week = spawn(&["campaign", "week", s(&dir), "-q"]);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(
+        week.try_wait().unwrap().is_none(),
+        "the command ran while another held the folder"
+    );
+    assert!(log(&dir).is_empty());
+    held.set_len(0).unwrap();
+    held.unlock().unwrap();
+    let o = week.wait_with_output().unwrap();
+    ok(&o);
+    assert_eq!(
+        stderr(&o).lines().next().unwrap_or(""),
+        format!(
+            "waiting for another blockprint command on {} (pid {})…",
+            dir.display(),
+            std::process::id()
+        )
+    );
+    assert_eq!(log(&dir), ["week"]);
+    // The lock file stays (it is never deleted) and is empty when nobody holds it.
+    assert_eq!(std::fs::read(dir.join(LOCK)).unwrap(), b"");
+}
+
+/// The clean-up of a killed run's temporaries leaves those of a live process alone: a temporary named for
+/// a running process survives a run into its folder, one named for a process that has ended goes.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_live_process_temporaries_are_never_removed() {
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("out");
+    let run = || {
+        ok(&blockprint(&[
+            "case",
+            "--seed",
+            "3",
+            "--count",
+            "2",
+            "--format",
+            "json",
+            "-q",
+            "--out",
+            s(&out),
+        ]))
+    };
+    run();
+    let mut live = std::process::Command::new("sleep")
+        .arg("30")
+        .spawn()
+        .unwrap();
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    let gone_pid = gone.id();
+    gone.wait().unwrap();
+    let live_tmp = out.join(format!("cases/1976-01/.1976-01.json.tmp-{}", live.id()));
+    let gone_tmp = out.join(format!("cases/1976-02/.1976-02.json.tmp-{gone_pid}"));
+    std::fs::write(&live_tmp, b"half a file").unwrap();
+    std::fs::write(&gone_tmp, b"half a file").unwrap();
+    run();
+    let live_kept = live_tmp.exists();
+    let _ = live.kill();
+    let _ = live.wait();
+    assert!(live_kept, "a running process's temporary was removed");
+    assert!(
+        !gone_tmp.exists(),
+        "a temporary of a process that ended was kept"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Item 2: the setup is fixed once the campaign has begun.
+
+/// A campaign of a few commands: new, four weeks, a month, a week and the close of an open case. Returns
+/// its log.
+fn played(dir: &Path, seed: u64) -> Vec<Step> {
+    new_campaign(dir, seed);
+    let mut steps = vec![Step::Week; 4];
+    steps.push(Step::Month);
+    steps.push(Step::Week);
+    for st in &steps {
+        let cmd = match st {
+            Step::Week => "week",
+            _ => "month",
+        };
+        ok(&campaign(cmd, dir, &["-q"]));
+    }
+    ok(&campaign("close", dir, &["1976-02", "-q"]));
+    steps.push(Step::Close {
+        case: "1976-02".into(),
+    });
+    steps
+}
+
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert_eq!(text.matches(from).count(), 1, "{from}");
+    std::fs::write(path, text.replace(from, to)).unwrap();
+}
+
+/// How many of `old`'s rolls come out otherwise in `new`: another purpose, stream, dice or result (the
+/// outcome's words follow from those and the names), or missing from `new`.
+fn changed_rolls(old: &campaign::Derived, new: &campaign::Derived) -> usize {
+    let key = |r: &campaign::Roll| {
+        (
+            r.purpose.clone(),
+            r.stream.clone(),
+            r.dice.clone(),
+            r.result,
+        )
+    };
+    (0..old.rolls.len())
+        .filter(|&i| new.rolls.get(i).map(key) != Some(key(&old.rolls[i])))
+        .count()
+}
+
+/// The issue's reproduction: `sed -i 's/^seed = 42$/seed = 43/'` and a command. Refused (exit 1), naming
+/// the seed, both values, what it would change and `--rewrite-history`; neither the state file nor the
+/// previous state is touched, by `week`, `status`, `undo` or `packets`; putting the seed back works.
+#[test]
+fn a_changed_seed_is_refused_and_nothing_is_written() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("d");
+    let steps = played(&dir, 42);
+    let lib = library();
+    let old = campaign::replay(&lib, &setup(42), &steps).unwrap();
+    let new = campaign::replay(&lib, &setup(43), &steps).unwrap();
+    let changed = changed_rolls(&old, &new);
+    assert!(changed > 0);
+    let state = dir.join("campaign.toml");
+    let good = std::fs::read(&state).unwrap();
+    let sed = std::process::Command::new("sed")
+        .args(["-i", "s/^seed = 42$/seed = 43/", s(&state)])
+        .status()
+        .unwrap();
+    assert!(sed.success());
+    let edited = std::fs::read(&state).unwrap();
+    assert_ne!(edited, good);
+    let prev = std::fs::read(dir.join("campaign.prev.toml")).unwrap();
+    let cases = tree(&dir.join("cases"));
+    for cmd in ["week", "status", "undo", "packets"] {
+        let err = fails(&campaign(cmd, &dir, &[]), 1);
+        assert!(
+            err.contains(&format!(
+                "the setup changed after the campaign began: seed 42 → 43"
+            )),
+            "{cmd}: {err}"
+        );
+        assert!(
+            err.contains(&format!(
+                "{changed} of the {} recorded rolls would come out differently",
+                old.rolls.len()
+            )),
+            "{cmd}: {err}"
+        );
+        assert!(err.contains("--rewrite-history"), "{cmd}: {err}");
+        assert!(err.contains("seed = 42"), "{cmd}: {err}");
+        assert!(err.contains("campaign.toml:"), "{cmd}: {err}");
+        assert_eq!(std::fs::read(&state).unwrap(), edited, "{cmd}");
+        assert_eq!(
+            std::fs::read(dir.join("campaign.prev.toml")).unwrap(),
+            prev,
+            "{cmd} wrote the changed state into the previous one"
+        );
+        assert_eq!(tree(&dir.join("cases")), cases, "{cmd} wrote packets");
+    }
+    // Put the seed back: the next command carries on from the recorded log.
+    std::fs::write(&state, &good).unwrap();
+    ok(&campaign("week", &dir, &["-q"]));
+    assert_eq!(log(&dir).len(), steps.len() + 1);
+    assert_eq!(std::fs::read(dir.join("campaign.prev.toml")).unwrap(), good);
+}
+
+/// Every field of the setup is held: the squad, the paper, the packets and the year are refused as the
+/// seed is, each named with its old and new value.
+#[test]
+fn every_setup_field_is_held() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("d");
+    played(&dir, 42);
+    let state = dir.join("campaign.toml");
+    let good = std::fs::read_to_string(&state).unwrap();
+    let cases = [
+        (
+            "paper = \"a4\"",
+            "paper = \"letter\"",
+            "paper a4 → letter",
+            "no recorded roll would change",
+        ),
+        (
+            "packets = [\"json\"]",
+            "packets = [\"md\"]",
+            "packets json → md",
+            "no recorded roll would change",
+        ),
+        (
+            "year = 1976\nseed",
+            "year = 1977\nseed",
+            "year 1976 → 1977",
+            "the log no longer replays: command 7 of the log (`close 1976-02`) cannot be applied: there is no case 1976-02",
+        ),
+        (
+            "name = \"Mei Chen\"\n\n[[command]]",
+            "name = \"May Chen\"\n\n[[command]]",
+            "detectives Ana Ruiz, Walt Kowalski=harbour patrol, Mei Chen → Ana Ruiz, Walt Kowalski=harbour patrol, May Chen",
+            "",
+        ),
+    ];
+    for (from, to, says, consequence) in cases {
+        let edited = good.replacen(from, to, 1);
+        assert_ne!(edited, good, "{from}");
+        std::fs::write(&state, &edited).unwrap();
+        let err = fails(&campaign("week", &dir, &[]), 1);
+        assert!(err.contains(says), "{says}: {err}");
+        assert!(err.contains(consequence), "{says}: {err}");
+        assert_eq!(std::fs::read_to_string(&state).unwrap(), edited);
+    }
+    std::fs::write(&state, &good).unwrap();
+    ok(&campaign("status", &dir, &["-q", "--format", "md"]));
+}
+
+/// `--rewrite-history` says what changes, replays the whole log with the new setup, writes every packet
+/// again and keeps the state from before the change as the previous one; the campaign then goes on
+/// without the flag.
+#[test]
+fn rewrite_history_says_what_changes_and_replays_the_log() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("d");
+    let mut steps = played(&dir, 42);
+    let lib = library();
+    let old = campaign::replay(&lib, &setup(42), &steps).unwrap();
+    let before = std::fs::read_to_string(dir.join("campaign.toml")).unwrap();
+    edit(&dir.join("campaign.toml"), "\nseed = 42\n", "\nseed = 43\n");
+    let o = campaign("week", &dir, &["--rewrite-history", "-q"]);
+    ok(&o);
+    steps.push(Step::Week);
+    let new = campaign::replay(&lib, &setup(43), &steps).unwrap();
+    let old_full = campaign::replay(&lib, &setup(42), &steps[..steps.len() - 1]).unwrap();
+    assert_eq!(old_full, old);
+    let rewritten = campaign::replay(&lib, &setup(43), &steps[..steps.len() - 1]).unwrap();
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!(
+            "rewriting the history with the changed setup: seed 42 → 43: {} of the {} recorded rolls come out differently",
+            changed_rolls(&old, &rewritten),
+            old.rolls.len()
+        )),
+        "{err}"
+    );
+    // The state is the new setup's, exactly as the library works it out.
+    let text = std::fs::read_to_string(dir.join("campaign.toml")).unwrap();
+    assert_eq!(
+        text,
+        campaign::file::render(&lib, &setup(43), &steps, &new).unwrap()
+    );
+    // The previous state is the campaign as it stood before the change, and it loads as it is.
+    assert_eq!(
+        std::fs::read_to_string(dir.join("campaign.prev.toml")).unwrap(),
+        before
+    );
+    // Every packet is the new setup's.
+    for c in &new.cases {
+        let json =
+            std::fs::read_to_string(dir.join(format!("cases/{0}/{0}.json", c.number))).unwrap();
+        assert!(
+            json.contains(&format!("\"lead_detective\": \"{}\"", c.lead)),
+            "{json}"
+        );
+        assert!(
+            json.contains(&format!("\"date_in\": \"{}\"", &c.came_in[..10])),
+            "{json}"
+        );
+    }
+    assert_whole(&dir.join("cases"));
+    // And it goes on without the flag.
+    ok(&campaign("week", &dir, &["-q"]));
+    assert_eq!(log(&dir).len(), steps.len() + 1);
+}
+
+/// A change under which the log no longer replays is refused even with `--rewrite-history`, naming the
+/// command that no longer fits; nothing is written.
+#[test]
+fn a_rewrite_the_log_cannot_follow_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("d");
+    new_campaign(&dir, 42);
+    ok(&campaign("week", &dir, &["-q"]));
+    ok(&campaign("close", &dir, &["1976-03", "-q"]));
+    let state = dir.join("campaign.toml");
+    // Mei Chen (whose starting case is 1976-03) leaves the setup: with seed 42 the first week brings no
+    // case, so there is no 1976-03 to close.
+    let lib = library();
+    let mut two = setup(42);
+    two.detectives.pop();
+    let d = campaign::replay(&lib, &two, &[Step::Week]).unwrap();
+    assert!(!d.cases.iter().any(|c| c.number == "1976-03"));
+    let text = std::fs::read_to_string(&state).unwrap();
+    let edited = text.replacen("\n[[setup.detectives]]\nname = \"Mei Chen\"\n", "", 1);
+    assert_ne!(edited, text);
+    std::fs::write(&state, &edited).unwrap();
+    let prev = std::fs::read(dir.join("campaign.prev.toml")).unwrap();
+    let err = fails(&campaign("week", &dir, &["--rewrite-history"]), 1);
+    assert!(
+        err.contains(
+            "command 2 of the log (`close 1976-03`) cannot be applied: there is no case 1976-03"
+        ),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&state).unwrap(), edited);
+    assert_eq!(std::fs::read(dir.join("campaign.prev.toml")).unwrap(), prev);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Item 3: a missing state file.
+
+/// `rm D/campaign.toml`: every command names the backup and the exact copy that restores it; `campaign
+/// new D` is refused (the backup and the packets are named, and how to start elsewhere), and the backup
+/// is untouched; running the copy as printed restores the campaign, which goes on.
+#[cfg(unix)]
+#[test]
+fn a_missing_state_file_names_its_backup_and_the_copy_that_restores_it() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("d");
+    new_campaign(&dir, 42);
+    ok(&campaign("week", &dir, &["-q"]));
+    ok(&campaign("week", &dir, &["-q"]));
+    let prev = std::fs::read(dir.join("campaign.prev.toml")).unwrap();
+    std::fs::remove_file(dir.join("campaign.toml")).unwrap();
+    let copy = format!(
+        "cp {} {}",
+        dir.join("campaign.prev.toml").display(),
+        dir.join("campaign.toml").display()
+    );
+    for cmd in ["week", "status", "undo"] {
+        let err = fails(&campaign(cmd, &dir, &[]), 2);
+        assert!(
+            err.contains(&format!(
+                "{} holds no campaign.toml, but its previous state is in {}",
+                dir.display(),
+                dir.join("campaign.prev.toml").display()
+            )),
+            "{err}"
+        );
+        assert!(
+            err.contains("it holds 1 command (the last: `week`)"),
+            "{err}"
+        );
+        assert!(err.lines().any(|l| l.trim() == copy), "{err}");
+        assert!(!err.contains("start one with"), "{err}");
+    }
+    let err = fails(
+        &campaign(
+            "new",
+            &dir,
+            &["--seed", "42", "--detectives", SQUAD, "--packets", "json"],
+        ),
+        2,
+    );
+    assert!(
+        err.contains(&format!(
+            "{}, its previous state",
+            dir.join("campaign.prev.toml").display()
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "{} holds case packets of a campaign (3 cases)",
+            dir.join("cases").display()
+        )),
+        "{err}"
+    );
+    assert!(err.lines().any(|l| l.trim() == copy), "{err}");
+    assert!(err.contains("choose another folder"), "{err}");
+    assert!(!dir.join("campaign.toml").exists());
+    assert_eq!(std::fs::read(dir.join("campaign.prev.toml")).unwrap(), prev);
+    // Without a seed too, and before a seed is chosen and printed.
+    let err = fails(&campaign("new", &dir, &["--detectives", SQUAD]), 2);
+    assert!(!err.contains("seed:"), "{err}");
+    // The copy, run as printed, restores the campaign as it stood one command back.
+    let status = std::process::Command::new("sh")
+        .args(["-c", &copy])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(log(&dir), ["week"]);
+    ok(&campaign("week", &dir, &["-q"]));
+    assert_eq!(log(&dir), ["week", "week"]);
+}
+
+/// `campaign new` refuses a folder holding another campaign's case packets (no backup), saying what is
+/// there; a folder without a backup or packets, or one a stopped `campaign new` of the same setup left,
+/// is accepted; a missing state file without a backup says to start one.
+#[test]
+fn campaign_new_refuses_a_folder_with_a_campaigns_packets() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("d");
+    new_campaign(&dir, 42);
+    std::fs::remove_file(dir.join("campaign.toml")).unwrap();
+    assert!(!dir.join("campaign.prev.toml").exists());
+    let err = fails(&campaign("week", &dir, &[]), 2);
+    assert!(err.contains("holds no campaign"), "{err}");
+    assert!(err.contains("blockprint campaign new"), "{err}");
+    // Another campaign's packets: refused, naming the folder and what is in it.
+    let err = fails(
+        &campaign(
+            "new",
+            &dir,
+            &["--seed", "7", "--detectives", SQUAD, "--packets", "json"],
+        ),
+        2,
+    );
+    assert!(
+        err.contains(&format!(
+            "{} holds case packets of a campaign (3 cases)",
+            dir.join("cases").display()
+        )),
+        "{err}"
+    );
+    assert!(err.contains("choose another folder"), "{err}");
+    assert!(!dir.join("campaign.toml").exists());
+    // The same setup again (a `campaign new` stopped before it wrote its state): it finishes.
+    new_campaign(&dir, 42);
+    assert!(log(&dir).is_empty());
+    // A folder with other things in it, but no campaign's: accepted as before.
+    let other = t.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("notes.txt"), b"ours").unwrap();
+    new_campaign(&other, 42);
+    assert_eq!(std::fs::read(other.join("notes.txt")).unwrap(), b"ours");
+}
+
+/// The lock files are the only hidden files a campaign folder keeps (one in the campaign folder, one in
+/// each kind folder written), and they are empty when no command runs.
+#[test]
+fn a_campaign_folder_keeps_one_empty_lock_file_per_folder_written() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("d");
+    new_campaign(&dir, 42);
+    ok(&campaign("week", &dir, &["-q"]));
+    let hidden: Vec<(String, Vec<u8>)> = tree(&dir)
+        .into_iter()
+        .map(|(k, v)| (k.replace('\\', "/"), v))
+        .filter(|(k, _)| k.rsplit('/').next().unwrap().starts_with('.'))
+        .collect();
+    assert_eq!(
+        hidden,
+        [
+            (LOCK.to_owned(), Vec::new()),
+            (format!("cases/{LOCK}"), Vec::new())
+        ]
+    );
+}
