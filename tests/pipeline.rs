@@ -683,13 +683,17 @@ mod library {
                 }
             }
         }
-        // Every template that is a document (not a library other templates import; the campaign's,
-        // whose kinds are made per campaign, are compiled by tests/campaign.rs).
+        // Every template that is a document (not a library other templates import, nor one of the
+        // modules kinds share under common/; the campaign's, whose kinds are made per campaign, are
+        // compiled by tests/campaign.rs).
         let documents: std::collections::BTreeSet<String> = templates
             .files
             .keys()
             .filter(|k| {
-                k.ends_with(".typ") && !k.ends_with("lib.typ") && !k.starts_with("campaign/")
+                k.ends_with(".typ")
+                    && !k.ends_with("lib.typ")
+                    && !k.starts_with("campaign/")
+                    && !k.starts_with("common/")
             })
             .cloned()
             .collect();
