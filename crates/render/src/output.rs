@@ -183,80 +183,130 @@ pub fn remove_stale_temporaries(dir: &Path) -> usize {
     removed
 }
 
-/// The lock file of a folder: an empty file (the holder's process id while a command holds it), created
-/// on first use and never deleted, so every command locks the same file.
+/// The lock file of a folder, `.blockprint.lock`: it holds the process id of the command that holds the
+/// lock, and is there only while one does (or after one was killed).
 pub const LOCK_FILE: &str = ".blockprint.lock";
 
 /// How long a command tries for a folder's lock before it says it is waiting.
 const QUIET_WAIT: Duration = Duration::from_millis(250);
 
-/// A folder's lock, held until dropped: its file then holds nothing again and the lock is released.
+/// A folder's lock, held until dropped.
 #[derive(Debug)]
 pub struct FolderLock {
     file: Option<std::fs::File>,
+    path: PathBuf,
 }
 
 impl Drop for FolderLock {
     fn drop(&mut self) {
-        if let Some(f) = &self.file {
+        let Some(f) = self.file.take() else {
+            return;
+        };
+        // The file goes while the lock is still held, so a command that was waiting on it finds it gone
+        // and locks a new one (see `lock_folder`); a finished command leaves nothing in the folder. Where
+        // a file cannot be told from another by its identity, it stays, emptied.
+        if cfg!(unix) {
+            let _ = std::fs::remove_file(&self.path);
+        } else {
             let _ = f.set_len(0);
-            let _ = f.unlock();
         }
+        let _ = f.unlock();
     }
 }
 
-/// Take the exclusive lock of folder `dir` (which must exist): an advisory lock on `dir/.blockprint.lock`,
-/// held by the returned guard. A command that finds another holding it waits for it rather than failing,
-/// so two scripts run at once both get their turn; after a quarter of a second it says so on stderr,
-/// naming the folder and the holder's process id: `waiting for another blockprint command on DIR (pid
-/// N)…`. On a file system without locks it warns once and goes on unlocked.
+/// Take the exclusive lock of folder `dir` (which must exist): an advisory lock (`File::lock`) on
+/// `dir/.blockprint.lock`, held by the returned guard for as long as the command writes there. A command
+/// that finds another holding it waits for it rather than failing, so two scripts run at once both get
+/// their turn; after a quarter of a second it says so on stderr, naming the folder and the holder's
+/// process id: `waiting for another blockprint command on DIR (pid N)…`.
+///
+/// The holder removes the file before it lets go, so a finished command leaves no file behind. A command
+/// that was waiting then holds the lock of a file no longer in the folder: it checks that the file it
+/// locked is still the one at the path (same device and inode) and otherwise starts again, so two
+/// commands never hold the lock at once. A killed holder's file stays, and the next command locks it as it
+/// is. On a file system without locks it warns and goes on unlocked.
 pub fn lock_folder(dir: &Path) -> std::io::Result<FolderLock> {
     let path = dir.join(LOCK_FILE);
-    let mut file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&path)?;
     let started = Instant::now();
-    loop {
-        match file.try_lock() {
-            Ok(()) => break,
-            Err(std::fs::TryLockError::WouldBlock) if started.elapsed() < QUIET_WAIT => {
-                std::thread::sleep(Duration::from_millis(10));
+    let mut announced = false;
+    let mut file = loop {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)?;
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock)
+                    if !announced && started.elapsed() < QUIET_WAIT =>
+                {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    if !announced {
+                        let mut holder = String::new();
+                        let _ = (&file).read_to_string(&mut holder);
+                        let pid = holder
+                            .trim()
+                            .parse::<u32>()
+                            .map(|p| format!(" (pid {p})"))
+                            .unwrap_or_default();
+                        eprintln!(
+                            "waiting for another blockprint command on {}{pid}…",
+                            dir.display()
+                        );
+                        announced = true;
+                    }
+                    file.lock()?;
+                    break;
+                }
+                Err(std::fs::TryLockError::Error(e))
+                    if e.kind() == std::io::ErrorKind::Unsupported =>
+                {
+                    eprintln!(
+                        "warning: {} cannot be locked here ({e}); run one blockprint command at a time on {}",
+                        path.display(),
+                        dir.display()
+                    );
+                    drop(file);
+                    let _ = std::fs::remove_file(&path);
+                    return Ok(FolderLock { file: None, path });
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(e),
             }
-            Err(std::fs::TryLockError::WouldBlock) => {
-                let mut holder = String::new();
-                let _ = (&file).read_to_string(&mut holder);
-                let pid = holder
-                    .trim()
-                    .parse::<u32>()
-                    .map(|p| format!(" (pid {p})"))
-                    .unwrap_or_default();
-                eprintln!(
-                    "waiting for another blockprint command on {}{pid}…",
-                    dir.display()
-                );
-                file.lock()?;
-                break;
-            }
-            Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
-                eprintln!(
-                    "warning: {} cannot be locked here ({e}); run one blockprint command at a time on {}",
-                    path.display(),
-                    dir.display()
-                );
-                return Ok(FolderLock { file: None });
-            }
-            Err(std::fs::TryLockError::Error(e)) => return Err(e),
         }
-    }
+        if still_at(&file, &path) {
+            break file;
+        }
+    };
     // The holder's process id, for a command that waits; a killed holder's is overwritten here.
     file.set_len(0)?;
     file.rewind()?;
     write!(file, "{}", std::process::id())?;
     file.flush()?;
-    Ok(FolderLock { file: Some(file) })
+    Ok(FolderLock {
+        file: Some(file),
+        path,
+    })
+}
+
+/// Whether the open `file` is the file at `path` (not one removed since it was opened).
+fn still_at(file: &std::fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        true
+    }
 }
 
 fn at(path: &Path, e: std::io::Error) -> std::io::Error {
@@ -367,10 +417,29 @@ mod tests {
             "a second lock was taken while the first was held"
         );
         drop(first);
+        // The waiter locked the file the first holder removed, saw it gone, and locked a new one.
         assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), pid);
         waiter.join().unwrap();
-        // Released, the file stays and holds nothing.
-        assert_eq!(std::fs::read(dir.path().join(LOCK_FILE)).unwrap(), b"");
+        #[cfg(unix)]
+        assert!(
+            !dir.path().join(LOCK_FILE).exists(),
+            "a released lock leaves its file"
+        );
+    }
+
+    /// A killed holder's file (its process id in it) is locked as it is, and goes when released.
+    #[test]
+    fn a_killed_holders_lock_file_is_taken_over() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(LOCK_FILE), b"4194305").unwrap();
+        let lock = lock_folder(dir.path()).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(LOCK_FILE)).unwrap(),
+            std::process::id().to_string()
+        );
+        drop(lock);
+        #[cfg(unix)]
+        assert!(!dir.path().join(LOCK_FILE).exists());
     }
 
     #[test]
