@@ -692,6 +692,13 @@ fn campaign_new_refuses_a_folder_with_a_campaigns_packets() {
     let t = tempfile::tempdir().unwrap();
     let dir = t.path().join("d");
     new_campaign(&dir, 42);
+    // `undo` with nothing to undo no longer says to remove the state file (which would leave a folder
+    // `campaign new` refuses): it says to begin elsewhere.
+    let err = fails(&campaign("undo", &dir, &[]), 2);
+    assert!(
+        err.contains("to start again, begin a new campaign in another folder"),
+        "{err}"
+    );
     std::fs::remove_file(dir.join("campaign.toml")).unwrap();
     assert!(!dir.join("campaign.prev.toml").exists());
     let err = fails(&campaign("week", &dir, &[]), 2);

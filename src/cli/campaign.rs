@@ -591,8 +591,8 @@ fn undo(c: &Common) -> Result<()> {
     let mut camp = loaded.camp.clone();
     let Some(last) = camp.steps.pop() else {
         return Err(Error::Usage(format!(
-            "there is nothing to undo: no command has been run since `campaign new`; to start again, remove {}",
-            c.dir.join(STATE_FILE).display()
+            "there is nothing to undo: no command has been run since `campaign new`; to start again, begin a new campaign in another folder (`blockprint campaign new` refuses {}, which holds this one)",
+            c.dir.display()
         )));
     };
     camp.derived = campaign::replay(&cx.lib, &camp.setup, &camp.steps)
