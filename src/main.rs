@@ -19,6 +19,7 @@ fn main() -> ExitCode {
     let color = blockprint::cli::term::choice_in(&args);
     blockprint::cli::term::init(color);
     let mut cmd = blockprint::cli::help::command_for(&args).color(color);
+    let args = blockprint::cli::make::old_make_order(&cmd, &args).unwrap_or(args);
     match cmd.try_get_matches_from_mut(&args) {
         Ok(m) => blockprint::cli::run_matches(&m),
         Err(e) if e.kind() == ErrorKind::DisplayVersion => print_version(),

@@ -422,3 +422,29 @@ fn format_lists_what_the_kind_makes() {
     let o = blockprint(&["make", "export-roll20", "--format", "json"]);
     assert!(crate::support::stderr(&o).contains("[possible values: txt]"));
 }
+
+/// The old spelling, options before the kind (`make --out DIR tables`), still works for one release and
+/// says how to write it now.
+#[test]
+fn options_before_the_kind_still_work_with_a_deprecation_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    let old = blockprint(&["make", "--out", s(&a), "--paper", "letter", "-q", "tables"]);
+    ok(&old);
+    assert_eq!(
+        crate::support::stderr(&old),
+        "warning: options before the kind are deprecated; write `blockprint make tables [OPTIONS]`\n"
+    );
+    ok(&blockprint(&[
+        "make",
+        "tables",
+        "--out",
+        s(&b),
+        "--paper",
+        "letter",
+        "-q",
+    ]));
+    assert_eq!(files(&a), files(&b));
+    // The new order and `make --list` say nothing.
+    assert_eq!(crate::support::stderr(&blockprint(&["make", "--list"])), "");
+}

@@ -186,6 +186,58 @@ pub fn add_commands(cmd: Command, registry: &Registry) -> Command {
     cmd
 }
 
+/// The old spelling `make [OPTIONS] KIND [OPTIONS]` (options before the kind), which `make` took before
+/// each kind had a command of its own: the arguments with the kind moved to just after `make`, and a
+/// deprecation note on stderr. It keeps working for one release. Options of `make` itself (`--list`)
+/// and arguments already in the new order are left as they are.
+pub fn old_make_order(
+    cmd: &Command,
+    args: &[std::ffi::OsString],
+) -> Option<Vec<std::ffi::OsString>> {
+    let at = args.iter().position(|a| a == "make")?;
+    let make = cmd.find_subcommand("make")?;
+    let first = args.get(at + 1)?.to_str()?;
+    if !first.starts_with('-') || first == "--list" || first == "-h" || first == "--help" {
+        return None;
+    }
+    // Any kind's command knows which shared options take a value (`--out DIR`) and which do not.
+    let example = make.get_subcommands().next()?;
+    let takes_value = |flag: &str| {
+        let name = flag.trim_start_matches('-');
+        let name = name.split('=').next().unwrap_or(name);
+        !flag.contains('=')
+            && example
+                .get_arguments()
+                .chain(cmd.get_arguments())
+                .find(|a| {
+                    a.get_long() == Some(name)
+                        || (name.len() == 1
+                            && a.get_short().map(String::from).as_deref() == Some(name))
+                })
+                .is_some_and(|a| a.get_action().takes_values())
+    };
+    let mut i = at + 1;
+    while let Some(a) = args.get(i).and_then(|a| a.to_str()) {
+        if a == "--" {
+            return None;
+        }
+        if a.starts_with('-') {
+            i += if takes_value(a) { 2 } else { 1 };
+            continue;
+        }
+        make.find_subcommand(a)?;
+        let mut out = args.to_vec();
+        let kind = out.remove(i);
+        out.insert(at + 1, kind.clone());
+        super::term::eprint(&format!(
+            "warning: options before the kind are deprecated; write `blockprint make {} [OPTIONS]`\n",
+            kind.to_string_lossy()
+        ));
+        return Some(out);
+    }
+    None
+}
+
 /// Run a command the registry defines, if `name` is one: `make KIND`, an alias, `kit` or `export`.
 pub fn dispatch(name: &str, m: &ArgMatches) -> Option<Result<()>> {
     match name {
