@@ -322,12 +322,14 @@ impl Project {
             // it left out; `case --paper a5` alone is refused by `request`.
             if !kind.papers().contains(&output.paper) {
                 let sizes: Vec<&str> = kind.papers().iter().map(|p| p.name()).collect();
-                crate::cli::term::eprint(&format!(
-                    "skipped {}: it prints on {}, not {}\n",
-                    kind.name(),
-                    sizes.join(" or "),
-                    output.paper.name()
-                ));
+                if !output.quiet {
+                    crate::cli::term::eprint(&format!(
+                        "skipped {}: it prints on {}, not {}\n",
+                        kind.name(),
+                        sizes.join(" or "),
+                        output.paper.name()
+                    ));
+                }
                 continue;
             }
             let offered = kind.requires_always() || kind.requires().touched_by(&cx.lib);

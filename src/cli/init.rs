@@ -10,7 +10,8 @@ pub(super) fn run(dir: &Path, quiet: bool) -> Status {
     match write_all(dir) {
         Ok(_) if quiet => Status::Ok,
         Ok(n) => {
-            outln!(
+            // On stderr, as every command says what it wrote.
+            eprintln!(
                 "wrote {n} files to {}; check them with `blockprint check --content {}`",
                 dir.display(),
                 dir.display()

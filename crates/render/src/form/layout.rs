@@ -35,7 +35,7 @@ impl std::ops::Deref for Face {
 }
 
 /// The appearance fonts in fallback order: the sheets' typing font, then the fallbacks in the order
-/// `templates/sheet/sheet-lib.typ` lists them (`type-font`). All are TrueType outlines (CIDFontType2).
+/// `templates/common/style.typ` lists them (`type-font`). All are TrueType outlines (CIDFontType2).
 const FACE_FILES: [(&str, &str); 5] = [
     ("courier-prime/CourierPrime-Regular.ttf", "Cour"),
     ("noto-naskh-arabic/NotoNaskhArabic-Regular.ttf", "Arab"),
@@ -116,7 +116,7 @@ pub(crate) const PAD_Y: f64 = 1.0;
 /// The gap between one line's baseline and the next line's cap height, in em (the print copy's leading).
 const LEADING: f64 = 0.3;
 
-/// The sizes the print copy tries, largest first (`fitted` in `templates/sheet/sheet-lib.typ`).
+/// The sizes the print copy tries, largest first (`fitted` in `templates/common/sheet.typ`).
 fn sizes(base: f64) -> Vec<f64> {
     let mut out = vec![base, base * 0.85, base * 0.72, base * 0.6];
     out.extend(
