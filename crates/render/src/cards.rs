@@ -5,7 +5,6 @@
 
 use lopdf::{Dictionary, Object};
 
-
 /// A card PDF's page and bleed, in µm: all [`finish`] needs to place the print boxes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PageBoxes {

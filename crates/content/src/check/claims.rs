@@ -16,8 +16,8 @@ use num_rational::BigRational;
 use num_traits::{One, Signed};
 use serde::Serialize;
 
-use crate::{ClaimedOdds, Library, Located};
 use crate::diag::{Diagnostic, Kind};
+use crate::{ClaimedOdds, Library, Located};
 
 /// The most rows, and the most columns, a claimed table may have (a printed table has a handful).
 pub const MAX_CELLS: usize = 64;

@@ -7,9 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use num_rational::BigRational;
 use num_traits::Zero;
 
+use crate::diag::{Diagnostic, Kind, Loc};
 use crate::text::{OnRange, parse_on};
 use crate::{Library, Table};
-use crate::diag::{Diagnostic, Kind, Loc};
 
 /// The exact odds of a sound table.
 #[derive(Debug, Clone, PartialEq)]

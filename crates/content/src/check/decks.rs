@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::{Deck, Library, RANKS, SUITS};
 use crate::diag::{Diagnostic, Kind};
+use crate::{Deck, Library, RANKS, SUITS};
 
 /// The declared ranks: at least one, each a standard rank (so its damage is defined), none twice.
 fn check_ranks(lib: &Library, d: &Deck, out: &mut Vec<Diagnostic>) {

@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::{Library, Located};
 use crate::diag::{Diagnostic, Kind};
+use crate::{Library, Located};
 
 pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
     let all: Vec<(&str, &Located<String>)> = lib

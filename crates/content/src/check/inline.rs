@@ -4,9 +4,9 @@
 use blockprint_dice as dice;
 use std::collections::BTreeMap;
 
+use crate::diag::{Diagnostic, Kind};
 use crate::text::{Piece, pieces};
 use crate::{EntryValue, Library, Located, ValueKind};
-use crate::diag::{Diagnostic, Kind};
 
 use super::coverage::point_into;
 

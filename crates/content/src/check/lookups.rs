@@ -4,8 +4,8 @@
 use blockprint_dice as dice;
 use std::collections::BTreeMap;
 
-use crate::{EntryValue, Library, ValueKind};
 use crate::diag::{Diagnostic, Kind};
+use crate::{EntryValue, Library, ValueKind};
 
 use super::coverage::point_into;
 

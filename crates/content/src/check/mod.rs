@@ -17,8 +17,8 @@ use std::collections::BTreeMap;
 use num_rational::BigRational;
 use serde::Serialize;
 
-use crate::{ContentRoot, Library};
 use crate::diag::{self, Diagnostic};
+use crate::{ContentRoot, Library};
 
 pub use coverage::TableOdds;
 pub use requires::Requirements;

@@ -5,9 +5,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::diag::{Diagnostic, Kind, Loc};
 use crate::prose::{Found, RefKind, parse};
 use crate::{Book, Library, Located, game};
-use crate::diag::{Diagnostic, Kind, Loc};
 
 pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
     if lib.books.is_empty() {

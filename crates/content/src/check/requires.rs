@@ -3,8 +3,8 @@
 //! `build`. A kind whose requirements content does not touch at all is simply not offered by that content
 //! (another game's tables); content that has some of them but not all is an error.
 
-use crate::{EntryValue, Library};
 use crate::diag::{Diagnostic, Kind, Loc};
+use crate::{EntryValue, Library};
 
 /// What a kind reads from content.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

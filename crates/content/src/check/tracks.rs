@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::{Library, Side, Track};
 use crate::diag::{Diagnostic, Kind};
+use crate::{Library, Side, Track};
 
 pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
     ids(lib, out);

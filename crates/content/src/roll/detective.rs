@@ -302,9 +302,7 @@ pub fn modifier_of(lib: &Library, score: i64) -> Result<i64, RollError> {
         .unwrap_or(i64::MAX);
     t.rows
         .iter()
-        .find(|r| {
-            crate::text::parse_on(&r.on.value, max).is_ok_and(|on| on.contains(score))
-        })
+        .find(|r| crate::text::parse_on(&r.on.value, max).is_ok_and(|on| on.contains(score)))
         .and_then(|r| r.modifier)
         .ok_or_else(|| {
             RollError(format!(
