@@ -537,7 +537,7 @@ pub enum Side {
 }
 
 /// A chase track (`[[track]]`): numbered spaces in running order, challenges, gates and exits on them,
-/// and the runners' start spaces. The checker (src/check/tracks.rs) validates every path and place.
+/// and the runners' start spaces. The checker (check/tracks.rs) validates every path and place.
 #[derive(Debug, Clone)]
 pub struct Track {
     pub id: Located<String>,
