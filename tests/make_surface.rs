@@ -448,3 +448,56 @@ fn options_before_the_kind_still_work_with_a_deprecation_note() {
     // The new order and `make --list` say nothing.
     assert_eq!(crate::support::stderr(&blockprint(&["make", "--list"])), "");
 }
+
+/// Lengths and sizes that start with a minus are read as values and refused by name, and every option
+/// is checked before anything is written (issue 27, items 10 and 11).
+#[test]
+fn card_options_are_checked_by_name_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    for (flag, value, says) in [
+        (
+            "--bleed",
+            "-1mm",
+            "--bleed `-1mm`: a length cannot be negative; give 0 or more, such as 3mm",
+        ),
+        (
+            "--gutter",
+            "-3mm",
+            "--gutter `-3mm`: a length cannot be negative; give 0 or more, such as 3mm",
+        ),
+        (
+            "--printer-margin",
+            "-5mm",
+            "--printer-margin `-5mm`: a length cannot be negative",
+        ),
+        ("--card-size", "-63x88", "--card-size `-63x88`"),
+    ] {
+        let o = blockprint(&["deck", flag, value, "--out", s(&out)]);
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}");
+        let err = crate::support::stderr(&o);
+        assert!(err.contains(says), "{flag} {value}: {err}");
+        assert!(!out.exists(), "{flag} {value} wrote something");
+    }
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let o = blockprint(&[
+        "deck",
+        "bbb.chase.foot",
+        "--png",
+        s(&file),
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        crate::support::stderr(&o)
+            .contains("is a file, not a folder; give a folder (it is made if missing)"),
+        "{}",
+        crate::support::stderr(&o)
+    );
+    assert!(
+        !out.exists(),
+        "the deck's files were written before the PNG folder was refused"
+    );
+}

@@ -20,10 +20,20 @@ pub struct LayoutOptions {
     /// Card size: poker (2.5 × 3.5 in, 63 × 88 mm), bridge (2.25 × 3.5 in, 57 × 89 mm), tarot
     /// (70 × 120 mm), mini (1.75 × 2.5 in, 44 × 63 mm), or WxH such as 63x88mm or 2.5x3.5in. The
     /// reference cards hold too much text for mini cards: there it is scaled under 6 pt.
-    #[arg(long, default_value = "poker", value_name = "SIZE")]
+    #[arg(
+        long,
+        default_value = "poker",
+        value_name = "SIZE",
+        allow_hyphen_values = true
+    )]
     pub card_size: String,
     /// Space between cards on a sheet: 0 (cards share their cut lines) or a length such as 3mm.
-    #[arg(long, default_value = "0", value_name = "LENGTH")]
+    #[arg(
+        long,
+        default_value = "0",
+        value_name = "LENGTH",
+        allow_hyphen_values = true
+    )]
     pub gutter: String,
     /// Bleed around each card: its colour runs this far past the cut (0, 3mm, 0.125in). Default: 0 on
     /// sheets, 0.125in with --single. A home printer cannot print to the edge of the paper, so sheets
@@ -31,13 +41,18 @@ pub struct LayoutOptions {
     /// Letter); instead each card's colour stops 3 mm inside the cut, framed by paper, so a cut or a
     /// duplex shift that wanders a millimetre never shows a sliver of colour. Print-on-demand services
     /// print full bleed and want 1/8 in past the trim, which --single gives unless told otherwise.
-    #[arg(long, value_name = "LENGTH")]
+    #[arg(long, value_name = "LENGTH", allow_hyphen_values = true)]
     pub bleed: Option<String>,
     /// The edge of the paper the printer cannot reach; cards stay inside it.
-    #[arg(long, default_value = "5mm", value_name = "LENGTH")]
+    #[arg(
+        long,
+        default_value = "5mm",
+        value_name = "LENGTH",
+        allow_hyphen_values = true
+    )]
     pub printer_margin: String,
     /// Columns × rows per sheet, such as 3x3 (default: as many as fit).
-    #[arg(long, value_name = "CxR")]
+    #[arg(long, value_name = "CxR", allow_hyphen_values = true)]
     pub grid: Option<String>,
     /// How the printer turns the sheet for the backs: long (mirror columns), short (mirror rows) or none.
     #[arg(long, value_enum, default_value = "long")]
@@ -63,11 +78,26 @@ impl LayoutOptions {
     pub fn options(&self) -> Result<CardOptions> {
         let length = |flag: &str, v: &str| {
             layout::parse_length(v, false).ok_or_else(|| {
-                Error::Usage(format!(
-                    "--{flag} `{v}`: give a length such as 0, 3mm, 0.125in or 9pt"
-                ))
+                Error::Usage(if v.trim_start().starts_with(['-', '\u{2212}']) {
+                    format!(
+                        "--{flag} `{v}`: a length cannot be negative; give 0 or more, such as 3mm"
+                    )
+                } else {
+                    format!("--{flag} `{v}`: give a length such as 0, 3mm, 0.125in or 9pt")
+                })
             })
         };
+        // Everything is checked before anything is written: a PNG folder that is a file would fail only
+        // after the PDFs were made.
+        if let Some(dir) = &self.png
+            && dir.exists()
+            && !dir.is_dir()
+        {
+            return Err(Error::Usage(format!(
+                "--png `{}` is a file, not a folder; give a folder (it is made if missing)",
+                dir.display()
+            )));
+        }
         let card = CardSize::parse(&self.card_size).map_err(Error::Usage)?;
         let gutter = length("gutter", &self.gutter)?;
         let bleed = match &self.bleed {
