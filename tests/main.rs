@@ -35,3 +35,4 @@ mod sheet;
 mod srd;
 mod templates;
 mod version;
+mod wrong_output;
