@@ -62,3 +62,46 @@ fn campaign_case_markdown_names_its_lead() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A copy of the built-in content in a fresh folder (`blockprint init`), with `edit` applied to one of
+/// its files.
+fn content_copy(dir: &Path, file: &str, edit: impl Fn(&str) -> String) -> PathBuf {
+    let content = dir.join("content");
+    ok(&bp(&["init", s(&content)]));
+    let path = content.join(file);
+    let text = read(&path);
+    let edited = edit(&text);
+    assert_ne!(edited, text, "the edit of {file} changed nothing");
+    std::fs::write(&path, edited).unwrap();
+    content
+}
+
+#[test]
+fn urban_world_hold_results_keep_their_case() {
+    let dir = scratch("hold-case");
+    let content = content_copy(&dir, "urban-world/chase.toml", |t| {
+        t.replace("result = \"Hold 1\"", "result = \"Noël holds 1\"")
+    });
+    let out = dir.join("out");
+    ok(&bp(&[
+        "kit",
+        "urban-world",
+        "--content",
+        s(&content),
+        "--format",
+        "md,json",
+        "--out",
+        s(&out),
+    ]));
+    let kit = out.join("kits/urban-world");
+    let md = read(&kit.join("urban-world.md"));
+    let cards_md = read(&kit.join("urban-world-cards.md"));
+    let cards_json = read(&kit.join("urban-world-cards.json"));
+    assert!(md.contains("| 6− (Noël holds 1) | 7–9 (Hold 2) | 10+ (Hold 3) |"), "{md}");
+    assert!(cards_md.contains("10+: Hold 3, 7–9: Hold 2, 6−: Noël holds 1."), "{cards_md}");
+    assert!(cards_json.contains("10+: Hold 3, 7–9: Hold 2, 6−: Noël holds 1."), "{cards_json}");
+    for (name, text) in [("md", &md), ("cards md", &cards_md), ("cards json", &cards_json)] {
+        assert!(!text.contains("noël") && !text.contains("hold 2"), "{name} lowercases: {text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

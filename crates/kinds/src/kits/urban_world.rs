@@ -199,7 +199,7 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
                 bands
                     .iter()
                     .rev()
-                    .map(|b| format!("{}: {}", b.label, b.hold.to_lowercase()))
+                    .map(|b| format!("{}: {}", b.label, b.hold))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -215,11 +215,7 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
         "once the chase leaves a place it never returns there.",
     ));
     let columns: Vec<String> = std::iter::once("Stat".to_owned())
-        .chain(
-            bands
-                .iter()
-                .map(|b| format!("{} ({})", b.label, b.hold.to_lowercase())),
-        )
+        .chain(bands.iter().map(|b| format!("{} ({})", b.label, b.hold)))
         .collect();
     let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
     let mut widths = vec![2];
