@@ -501,3 +501,54 @@ fn card_options_are_checked_by_name_before_anything_is_written() {
         "the deck's files were written before the PNG folder was refused"
     );
 }
+
+/// `campaign new` checks what the setup names against the content, and a refused one prints no seed
+/// (issue 27, items 7 and 12).
+#[test]
+fn campaign_new_checks_assignments_and_announces_a_seed_only_when_it_begins() {
+    let dir = tempfile::tempdir().unwrap();
+    let sq = dir.path().join("sq");
+    let o = blockprint(&[
+        "campaign",
+        "new",
+        s(&sq),
+        "--detectives",
+        "Ana Ruiz,Walt Kowalski=harbour patrom",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = crate::support::stderr(&o);
+    assert!(
+        err.starts_with(
+            "error: `Walt Kowalski`'s least-wanted assignment `harbour patrom` is not one of bbb.character.assignment\n  = help: did you mean `harbour patrol`?"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("seed:"), "{err}");
+    assert!(!sq.exists());
+    let o = blockprint(&[
+        "campaign",
+        "new",
+        s(&sq),
+        "--detectives",
+        "Ana Ruiz",
+        "--paper",
+        "a5",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!crate::support::stderr(&o).contains("seed:"));
+    // Letter case and spaces aside, a row of the table is accepted; a fresh seed is announced once begun.
+    let o = blockprint(&[
+        "campaign",
+        "new",
+        s(&sq),
+        "--detectives",
+        "Walt Kowalski=Harbour  Patrol",
+        "-q",
+    ]);
+    ok(&o);
+    let err = crate::support::stderr(&o);
+    assert!(
+        err.starts_with("seed: ") && err.contains("(regenerate this campaign with --seed "),
+        "{err}"
+    );
+}

@@ -362,7 +362,11 @@ fn new(
     };
     let project = context(content)?;
     let cx = project.checked_names(&["case", "detective"])?;
-    let seed = super::seed_or_fresh(seed, "campaign");
+    check_assignments(&cx.lib, &members)?;
+    // A fresh seed is announced only once the setup is known to be good: a refused `campaign new` prints
+    // no seed to regenerate it with.
+    let fresh = seed.is_none();
+    let seed = seed.unwrap_or_else(crate::roll::fresh_seed);
     let setup = Setup {
         year,
         seed,
@@ -373,6 +377,9 @@ fn new(
     };
     campaign::validate_setup(&setup).map_err(|e| Error::Usage(e.0))?;
     let derived = campaign::replay(&cx.lib, &setup, &[]).map_err(|(_, e)| Error::Rules(e.0))?;
+    if fresh {
+        eprintln!("seed: {seed} (regenerate this campaign with --seed {seed})");
+    }
     refuse_occupied(dir, Some((&setup, &derived)), true)?;
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let _lock = lock_folder(dir).map_err(|e| Error::io(dir.join(LOCK_FILE), e))?;
@@ -822,4 +829,56 @@ fn plan(c: &Common, weeks: u32, formats: &[Format]) -> Result<()> {
         &driver_options(&c.dir, formats.to_vec(), c.quiet, "plan"),
     )
     .map(drop)
+}
+
+/// A least-wanted assignment given at `campaign new` names a row of the content's assignment table
+/// (letter case and spaces aside); a slip of the keyboard is refused with the nearest row.
+fn check_assignments(lib: &crate::content::Library, members: &[campaign::Member]) -> Result<()> {
+    let table = crate::roll::detective::ASSIGNMENT;
+    let Some(t) = lib.table(table) else {
+        return Ok(());
+    };
+    let norm = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let rows: Vec<&str> = t.rows.iter().map(|r| r.result.value.as_str()).collect();
+    for m in members {
+        let Some(given) = m.assignment.as_deref() else {
+            continue;
+        };
+        if rows.iter().any(|r| norm(r) == norm(given)) {
+            continue;
+        }
+        let nearest = rows
+            .iter()
+            .min_by_key(|r| edit_distance(&norm(r), &norm(given)))
+            .copied()
+            .unwrap_or_default();
+        return Err(Error::Usage(format!(
+            "`{}`'s least-wanted assignment `{given}` is not one of {table}\n  = help: did you mean `{nearest}`? \
+             The assignments are: {}",
+            m.name,
+            rows.join("; ")
+        )));
+    }
+    Ok(())
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }
