@@ -353,31 +353,50 @@ impl Project {
             .map_or_else(driver::default_jobs, |j| j as usize);
         let workers = jobs.clamp(1, 2);
         let next = std::sync::atomic::AtomicUsize::new(0);
-        let failed: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
+        // One kind's failure never stops the others: every kind is made, and the failures are reported
+        // at the end in registration order (the first is the error returned, and its exit code the run's).
+        let failed: std::sync::Mutex<Vec<(usize, Error)>> = std::sync::Mutex::new(Vec::new());
         std::thread::scope(|scope| {
             for _ in 0..workers {
                 scope.spawn(|| {
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let stop = failed.lock().map_or(true, |f| f.is_some());
-                        let Some((kind, req)) = runs.get(i).filter(|_| !stop) else {
+                        let Some((kind, req)) = runs.get(i) else {
                             break;
                         };
                         let opts = driver_options(output, kind.formats().to_vec());
                         if let Err(e) = driver::run(*kind, cx, req, engine, &opts)
                             && let Ok(mut f) = failed.lock()
                         {
-                            f.get_or_insert(e);
+                            f.push((i, e));
                         }
                     }
                 });
             }
         });
-        match failed.into_inner() {
-            Ok(Some(e)) => Err(e),
-            Ok(None) => Ok(()),
-            Err(_) => Err(Error::Bug("a build worker panicked".into())),
+        let mut failed = failed
+            .into_inner()
+            .map_err(|_| Error::Bug("a build worker panicked".into()))?;
+        failed.sort_by_key(|(i, _)| *i);
+        let mut failed = failed.into_iter();
+        let Some((first_i, first)) = failed.next() else {
+            return Ok(());
+        };
+        let mut names = vec![runs[first_i].0.name().to_owned()];
+        for (i, e) in failed {
+            crate::cli::term::eprint(&format!("{e}\n"));
+            names.push(runs[i].0.name().to_owned());
         }
+        if names.len() > 1 || runs.len() > 1 {
+            crate::cli::term::eprint(&format!(
+                "build made {} of {} kinds; {} failed: {} (the error below is the first)\n",
+                runs.len() - names.len(),
+                runs.len(),
+                names.len(),
+                names.join(", ")
+            ));
+        }
+        Err(first)
     }
 
     /// The seed of a build: the given one, else the seed of the first batch already in the output

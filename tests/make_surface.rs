@@ -552,3 +552,48 @@ fn campaign_new_checks_assignments_and_announces_a_seed_only_when_it_begins() {
         "{err}"
     );
 }
+
+/// One kind's failure never stops `build`: every other kind is made, and the failure is reported with
+/// what was made (issue 27, item 4).
+#[test]
+fn build_finishes_the_other_kinds_when_one_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let templates = dir.path().join("templates");
+    std::fs::create_dir_all(templates.join("tables")).unwrap();
+    // A template of one's own that cannot be read: the tables kind fails, nothing else does.
+    std::fs::write(templates.join("tables/tables.md.j2"), "{{ nope() }}\n").unwrap();
+    let out = dir.path().join("out");
+    let o = blockprint(&[
+        "build",
+        "--seed",
+        "7",
+        "--count",
+        "1",
+        "--templates",
+        s(&templates),
+        "-q",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = crate::support::stderr(&o);
+    assert!(
+        err.contains("1 failed: tables (the error below is the first)"),
+        "{err}"
+    );
+    assert!(err.contains("tables/tables.md.j2"), "{err}");
+    for made in [
+        "cases",
+        "srd",
+        "sheet",
+        "kits/bbb",
+        "kits/rbf",
+        "export/csv",
+    ] {
+        assert!(
+            out.join(made).join("manifest.json").exists(),
+            "{made} was not made"
+        );
+    }
+    assert!(!out.join("tables/manifest.json").exists());
+}
