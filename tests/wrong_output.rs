@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::{blockprint as bp, ok, s, stderr};
+use crate::support::{blockprint as bp, ok, s};
 
 /// A fresh, empty scratch folder for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -58,7 +58,10 @@ fn campaign_case_markdown_names_its_lead() {
             line.ends_with(&format!(" · lead detective: {lead}*")),
             "case {n} Markdown: {line}"
         );
-        assert!(!md.contains("________"), "case {n} Markdown keeps a blank: {md}");
+        assert!(
+            !md.contains("________"),
+            "case {n} Markdown keeps a blank: {md}"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -97,11 +100,101 @@ fn urban_world_hold_results_keep_their_case() {
     let md = read(&kit.join("urban-world.md"));
     let cards_md = read(&kit.join("urban-world-cards.md"));
     let cards_json = read(&kit.join("urban-world-cards.json"));
-    assert!(md.contains("| 6− (Noël holds 1) | 7–9 (Hold 2) | 10+ (Hold 3) |"), "{md}");
-    assert!(cards_md.contains("10+: Hold 3, 7–9: Hold 2, 6−: Noël holds 1."), "{cards_md}");
-    assert!(cards_json.contains("10+: Hold 3, 7–9: Hold 2, 6−: Noël holds 1."), "{cards_json}");
-    for (name, text) in [("md", &md), ("cards md", &cards_md), ("cards json", &cards_json)] {
-        assert!(!text.contains("noël") && !text.contains("hold 2"), "{name} lowercases: {text}");
+    assert!(
+        md.contains("| 6− (Noël holds 1) | 7–9 (Hold 2) | 10+ (Hold 3) |"),
+        "{md}"
+    );
+    assert!(
+        cards_md.contains("10+: Hold 3, 7–9: Hold 2, 6−: Noël holds 1."),
+        "{cards_md}"
+    );
+    assert!(
+        cards_json.contains("10+: Hold 3, 7–9: Hold 2, 6−: Noël holds 1."),
+        "{cards_json}"
+    );
+    for (name, text) in [
+        ("md", &md),
+        ("cards md", &cards_md),
+        ("cards json", &cards_json),
+    ] {
+        assert!(
+            !text.contains("noël") && !text.contains("hold 2"),
+            "{name} lowercases: {text}"
+        );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every string in a JSON value.
+fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        serde_json::Value::Object(o) => o.values().for_each(|x| strings(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn deck_and_kit_json_and_markdown_keep_the_contents_quotes() {
+    let dir = scratch("quotes");
+    let content = content_copy(&dir, "bbb/09-decks.toml", |t| {
+        t.replace("\"The crowd thins out ahead\"", r#""The crowd \"a\" 'b'""#)
+    });
+    let uw = content.join("urban-world/chase.toml");
+    std::fs::write(
+        &uw,
+        read(&uw).replace("result = \"Hold 2\"", r#"result = "Hold 2 \"a\" 'b'""#),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--content", s(&content), "--out", s(&out)]);
+        ok(&bp(&all));
+    };
+    run(&["deck", "bbb.chase.foot", "--format", "pdf,md,json"]);
+    run(&["kit", "all", "--format", "md,json"]);
+
+    let card = r#"The crowd "a" 'b'"#;
+    let hold = r#"Hold 2 "a" 'b'"#;
+    let checks: [(&str, &str); 6] = [
+        ("cards/decks/bbb_chase_foot.json", card),
+        ("cards/decks/bbb_chase_foot.md", card),
+        ("kits/bbb/deck-foot.json", card),
+        ("kits/bbb/deck-foot.md", card),
+        ("kits/urban-world/urban-world.json", hold),
+        ("kits/urban-world/urban-world.md", hold),
+    ];
+    for (file, want) in checks {
+        let text = read(&out.join(file));
+        if file.ends_with(".json") {
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let mut all = Vec::new();
+            strings(&v, &mut all);
+            assert!(
+                all.iter().any(|s| s == want),
+                "{file} has no string {want:?}"
+            );
+        } else {
+            assert!(text.contains(want), "{file} lacks {want:?}");
+        }
+        for curly in ["“a”", "‘b’"] {
+            assert!(!text.contains(curly), "{file} turned the quotes curly");
+        }
+    }
+    // The urban World cards say the hold in a sentence: the quotes stay straight there too.
+    let cards = read(&out.join("kits/urban-world/urban-world-cards.json"));
+    assert!(
+        cards.contains(r#"7–9: Hold 2 \"a\" 'b', 6−: Hold 1."#),
+        "{cards}"
+    );
+    // Only the typeset PDF sets typographic quotes.
+    let pdf = std::fs::read(out.join("cards/decks/bbb_chase_foot.pdf")).unwrap();
+    let text = crate::support::pdf_text(&pdf);
+    // pdf_extract spaces the glyphs of a line unevenly: compare without spaces.
+    let flat: String = text.split_whitespace().collect();
+    assert!(flat.contains("Thecrowd“a”‘b’"), "{text}");
+    assert!(!flat.contains("Thecrowd\"a\"'b'"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -292,6 +292,12 @@ pub trait Kind: Sync {
     fn options(&self) -> Option<serde_json::Value> {
         None
     }
+    /// What the PDF template sees: by default the document's `data`, which the Markdown and JSON show
+    /// too. A kind whose data keeps the content's own characters returns a typeset copy here (curly
+    /// quotes, [`blockprint_content::text::smart_quotes_in`]), so only the PDF changes them.
+    fn pdf_data<'a>(&self, doc: &'a Document) -> Cow<'a, serde_json::Value> {
+        Cow::Borrowed(&doc.data)
+    }
     /// The PDF of a document after typst wrote it: a kind that must set what typst cannot (print boxes,
     /// viewer preferences) rewrites it here. By default it is kept as it is.
     fn finish_pdf(&self, _doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
@@ -341,6 +347,9 @@ macro_rules! delegate_kind {
             }
             fn options(&self) -> Option<serde_json::Value> {
                 (**self).options()
+            }
+            fn pdf_data<'a>(&self, doc: &'a Document) -> Cow<'a, serde_json::Value> {
+                (**self).pdf_data(doc)
             }
             fn finish_pdf(&self, doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
                 (**self).finish_pdf(doc, pdf)

@@ -142,12 +142,24 @@ fn typeset_table(mut t: TableData) -> TableData {
 /// Tables, lookups, decks, NPCs and the editorial fills of a checked library, their texts with curly
 /// quotes ([`smart_quotes`]) for the PDF and Markdown documents.
 pub fn reference(lib: &Library, report: &Report) -> Option<Reference> {
-    let q = |s: &str| smart_quotes(s);
-    let qo = |s: &Option<String>| s.as_deref().map(smart_quotes);
+    reference_as(lib, report, true)
+}
+
+/// [`reference`] with the content's own characters (straight quotes kept) when `typeset` is false: for a
+/// kind whose Markdown and JSON show the content exactly and whose PDF alone sets curly quotes.
+pub fn reference_as(lib: &Library, report: &Report, typeset: bool) -> Option<Reference> {
+    let q = |s: &str| {
+        if typeset {
+            smart_quotes(s)
+        } else {
+            s.to_owned()
+        }
+    };
+    let qo = |s: &Option<String>| s.as_deref().map(q);
     Some(Reference {
         tables: tables(lib, report)?
             .into_iter()
-            .map(typeset_table)
+            .map(|t| if typeset { typeset_table(t) } else { t })
             .collect(),
         lookups: lib
             .lookups
@@ -170,7 +182,7 @@ pub fn reference(lib: &Library, report: &Report) -> Option<Reference> {
                             {
                                 format!("+{n}")
                             }
-                            v => smart_quotes(&v.to_string()),
+                            v => q(&v.to_string()),
                         },
                         note: qo(&e.note),
                         editorial: qo(&e.editorial),

@@ -430,7 +430,7 @@ pub fn render(
         Format::Pdf => engine
             .pdf_file(
                 &format!("{}.typ", doc.template),
-                &doc.data,
+                &kind.pdf_data(doc),
                 &format!("blockprint/{}", kind.name()),
                 &doc.title,
                 &doc.parts,

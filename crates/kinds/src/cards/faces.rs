@@ -3,7 +3,6 @@
 
 use serde::Serialize;
 
-use blockprint_content::text::smart_quotes;
 use blockprint_content::{Deck, SUITS};
 
 /// One side of a card.
@@ -143,10 +142,10 @@ pub fn obstacles(d: &Deck) -> Vec<Obstacle> {
     let mut out = Vec::new();
     for ((suit, cards), meaning) in SUITS.iter().zip(&d.cards).zip(meanings(d)) {
         let (symbol, color) = suit_symbol(suit);
-        let (attribute, attribute_name, gloss) = attribute(&smart_quotes(meaning));
+        let (attribute, attribute_name, gloss) = attribute(&String::from(meaning));
         for (rank, card) in d.rank_names().into_iter().zip(&cards.value) {
             out.push(Obstacle {
-                deck: smart_quotes(&d.title),
+                deck: String::from(&d.title),
                 rank: rank.to_owned(),
                 suit: (*suit).to_owned(),
                 symbol: symbol.to_owned(),
@@ -155,7 +154,7 @@ pub fn obstacles(d: &Deck) -> Vec<Obstacle> {
                 attribute_name: attribute_name.clone(),
                 gloss: gloss.clone(),
                 damage: damage(rank),
-                text: smart_quotes(&card.value),
+                text: String::from(&card.value),
             });
         }
     }
@@ -166,7 +165,7 @@ pub fn obstacles(d: &Deck) -> Vec<Obstacle> {
 pub fn deck_back(d: &Deck) -> Back {
     Back {
         style: "deck".into(),
-        title: smart_quotes(&d.title),
+        title: String::from(&d.title),
         subtitle: "Road ahead".into(),
     }
 }

@@ -307,7 +307,8 @@ fn document(stem: String, title: String, data: &CardsData) -> Result<Document> {
     Ok(Document {
         stem,
         template: "cards/cards".into(),
-        title,
+        // The PDF's title, typeset like its pages.
+        title: blockprint_content::text::smart_quotes(&title),
         data: serde_json::to_value(data).map_err(|e| Error::Bug(e.to_string()))?,
         json: None,
         parts: vec![],
@@ -405,7 +406,18 @@ pub static DECK_INFO: crate::KindInfo = crate::KindInfo::new(
 .papers(crate::HOME_PAPERS)
 .requires_always();
 
+/// The data of a deck or kit document as its PDF prints it: the content's straight quotes made curly.
+/// Its Markdown and JSON show `data` itself, the content's own characters.
+pub(crate) fn typeset_data(doc: &crate::Document) -> std::borrow::Cow<'_, serde_json::Value> {
+    let mut data = doc.data.clone();
+    blockprint_content::text::smart_quotes_in(&mut data);
+    std::borrow::Cow::Owned(data)
+}
+
 impl Kind for DeckKind {
+    fn pdf_data<'a>(&self, doc: &'a crate::Document) -> std::borrow::Cow<'a, serde_json::Value> {
+        crate::cards::typeset_data(doc)
+    }
     fn info(&self) -> &crate::KindInfo {
         &DECK_INFO
     }
@@ -430,14 +442,14 @@ impl Kind for DeckKind {
         let cards: Vec<Card> = (0..back).map(|front| Card { front, back }).collect();
         let mut layout = impose(&self.opts, req.paper, &cards)?;
         marks_outside_the_grid(&mut layout);
-        let reference = crate::data::reference(&cx.lib, &cx.report)
+        let reference = crate::data::reference_as(&cx.lib, &cx.report, false)
             .ok_or_else(|| Error::Bug("checked content without odds".into()))?;
         let table = reference
             .decks
             .into_iter()
             .find(|d| d.id == deck.id.value)
             .ok_or_else(|| Error::Bug("deck vanished".into()))?;
-        let title = blockprint_content::text::smart_quotes(&deck.title);
+        let title = String::from(&deck.title);
         let data = CardsData {
             meta: super::meta(cx, req),
             title: title.clone(),
@@ -452,7 +464,7 @@ impl Kind for DeckKind {
                         "suit": s,
                         "symbol": faces::suit_symbol(s).0,
                         "attribute": attribute,
-                        "meaning": blockprint_content::text::smart_quotes(m),
+                        "meaning": String::from(m),
                     })
                 }).collect::<Vec<_>>(),
             }),
@@ -502,6 +514,9 @@ pub static CARDS_INFO: crate::KindInfo = crate::KindInfo::new(
 .papers(crate::HOME_PAPERS);
 
 impl Kind for CardsKind {
+    fn pdf_data<'a>(&self, doc: &'a crate::Document) -> std::borrow::Cow<'a, serde_json::Value> {
+        crate::cards::typeset_data(doc)
+    }
     fn info(&self) -> &crate::KindInfo {
         &CARDS_INFO
     }

@@ -284,7 +284,10 @@ fn write_pngs(
     let out = blockprint_render::output::Output::new(dir);
     for i in 0..single_kind.count(cx, req)? {
         let doc = single_kind.document(cx, req, i)?;
-        let typeset = engine.typeset(&format!("{}.typ", doc.template), &doc.data)?;
+        let typeset = engine.typeset(
+            &format!("{}.typ", doc.template),
+            &single_kind.pdf_data(&doc),
+        )?;
         let pngs = blockprint_render::cards::pngs(&typeset, 300.0).map_err(Error::Bug)?;
         let names = png_names(&doc.data);
         let mut files = Vec::new();

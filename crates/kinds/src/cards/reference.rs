@@ -11,7 +11,6 @@ use super::faces::{self, Approach, Back, Block, Face, Reference};
 use super::{Card, Checked};
 use crate::Requirements;
 use blockprint_content::error::{Error, Result};
-use blockprint_content::text::smart_quotes;
 use blockprint_dice::{self, BigRational};
 
 /// The content the cards read.
@@ -203,7 +202,7 @@ fn missing(what: &str) -> Error {
 /// The reference cards: faces, cards (front, back) and what the Markdown shows.
 pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json::Value)> {
     let lib = &cx.lib;
-    let q = |s: &str| smart_quotes(s);
+    let q = |s: &str| String::from(s);
     let lookup = |id: &str| lib.lookup(id).ok_or_else(|| missing(id));
     let tab = |id: &str| lib.table(id).ok_or_else(|| missing(id));
     // The suits' attributes as the City Streets deck gives them (or the first deck; none: no suit table).
@@ -543,7 +542,7 @@ pub fn approach_cards(
                 m.entries
                     .iter()
                     .find(|e| e.key.value == key)
-                    .map(|e| (format!("vs {o}"), smart_quotes(&e.value.value.to_string())))
+                    .map(|e| (format!("vs {o}"), String::from(&e.value.value.to_string())))
             })
             .collect()
     };

@@ -10,7 +10,6 @@ use crate::cards::faces::{self, Face};
 use crate::cards::{self, CardOptions, reference};
 use crate::{Checked, Document, Kind, Request, Requirements};
 use blockprint_content::error::{Error, Result};
-use blockprint_content::text::smart_quotes;
 
 pub const GAME: &str = "bbb";
 /// Decks whose id starts with this are the kit's obstacle decks.
@@ -156,15 +155,15 @@ fn outcome_rows(cx: &Checked) -> Result<serde_json::Value> {
         )?;
         rows.push(serde_json::json!({
             "on": r.on.value,
-            "result": smart_quotes(&uwsp::spoken_result(&r.result.value)),
+            "result": String::from(&uwsp::spoken_result(&r.result.value)),
             "odds": uwsp::odds(p),
         }));
     }
     Ok(serde_json::json!({
         "id": t.id.value,
-        "title": smart_quotes(&t.title),
+        "title": String::from(&t.title),
         "dice": t.dice.value,
-        "note": t.note.as_deref().map(smart_quotes),
+        "note": t.note.as_deref().map(String::from),
         "rows": rows,
     }))
 }
@@ -179,7 +178,7 @@ fn sheet_data(cx: &Checked) -> Result<serde_json::Value> {
         .zip(faces::meanings(deck))
         .map(|(s, m)| {
             let (symbol, color) = faces::suit_symbol(s);
-            let (abbr, name, gloss) = faces::attribute(&smart_quotes(m));
+            let (abbr, name, gloss) = faces::attribute(&String::from(m));
             serde_json::json!({"suit": s, "symbol": symbol, "color": color, "attribute": abbr, "name": name, "gloss": gloss})
         })
         .collect();
@@ -187,8 +186,8 @@ fn sheet_data(cx: &Checked) -> Result<serde_json::Value> {
         .into_iter()
         .map(|(h, items)| {
             serde_json::json!({
-                "heading": smart_quotes(h),
-                "items": items.into_iter().map(|(l, t)| serde_json::json!({"lead": smart_quotes(l), "text": smart_quotes(t)})).collect::<Vec<_>>(),
+                "heading": String::from(h),
+                "items": items.into_iter().map(|(l, t)| serde_json::json!({"lead": String::from(l), "text": String::from(t)})).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -198,7 +197,7 @@ fn sheet_data(cx: &Checked) -> Result<serde_json::Value> {
         "outcome": outcome_rows(cx)?,
         "suits": suits,
         "track": TRACK,
-        "decks": decks(cx).iter().map(|d| smart_quotes(&d.title)).collect::<Vec<_>>(),
+        "decks": decks(cx).iter().map(|d| String::from(&d.title)).collect::<Vec<_>>(),
         "card_w": cards::layout::mm_f(o.w),
         "card_h": cards::layout::mm_f(o.h),
     }))
@@ -256,6 +255,9 @@ pub static INFO: crate::KindInfo = crate::KindInfo::new(
 .papers(crate::HOME_PAPERS);
 
 impl Kind for BbbKit {
+    fn pdf_data<'a>(&self, doc: &'a crate::Document) -> std::borrow::Cow<'a, serde_json::Value> {
+        crate::cards::typeset_data(doc)
+    }
     fn info(&self) -> &crate::KindInfo {
         &INFO
     }

@@ -20,7 +20,7 @@ use super::super::{Checked, Document, Kind, Request, Requirements};
 use blockprint_content::check::row_probability;
 use blockprint_content::error::{Error, Result};
 use blockprint_content::roll::{ChaCha20Rng, display_value, roll_table};
-use blockprint_content::text::{parse_on, smart_quotes};
+use blockprint_content::text::parse_on;
 use blockprint_content::{EntryValue, Library};
 use blockprint_dice::{self, BigRational};
 
@@ -183,7 +183,7 @@ pub fn roll_track(lib: &Library, seed: u64) -> Result<Track> {
         let mut gap = Gap {
             after,
             roll: Some(level.roll),
-            level: smart_quotes(&level.text),
+            level: String::from(&level.text),
             tag: tag.clone(),
             obstacle: None,
             obstacle_roll: None,
@@ -196,7 +196,7 @@ pub fn roll_track(lib: &Library, seed: u64) -> Result<Track> {
         if tag != "clear" {
             let kind = roll_table(lib, OBSTACLE, &mut rng).map_err(rules)?;
             let barrier = tag_of(lib, OBSTACLE, kind.row, &["hazard", "barrier"]) == "barrier";
-            gap.obstacle = Some(smart_quotes(&kind.text));
+            gap.obstacle = Some(String::from(&kind.text));
             gap.obstacle_roll = Some(kind.roll);
             let table = if barrier { BARRIER_SAMPLE } else { HAZARD_FOOT };
             let what = roll_table(lib, table, &mut rng).map_err(rules)?;
@@ -211,7 +211,7 @@ pub fn roll_track(lib: &Library, seed: u64) -> Result<Track> {
                         })
                 });
             }
-            gap.what = Some(smart_quotes(&what.text));
+            gap.what = Some(String::from(&what.text));
             gap.what_table = Some(table.to_owned());
             gap.what_dice = Some(what.dice.clone());
             gap.what_roll = Some(what.roll);
@@ -294,8 +294,8 @@ fn row(r: &blockprint_content::Row, odds: Vec<Odds>) -> OddsRow {
         .unwrap_or_default();
     OddsRow {
         on: r.on.value.clone(),
-        result: smart_quotes(&r.result.value),
-        editorial: r.editorial.as_deref().map(smart_quotes),
+        result: String::from(&r.result.value),
+        editorial: r.editorial.as_deref().map(String::from),
         probability,
         approx,
         odds,
@@ -329,10 +329,10 @@ pub fn hazard_odds(cx: &Checked) -> Result<TableView> {
     }
     Ok(TableView {
         id: HAZARD.into(),
-        title: smart_quotes(&t.title),
+        title: String::from(&t.title),
         dice: t.dice.value.clone(),
-        note: t.note.as_deref().map(smart_quotes),
-        editorial: t.editorial.as_deref().map(smart_quotes),
+        note: t.note.as_deref().map(String::from),
+        editorial: t.editorial.as_deref().map(String::from),
         variants: VARIANTS
             .iter()
             .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
@@ -360,10 +360,10 @@ fn table_view(cx: &Checked, id: &str) -> Result<TableView> {
         .collect();
     Ok(TableView {
         id: id.into(),
-        title: smart_quotes(&t.title),
+        title: String::from(&t.title),
         dice: t.dice.value.clone(),
-        note: t.note.as_deref().map(smart_quotes),
-        editorial: t.editorial.as_deref().map(smart_quotes),
+        note: t.note.as_deref().map(String::from),
+        editorial: t.editorial.as_deref().map(String::from),
         variants: vec![(t.dice.value.clone(), String::new())],
         rows,
     })
@@ -397,19 +397,19 @@ fn lookup_view(cx: &Checked, id: &str) -> Result<LookupView> {
         .ok_or_else(|| rules(format!("no lookup `{id}`")))?;
     Ok(LookupView {
         id: id.into(),
-        title: smart_quotes(&l.title),
-        key: smart_quotes(&l.key),
-        value: smart_quotes(&l.value),
-        note: l.note.as_deref().map(smart_quotes),
-        editorial: l.editorial.as_deref().map(smart_quotes),
+        title: String::from(&l.title),
+        key: String::from(&l.key),
+        value: String::from(&l.value),
+        note: l.note.as_deref().map(String::from),
+        editorial: l.editorial.as_deref().map(String::from),
         entries: l
             .entries
             .iter()
             .map(|e| EntryView {
-                key: smart_quotes(&e.key.value),
-                value: smart_quotes(&e.value.value.to_string()),
-                note: e.note.as_deref().map(smart_quotes),
-                editorial: e.editorial.as_deref().map(smart_quotes),
+                key: String::from(&e.key.value),
+                value: String::from(&e.value.value.to_string()),
+                note: e.note.as_deref().map(String::from),
+                editorial: e.editorial.as_deref().map(String::from),
             })
             .collect(),
     })
@@ -445,8 +445,8 @@ fn chart_view(cx: &Checked, id: &str, columns: &[&str]) -> Result<ChartView> {
         .collect::<Result<_>>()?;
     Ok(ChartView {
         id: id.into(),
-        title: smart_quotes(&c.title),
-        note: c.note.as_deref().map(smart_quotes),
+        title: String::from(&c.title),
+        note: c.note.as_deref().map(String::from),
         columns: columns.iter().map(|s| (*s).to_owned()).collect(),
         rows: c
             .rows
@@ -455,7 +455,7 @@ fn chart_view(cx: &Checked, id: &str, columns: &[&str]) -> Result<ChartView> {
             .map(|r| ChartRowView {
                 cells: at
                     .iter()
-                    .map(|&i| smart_quotes(r.cells.get(i).map_or("", String::as_str)))
+                    .map(|&i| String::from(r.cells.get(i).map_or("", String::as_str)))
                     .collect(),
                 editorial: r.editorial.is_some(),
             })
@@ -621,6 +621,9 @@ pub static INFO: crate::KindInfo = crate::KindInfo::new(
 .rolls();
 
 impl Kind for CocKit {
+    fn pdf_data<'a>(&self, doc: &'a crate::Document) -> std::borrow::Cow<'a, serde_json::Value> {
+        crate::cards::typeset_data(doc)
+    }
     fn info(&self) -> &crate::KindInfo {
         &INFO
     }

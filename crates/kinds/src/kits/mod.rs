@@ -11,7 +11,7 @@ pub mod rbf_odds;
 use serde::Serialize;
 
 use super::Checked;
-use blockprint_content::{game, text::smart_quotes};
+use blockprint_content::game;
 
 /// What every kit page prints about its game: the `[[kit]]` entry, and the fills and rulings whose ids
 /// belong to the game.
@@ -52,11 +52,11 @@ pub fn about(cx: &Checked, g: &str) -> Option<About> {
     let kit = cx.lib.kit(g)?;
     Some(About {
         game: g.to_owned(),
-        title: smart_quotes(&kit.title),
-        source: smart_quotes(&kit.source),
-        licence: smart_quotes(&kit.licence),
-        attribution: kit.attribution.as_deref().map(smart_quotes),
-        editorial: kit.editorial.as_deref().map(smart_quotes),
+        title: String::from(&kit.title),
+        source: String::from(&kit.source),
+        licence: String::from(&kit.licence),
+        attribution: kit.attribution.as_deref().map(String::from),
+        editorial: kit.editorial.as_deref().map(String::from),
         fills: cx
             .report
             .editorial
@@ -65,8 +65,8 @@ pub fn about(cx: &Checked, g: &str) -> Option<About> {
             .map(|f| Fill {
                 id: f.id.clone(),
                 at: f.at.clone(),
-                result: smart_quotes(&f.result),
-                reason: smart_quotes(&f.reason),
+                result: String::from(&f.result),
+                reason: String::from(&f.reason),
             })
             .collect(),
         rulings: cx
@@ -76,9 +76,9 @@ pub fn about(cx: &Checked, g: &str) -> Option<About> {
             .filter(|r| game(&r.id.value) == g)
             .map(|r| Ruling {
                 id: r.id.value.clone(),
-                title: smart_quotes(&r.title),
-                ruling: smart_quotes(&r.ruling),
-                reason: r.reason.as_deref().map(smart_quotes),
+                title: String::from(&r.title),
+                ruling: String::from(&r.ruling),
+                reason: r.reason.as_deref().map(String::from),
             })
             .collect(),
     })

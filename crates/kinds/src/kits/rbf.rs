@@ -12,7 +12,7 @@ use crate::cards::layout::{CardSize, INCH};
 use crate::cards::{self, Card, CardOptions, Imposition};
 use crate::{Checked, Document, Kind, Request, Requirements};
 use blockprint_content::error::{Error, Result};
-use blockprint_content::{Side, Track, text::smart_quotes};
+use blockprint_content::{Side, Track};
 use blockprint_render::Paper;
 
 use super::About;
@@ -75,6 +75,9 @@ pub static INFO: crate::KindInfo = crate::KindInfo::new(
 .papers(crate::HOME_PAPERS);
 
 impl Kind for RbfKit {
+    fn pdf_data<'a>(&self, doc: &'a crate::Document) -> std::borrow::Cow<'a, serde_json::Value> {
+        crate::cards::typeset_data(doc)
+    }
     fn info(&self) -> &crate::KindInfo {
         &INFO
     }
@@ -127,7 +130,7 @@ fn value(cx: &Checked, lookup: &str, key: &str) -> Result<String> {
     cx.lib
         .lookup(lookup)
         .and_then(|l| l.entries.iter().find(|e| e.key.value == key))
-        .map(|e| smart_quotes(&e.value.value.to_string()))
+        .map(|e| String::from(&e.value.value.to_string()))
         .ok_or_else(|| Error::Bug(format!("checked content lacks `{key}` in `{lookup}`")))
 }
 
@@ -168,7 +171,7 @@ fn roll(cx: &Checked, id: &str) -> Result<Roll> {
                 .ok_or_else(|| Error::Bug(format!("no odds for `{id}`")))?;
             Ok(RollRow {
                 on: r.on.value.clone(),
-                result: smart_quotes(&r.result.value),
+                result: String::from(&r.result.value),
                 fraction: blockprint_dice::fraction(p),
                 percent: super::uwsp::pct(p),
             })
@@ -176,10 +179,10 @@ fn roll(cx: &Checked, id: &str) -> Result<Roll> {
         .collect::<Result<Vec<_>>>()?;
     Ok(Roll {
         id: id.to_owned(),
-        title: smart_quotes(&t.title),
+        title: String::from(&t.title),
         dice: t.dice.value.clone(),
         words: roll_words(&t.dice.value),
-        note: t.note.as_deref().map(smart_quotes),
+        note: t.note.as_deref().map(String::from),
         rows,
     })
 }
@@ -335,7 +338,7 @@ fn speed(cx: &Checked) -> Result<Vec<(String, String)>> {
         .ok_or_else(|| Error::Bug("checked content lacks `rbf.sprint.speed`".into()))?;
     Ok(l.entries
         .iter()
-        .map(|e| (smart_quotes(&e.key.value), e.value.value.to_string()))
+        .map(|e| (String::from(&e.key.value), e.value.value.to_string()))
         .collect())
 }
 
@@ -433,8 +436,8 @@ fn sprint_track(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
         sets: SETS,
         most: TRACK_MOST,
         speed: speed(cx)?,
-        speed_title: smart_quotes(&l.title),
-        speed_note: l.note.as_deref().map(smart_quotes),
+        speed_title: String::from(&l.title),
+        speed_note: l.note.as_deref().map(String::from),
         ready: roll(cx, "rbf.ready")?,
     };
     Ok(vec![Document {
@@ -570,7 +573,7 @@ pub fn rows(n: usize, most: usize, spans: &[(usize, usize)]) -> Vec<(usize, usiz
 }
 
 fn track_doc(cx: &Checked, req: &Request, t: &Track) -> Result<Document> {
-    let q = |s: &Option<String>| s.as_deref().map(smart_quotes).unwrap_or_default();
+    let q = |s: &Option<String>| s.as_deref().map(String::from).unwrap_or_default();
     let first = t.spaces.first().map_or(0, |s| s.n.value);
     let idx = |n: i64| usize::try_from(n - first).unwrap_or(0);
     let mut challenges = Vec::new();
@@ -583,7 +586,7 @@ fn track_doc(cx: &Checked, req: &Request, t: &Track) -> Result<Document> {
             challenges.push(ChallengeOut {
                 label: format!("C{}", challenges.len() + 1),
                 space: n,
-                title: smart_quotes(&c.title),
+                title: String::from(&c.title),
                 text: q(&c.text),
                 plus: c.plus.value,
                 skip: c.plus.value - n - 1,
@@ -604,7 +607,7 @@ fn track_doc(cx: &Checked, req: &Request, t: &Track) -> Result<Document> {
             list.push(FeatureOut {
                 label: format!("{p}{}", list.len() + 1),
                 space: n,
-                title: smart_quotes(&f.title),
+                title: String::from(&f.title),
                 text: q(&f.text),
                 editorial: f.editorial.is_some(),
             });
@@ -657,9 +660,9 @@ fn track_doc(cx: &Checked, req: &Request, t: &Track) -> Result<Document> {
         meta: crate::meta(cx, req),
         about: about(cx)?,
         id: t.id.value.clone(),
-        title: smart_quotes(&t.title),
-        note: t.note.as_deref().map(smart_quotes),
-        editorial: t.editorial.as_deref().map(smart_quotes),
+        title: String::from(&t.title),
+        note: t.note.as_deref().map(String::from),
+        editorial: t.editorial.as_deref().map(String::from),
         per_row: most,
         rows: breaks.len(),
         spaces,
@@ -670,7 +673,7 @@ fn track_doc(cx: &Checked, req: &Request, t: &Track) -> Result<Document> {
             .starts
             .iter()
             .map(|s| StartOut {
-                who: smart_quotes(&s.who),
+                who: String::from(&s.who),
                 side: s.side,
                 space: s.space.value,
             })

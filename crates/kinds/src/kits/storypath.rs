@@ -6,7 +6,6 @@ use super::uwsp::{self, card, heading, list, table, text};
 use crate::{Checked, Document, Kind, Request, Requirements};
 use blockprint_content::EntryValue;
 use blockprint_content::error::{Error, Result};
-use blockprint_content::text::smart_quotes;
 
 pub const GAME: &str = "sp";
 pub const POOLS: &str = "sp.pools";
@@ -117,8 +116,8 @@ fn entry_list(cx: &Checked, id: &str) -> Result<Vec<(String, String)>> {
                 .map(|n| format!(" ({n})"))
                 .unwrap_or_default();
             (
-                format!("{}{tag}: ", smart_quotes(&e.key.value)),
-                smart_quotes(&e.value.value.to_string()),
+                format!("{}{tag}: ", String::from(&e.key.value)),
+                String::from(&e.value.value.to_string()),
             )
         })
         .collect())
@@ -133,7 +132,7 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
     )];
     mods.push(list(entry_list(cx, MODIFIERS)?));
     if let Some(n) = &modifiers.note {
-        mods.push(text("", &smart_quotes(n)));
+        mods.push(text("", &String::from(n)));
     }
     let moves = entry_list(cx, MOVEMENT)?;
     let half = moves.len().div_ceil(2);
@@ -143,9 +142,9 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
         .iter()
         .map(|e| {
             vec![
-                smart_quotes(&e.key.value),
-                smart_quotes(&e.value.value.to_string()),
-                e.note.as_deref().map(smart_quotes).unwrap_or_default(),
+                String::from(&e.key.value),
+                String::from(&e.value.value.to_string()),
+                e.note.as_deref().map(String::from).unwrap_or_default(),
             ]
         })
         .collect();
@@ -157,7 +156,7 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
         table(&["Cover", "Absorbs", "For example"], &[3, 2, 7], cover_rows),
     ];
     if let Some(n) = &cover.note {
-        cover_blocks.push(text("", &smart_quotes(n)));
+        cover_blocks.push(text("", &String::from(n)));
     }
     let (die, target) = pool_dice(cx)?;
     let odds = pool_odds(die, target)?;
@@ -224,6 +223,9 @@ pub static INFO: crate::KindInfo = crate::KindInfo::new(
 .papers(crate::HOME_PAPERS);
 
 impl Kind for StorypathKit {
+    fn pdf_data<'a>(&self, doc: &'a crate::Document) -> std::borrow::Cow<'a, serde_json::Value> {
+        crate::cards::typeset_data(doc)
+    }
     fn info(&self) -> &crate::KindInfo {
         &INFO
     }

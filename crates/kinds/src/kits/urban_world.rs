@@ -6,7 +6,7 @@
 use super::uwsp::{self, card, heading, list, table, text};
 use crate::{Checked, Document, Kind, Request, Requirements};
 use blockprint_content::error::{Error, Result};
-use blockprint_content::text::{parse_on, smart_quotes};
+use blockprint_content::text::parse_on;
 
 /// The game of the kit's content ids.
 pub const GAME: &str = "uw";
@@ -80,7 +80,7 @@ pub fn bands(cx: &Checked) -> Result<(String, Vec<Band>)> {
         };
         out.push(Band {
             label,
-            hold: smart_quotes(&r.result.value),
+            hold: String::from(&r.result.value),
             lo,
             hi,
         });
@@ -132,10 +132,10 @@ fn sheet_data(cx: &Checked) -> Result<serde_json::Value> {
         "options": uwsp::lookup_json(get(OPTIONS)?),
         "npc_points": uwsp::lookup_json(get(NPC_POINTS)?),
         "hold": {
-            "title": smart_quotes(&t.title),
+            "title": String::from(&t.title),
             "dice": dice,
-            "note": t.note.as_deref().map(smart_quotes),
-            "editorial": t.editorial.as_deref().map(smart_quotes),
+            "note": t.note.as_deref().map(String::from),
+            "editorial": t.editorial.as_deref().map(String::from),
             "bands": bands,
             "stats": odds,
         },
@@ -163,8 +163,8 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
                     .iter()
                     .map(|e| {
                         (
-                            format!("{}: ", smart_quotes(&e.key.value)),
-                            smart_quotes(&e.value.value.to_string()),
+                            format!("{}: ", String::from(&e.key.value)),
+                            String::from(&e.value.value.to_string()),
                         )
                     })
                     .collect(),
@@ -185,8 +185,8 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
                 .iter()
                 .map(|e| {
                     vec![
-                        smart_quotes(&e.key.value),
-                        smart_quotes(&e.value.value.to_string()),
+                        String::from(&e.key.value),
+                        String::from(&e.value.value.to_string()),
                     ]
                 })
                 .collect(),
@@ -269,6 +269,9 @@ pub static INFO: crate::KindInfo = crate::KindInfo::new(
 .papers(crate::HOME_PAPERS);
 
 impl Kind for UrbanWorldKit {
+    fn pdf_data<'a>(&self, doc: &'a crate::Document) -> std::borrow::Cow<'a, serde_json::Value> {
+        crate::cards::typeset_data(doc)
+    }
     fn info(&self) -> &crate::KindInfo {
         &INFO
     }

@@ -11,7 +11,6 @@ use crate::cards::layout::{MARK_GAP, MM, mm_f};
 use crate::cards::{self, Card, CardOptions, CardsData};
 use crate::{Checked, Document, Kind, Request};
 use blockprint_content::error::{Error, Result};
-use blockprint_content::text::smart_quotes;
 use blockprint_content::{EntryValue, Lookup};
 use blockprint_dice::{self, BigRational};
 
@@ -61,12 +60,12 @@ pub fn entries(l: &Lookup) -> Vec<serde_json::Value> {
         .map(|e| {
             let value = match &e.value.value {
                 EntryValue::Integer(n) => n.to_string(),
-                EntryValue::Text(t) => smart_quotes(t),
+                EntryValue::Text(t) => String::from(t),
             };
             serde_json::json!({
-                "key": smart_quotes(&e.key.value),
+                "key": String::from(&e.key.value),
                 "value": value,
-                "note": e.note.as_deref().map(smart_quotes),
+                "note": e.note.as_deref().map(String::from),
             })
         })
         .collect()
@@ -76,10 +75,10 @@ pub fn entries(l: &Lookup) -> Vec<serde_json::Value> {
 pub fn lookup_json(l: &Lookup) -> serde_json::Value {
     serde_json::json!({
         "id": l.id.value,
-        "title": smart_quotes(&l.title),
-        "key": smart_quotes(&l.key),
-        "value": smart_quotes(&l.value),
-        "note": l.note.as_deref().map(smart_quotes),
+        "title": String::from(&l.title),
+        "key": String::from(&l.key),
+        "value": String::from(&l.value),
+        "note": l.note.as_deref().map(String::from),
         "entries": entries(l),
     })
 }
