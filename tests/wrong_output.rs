@@ -198,3 +198,107 @@ fn deck_and_kit_json_and_markdown_keep_the_contents_quotes() {
     assert!(!flat.contains("Thecrowd\"a\"'b'"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn odds_prints_control_characters_escaped() {
+    let o = bp(&["odds", "2d6\u{1b}[31m"]);
+    assert_eq!(o.status.code(), Some(1), "{}", crate::support::stderr(&o));
+    assert_eq!(
+        crate::support::stderr(&o),
+        "error[bad_dice]: unexpected `\\u{1b}` after the end of the expression\n  | 2d6\\u{1b}[31m\n  |    ^^^^^^\n  = help: dice notation uses numbers, `d`, modifiers, `+`, `-`, `*`, `/` and parentheses\n"
+    );
+    let o = bp(&["odds", "2d6", "--at-least", "x\u{7}\r"]);
+    let err = crate::support::stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("error: --at-least: `x\\u{7}\\u{d}` is not a number"),
+        "{err}"
+    );
+    for o in [
+        bp(&["odds", "\u{9b}31m\u{1b}]0;title\u{7}"]),
+        bp(&["odds", "2d\u{1}"]),
+    ] {
+        let err = crate::support::stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(!err.chars().any(|c| c.is_control() && c != '\n'), "{err:?}");
+    }
+}
+
+/// Every file under `dir`, relative path → bytes.
+fn files_under(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    crate::support::tree(dir)
+}
+
+#[test]
+fn init_finishes_what_a_killed_run_left_and_refuses_anything_else() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = scratch("init");
+    let fresh = dir.join("fresh");
+    ok(&bp(&["init", s(&fresh)]));
+    let want = files_under(&fresh);
+    assert_eq!(want.len(), 35);
+
+    // A folder holding some of init's own files, as an older run killed midway left it: finished.
+    let part = dir.join("part");
+    ok(&bp(&["init", s(&part)]));
+    std::fs::remove_dir_all(part.join("coc")).unwrap();
+    std::fs::remove_file(part.join("README.md")).unwrap();
+    ok(&bp(&["init", s(&part)]));
+    assert_eq!(files_under(&part), want);
+    // Anything else in the folder (an edited file, a file of the user's) is never overwritten.
+    std::fs::write(part.join("README.md"), "mine\n").unwrap();
+    let o = bp(&["init", s(&part)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        crate::support::stderr(&o),
+        format!(
+            "error: {} is not empty; choose a new or empty folder so nothing in it is overwritten\n",
+            part.display()
+        )
+    );
+    assert_eq!(read(&part.join("README.md")), "mine\n");
+
+    // Kills at moments spread over the run: what is left is absent, empty or init's own files, a rerun
+    // finishes it with the same files, and no temporary folder stays beside it.
+    let mut killed = 0;
+    for i in 0..60u64 {
+        let target = dir.join(format!("k{i}"));
+        let mut child = crate::support::bp()
+            .args(["init", s(&target)])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_micros(i * 500));
+        let _ = child.kill();
+        let status = child.wait().unwrap();
+        if status.signal().is_some() {
+            killed += 1;
+        }
+        if target.exists() && files_under(&target) == want {
+            // The run finished before the kill: a rerun refuses the complete folder, as always.
+            assert_eq!(bp(&["init", s(&target)]).status.code(), Some(2), "k{i}");
+            continue;
+        }
+        if target.exists() {
+            let left = files_under(&target);
+            assert!(
+                left.iter().all(|(k, v)| want.get(k) == Some(v)),
+                "k{i}: {:?}",
+                left.keys()
+            );
+        }
+        ok(&bp(&["init", s(&target)]));
+        assert_eq!(files_under(&target), want, "k{i}");
+    }
+    assert!(
+        killed >= 5,
+        "only {killed} of 60 kills landed before init ended"
+    );
+    let stray: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".init-"))
+        .collect();
+    assert!(stray.is_empty(), "temporary folders left: {stray:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

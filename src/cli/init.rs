@@ -1,6 +1,6 @@
 //! `blockprint init DIR`: the built-in content in, the same files under DIR out (never overwriting anything).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::content::ContentRoot;
 
@@ -25,28 +25,147 @@ pub(super) fn run(dir: &Path, quiet: bool) -> Status {
     }
 }
 
+/// Write the content into a hidden sibling folder first and rename it into place at the end, so a killed
+/// run leaves `dir` as it was (absent or empty) and a rerun simply starts again.
+/// Write the content into a hidden sibling folder first and move it into place at the end, so a killed
+/// run leaves `dir` as it was (absent or empty) and a rerun simply starts again. A folder that holds
+/// some but not all of the files `init` writes, each as `init` writes it (what an older run left), is
+/// finished in place.
 fn write_all(dir: &Path) -> std::io::Result<usize> {
+    let files = ContentRoot::Embedded.files()?;
     if dir.exists() {
         let mut entries = std::fs::read_dir(dir).map_err(|e| with(dir, e))?;
         if entries.next().is_some() {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::AlreadyExists,
-                format!(
-                    "{} is not empty; choose a new or empty folder so nothing in it is overwritten",
-                    dir.display()
-                ),
-            ));
+            // A complete copy is refused like any other folder: nothing is left to finish.
+            let complete = files.iter().all(|(rel, _)| dir.join(rel).exists());
+            if complete || !only_init_files(dir, &files) {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::AlreadyExists,
+                    format!(
+                        "{} is not empty; choose a new or empty folder so nothing in it is overwritten",
+                        dir.display()
+                    ),
+                ));
+            }
+            for (rel, bytes) in &files {
+                let path = dir.join(rel);
+                if !path.exists() {
+                    if let Some(parent) = path.parent() {
+                        std::fs::create_dir_all(parent).map_err(|e| with(parent, e))?;
+                    }
+                    crate::render::output::write_atomic(&path, bytes)?;
+                }
+            }
+            return Ok(files.len());
         }
     }
-    let files = ContentRoot::Embedded.files()?;
-    for (rel, bytes) in &files {
-        let path = dir.join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| with(parent, e))?;
-        }
-        crate::render::output::write_atomic(&path, bytes)?;
+    // `.` or `..` have no name to put a sibling beside: use the folder's real path.
+    let target: PathBuf = if dir.file_name().is_none() {
+        std::fs::canonicalize(dir).map_err(|e| with(dir, e))?
+    } else {
+        dir.to_path_buf()
+    };
+    let (Some(parent), Some(name)) = (target.parent(), target.file_name()) else {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{}: not a folder init can write", dir.display()),
+        ));
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    std::fs::create_dir_all(parent).map_err(|e| with(parent, e))?;
+    let prefix = format!(".{}.init-", name.to_string_lossy());
+    remove_dead_temporaries(parent, &prefix);
+    let tmp = parent.join(format!("{prefix}{}", std::process::id()));
+    if tmp.exists() {
+        std::fs::remove_dir_all(&tmp).map_err(|e| with(&tmp, e))?;
     }
-    Ok(files.len())
+    let written = (|| {
+        for (rel, bytes) in &files {
+            let path = tmp.join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| with(parent, e))?;
+            }
+            crate::render::output::write_atomic(&path, bytes)?;
+        }
+        if target.exists() {
+            // An empty folder (perhaps a shell's working folder) stays the same folder: its few
+            // top-level entries move in, and a kill between two moves leaves only init's own files.
+            for entry in std::fs::read_dir(&tmp).map_err(|e| with(&tmp, e))? {
+                let entry = entry.map_err(|e| with(&tmp, e))?;
+                let to = target.join(entry.file_name());
+                std::fs::rename(entry.path(), &to).map_err(|e| with(&to, e))?;
+            }
+            std::fs::remove_dir(&tmp).map_err(|e| with(&tmp, e))?;
+        } else {
+            std::fs::rename(&tmp, &target).map_err(|e| with(dir, e))?;
+        }
+        Ok(files.len())
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    written
+}
+
+/// Whether every file under `dir` is one `init` writes, with the bytes it writes (folders aside).
+fn only_init_files(dir: &Path, files: &[(String, Vec<u8>)]) -> bool {
+    let want: std::collections::HashMap<PathBuf, &[u8]> = files
+        .iter()
+        .map(|(rel, bytes)| (dir.join(rel), bytes.as_slice()))
+        .collect();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            return false;
+        };
+        for entry in entries {
+            let Ok(entry) = entry else { return false };
+            let path = entry.path();
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => stack.push(path),
+                Ok(t) if t.is_file() => match want.get(&path) {
+                    Some(bytes) if std::fs::read(&path).is_ok_and(|b| b == *bytes) => {}
+                    _ => return false,
+                },
+                _ => return false,
+            }
+        }
+    }
+    true
+}
+
+/// Remove what killed runs of `init` left beside the folder: `.<name>.init-<pid>` of a process that no
+/// longer runs (a live run's folder is never touched). Where the system cannot say, nothing is removed.
+fn remove_dead_temporaries(parent: &Path, prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !alive(pid) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` runs (Linux: it has a `/proc` entry); `true` where that cannot be known.
+fn alive(pid: u32) -> bool {
+    if cfg!(target_os = "linux") && Path::new("/proc/self").exists() {
+        Path::new(&format!("/proc/{pid}")).exists()
+    } else {
+        true
+    }
 }
 
 fn with(path: &Path, e: std::io::Error) -> std::io::Error {

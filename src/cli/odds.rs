@@ -98,18 +98,40 @@ struct ContestOut {
 }
 
 /// Print a message to stderr with the expression and a caret line under `span` (columns in characters).
+/// Control characters (an escape, a bell, a line break) are shown escaped (`\u{1b}`), so an error never
+/// sends them to the terminal; the caret still sits under the escaped text.
 fn located(kind: &str, src: &str, span: dice::Span, message: &str, hint: Option<&str>) -> String {
     let start = span.start.min(src.len());
     let end = span.end.min(src.len()).max(start);
-    let col = src.get(..start).map_or(start, |s| s.chars().count());
-    let width = src.get(start..end).map_or(1, |s| s.chars().count().max(1));
+    let col = src
+        .get(..start)
+        .map_or(start, |s| escaped(s).chars().count());
+    let width = src
+        .get(start..end)
+        .map_or(1, |s| escaped(s).chars().count().max(1));
     let mut out = format!(
-        "{kind}: {message}\n  | {src}\n  | {}{}\n",
+        "{kind}: {}\n  | {}\n  | {}{}\n",
+        escaped(message),
+        escaped(src),
         " ".repeat(col),
         "^".repeat(width)
     );
     if let Some(h) = hint {
-        out.push_str(&format!("  = help: {h}\n"));
+        out.push_str(&format!("  = help: {}\n", escaped(h)));
+    }
+    out
+}
+
+/// `s` with every control character written as a Rust escape (`\u{1b}`): what a user typed is echoed
+/// in errors without letting it move the cursor, colour the terminal or ring its bell.
+pub(super) fn escaped(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
     }
     out
 }
@@ -132,7 +154,14 @@ pub(super) fn warn_success_targets(expr: &Expr) {
 
 fn parse_or_report(src: &str) -> Result<Expr, Status> {
     dice::parse(src).map_err(|e| {
-        eprint!("{}", super::expr_error(src, &e));
+        let span = dice::Span {
+            start: e.offset,
+            end: e.offset + e.len,
+        };
+        eprint!(
+            "{}",
+            located("error[bad_dice]", src, span, &e.message, e.hint.as_deref())
+        );
         Status::Rules
     })
 }
@@ -229,7 +258,7 @@ pub(super) fn run(src: &str, opts: &Options) -> Status {
 }
 
 fn usage(message: &str) -> Status {
-    eprintln!("error: {message}");
+    eprintln!("error: {}", escaped(message));
     Status::Io
 }
 
@@ -366,7 +395,7 @@ fn contest(attacker: &Expr, defender: &Expr, opts: &Options) -> Status {
                 dice::Side::First => report_dist_error(attacker.source(), &e),
                 dice::Side::Second => report_dist_error(defender.source(), &e),
                 dice::Side::Difference => {
-                    eprintln!("error[bad_dice]: {}", e.message);
+                    eprintln!("error[bad_dice]: {}", escaped(&e.message));
                     if let Some(h) = &e.hint {
                         eprintln!("  = help: {h}");
                     }
