@@ -303,6 +303,9 @@ impl Kind for WithIdentity {
     fn options(&self) -> Option<Value> {
         Some(self.identity.clone())
     }
+    fn pdf_data<'a>(&self, doc: &'a Document) -> std::borrow::Cow<'a, Value> {
+        self.kind.pdf_data(doc)
+    }
     fn finish_pdf(&self, doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
         self.kind.finish_pdf(doc, pdf)
     }
