@@ -99,19 +99,14 @@ fn kind_list(registry: &Registry) -> Vec<(String, String)> {
     registry
         .kinds()
         .map(|k| {
-            let formats: Vec<String> = k
-                .formats()
-                .iter()
-                .map(|f| {
-                    serde_json::to_value(f)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_owned))
-                        .unwrap_or_default()
-                })
-                .collect();
             (
                 k.name().to_owned(),
-                format!("{} ({}; {}/)", k.about(), formats.join(", "), k.folder()),
+                format!(
+                    "{} ({}; {}/)",
+                    k.about(),
+                    crate::project::format_list(k.formats()),
+                    k.folder()
+                ),
             )
         })
         .collect()

@@ -78,24 +78,17 @@ pub fn kind_command(name: &str, def: &dyn KindDef) -> Command {
     let cmd = Command::new(name.to_owned()).next_help_heading(format!("Options of {name}"));
     let cmd = def.args(cmd).next_help_heading("Options of every kind");
     // `--format` offers the formats this kind makes, so clap refuses another with the list.
-    let formats: Vec<&'static str> = def.info().formats.iter().map(|f| format_name(*f)).collect();
+    let formats = def
+        .info()
+        .formats
+        .iter()
+        .filter_map(clap::ValueEnum::to_possible_value);
     let parser = clap::builder::PossibleValuesParser::new(formats)
         .map(|s| <Format as clap::ValueEnum>::from_str(&s, false).unwrap_or(Format::Pdf));
     // The about line last: a flattened struct's doc comment would replace it.
     MakeArgs::augment_args(cmd)
         .mut_arg("format", |a| a.value_parser(parser))
         .about(sentence(&def.info().about))
-}
-
-/// `pdf`, `md`, `json`, `csv`, `txt`: a format as the command line spells it.
-fn format_name(f: Format) -> &'static str {
-    match f {
-        Format::Pdf => "pdf",
-        Format::Md => "md",
-        Format::Json => "json",
-        Format::Csv => "csv",
-        Format::Txt => "txt",
-    }
 }
 
 /// A kind's about line as a command's: capitalised like the other commands' help.
