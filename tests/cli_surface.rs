@@ -777,6 +777,8 @@ fn auto_colours_a_terminal() {
             .env_remove("NO_COLOR")
             .env_remove("CLICOLOR_FORCE")
             .env_remove("CLICOLOR")
+            // CI runners set CI, which (as anstream's rule has it) colours a terminal even when TERM is dumb.
+            .env_remove("CI")
             .envs(envs.iter().copied());
         let o = cmd.output().expect("script (util-linux) is installed");
         stdout(&o)
