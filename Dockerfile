@@ -15,9 +15,12 @@ ARG RUST_VERSION=1.95
 
 FROM docker.io/library/rust:${RUST_VERSION}-slim-bookworm AS build
 WORKDIR /src
-# The files the binary is made from, as `cargo package` ships them (tests, fixtures and goldens stay out).
+# The files the binary is made from, as `cargo package` ships them (tests, fixtures and goldens stay out):
+# the root package and the workspace's crates. The links crates/content/content, crates/render/templates
+# and crates/render/fonts are copied as links and point at the folders copied beside them.
 COPY Cargo.toml Cargo.lock build.rs ./
 COPY src src
+COPY crates crates
 COPY content content
 COPY templates templates
 COPY fonts fonts

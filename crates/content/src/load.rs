@@ -14,7 +14,7 @@ use super::{Library, Source};
 use crate::diag::{Diagnostic, Kind, Loc};
 
 /// The content compiled into the binary.
-pub static EMBEDDED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../content");
+pub static EMBEDDED: Dir<'static> = include_dir!("$BLOCKPRINT_CONTENT_DIR");
 
 /// Where content comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -26,7 +26,7 @@ macro_rules! font {
     ($path:literal) => {
         FontFile {
             path: $path,
-            data: include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fonts/", $path)),
+            data: include_bytes!(concat!(env!("BLOCKPRINT_FONTS_DIR"), "/", $path)),
         }
     };
 }

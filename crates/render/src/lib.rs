@@ -22,7 +22,7 @@ use include_dir::{Dir, include_dir};
 pub use engine::{Engine, TemplateFile, Templates};
 
 /// The templates compiled into the binary.
-pub static TEMPLATES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../templates");
+pub static TEMPLATES: Dir<'static> = include_dir!("$BLOCKPRINT_TEMPLATES_DIR");
 
 /// Every embedded template file, in every kind's folder: (path relative to `templates/` with `/`, file).
 pub fn template_files() -> Vec<(String, &'static include_dir::File<'static>)> {
