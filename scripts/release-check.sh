@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The release as a GM gets it, checked on this machine (issue 25):
+# The release as a GM gets it, checked on this machine (issue 25). It checks the commit HEAD points at, as a
+# tag of it would be released: a clone of it in a scratch folder (uncommitted changes are not part of it).
 #  1. LICENSE-fonts and the committed release workflow are up to date with their sources.
-#  2. `cargo package` ships no test, fixture, golden or output file, and the packed crate builds on its own
-#     (`cargo install --path` of the unpacked crate, as `cargo install blockprint` will build it).
+#  2. `cargo package --workspace` packs every crate of the workspace, in dependency order; no package holds a
+#     test, fixture, golden or output file; each crate that embeds content, templates or fonts carries them;
+#     and the packed crates, unpacked and built together in release with the packed Cargo.lock, make the
+#     binary, as `cargo install blockprint --locked` will once they are published.
 #  3. dist builds this machine's release archive, its checksum, the shell installer and the Homebrew formula.
 #  4. The archive holds the binary, the README and the three licence files, and nothing else.
 #  5. In an empty folder outside the checkout, with no Rust toolchain on PATH (and, where a mount namespace
@@ -12,22 +15,26 @@
 #     the checkout, and so is the output of the binary built from the packed crate.
 #
 #   scripts/release-check.sh                  # uses `dist` from PATH; installs the pinned version if missing
-#   CARGO_TARGET_DIR=/elsewhere scripts/release-check.sh
+#   CARGO_TARGET_DIR=/elsewhere scripts/release-check.sh   # the target folder every build below uses
 #   RELEASE_CHECK_KEEP=1 scripts/release-check.sh   # keep the scratch folder (its path is printed)
 #
-# Exits non-zero on the first failure, naming it. Timings of each step are printed at the end.
+# The builds go to CARGO_TARGET_DIR when it is set, else to target/release-check/ of the checkout (kept
+# between runs, so a second run compiles only what changed; never target/release/, whose binary the checkout's
+# own commands use). Exits non-zero on the first failure, naming it. Timings of each step are printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$PWD
+CHECKOUT=$PWD
 export CARGO_TERM_COLOR=never
 
 SEED=1976                                    # the batch every build below makes
-VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
-DIST_VERSION=$(sed -n 's/^cargo-dist-version = "\(.*\)"$/\1/p' dist-workspace.toml)
 HOST=$(rustc -vV | sed -n 's/^host: //p')
-TARGET_DIR=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
+if [ -z "${CARGO_TARGET_DIR:-}" ]; then
+    CARGO_TARGET_DIR=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/release-check
+fi
+export CARGO_TARGET_DIR
+TARGET_DIR=$CARGO_TARGET_DIR
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/blockprint-release-check.XXXXXX")
-case "$WORK/" in "$ROOT"/*) echo "error: the scratch folder $WORK is inside the checkout" >&2; exit 2 ;; esac
+case "$WORK/" in "$CHECKOUT"/*) echo "error: the scratch folder $WORK is inside the checkout" >&2; exit 2 ;; esac
 SERVER_PID=
 cleanup() {
     if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; fi
@@ -45,12 +52,24 @@ step() { # step NAME: close the previous step's timer and announce the next
 }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# The commit under check: a clone of HEAD, so that what is checked is what a tag of it releases, whatever
+# else the checkout holds uncommitted.
+git clone --quiet --no-hardlinks "$CHECKOUT" "$WORK/src"
+ROOT=$WORK/src
+cd "$ROOT"
+echo "checking commit $(git rev-parse --short=12 HEAD) (a clone in $ROOT; builds in $TARGET_DIR)"
+if [ -n "$(git -C "$CHECKOUT" status --porcelain --untracked-files=no)" ]; then
+    echo "note: the checkout has uncommitted changes; they are not part of this check"
+fi
+VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
+DIST_VERSION=$(sed -n 's/^cargo-dist-version = "\(.*\)"$/\1/p' dist-workspace.toml)
+
 # A shell with nothing of the developer's: no cargo, rustc or rustup on PATH, an empty HOME, no CARGO_* or
-# RUST* variables. Where the kernel lets us make a mount namespace (root, or user namespaces), the checkout
-# and the Rust toolchain are also hidden under empty tmpfs mounts, so a binary that read either at run
-# time would fail here.
+# RUST* variables. Where the kernel lets us make a mount namespace (root, or user namespaces), the checkout,
+# the clone and the Rust toolchain are also hidden under empty tmpfs mounts, so a binary that read any of
+# them at run time would fail here.
 CLEAN_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-HIDE=("$ROOT" "${CARGO_HOME:-$HOME/.cargo}" "${RUSTUP_HOME:-$HOME/.rustup}")
+HIDE=("$CHECKOUT" "$ROOT" "${CARGO_HOME:-$HOME/.cargo}" "${RUSTUP_HOME:-$HOME/.rustup}")
 ISOLATION="PATH without Rust, empty HOME"
 if unshare --mount --map-root-user true 2>/dev/null || unshare --mount true 2>/dev/null; then
     ISOLATION="$ISOLATION, checkout and toolchain hidden"
@@ -95,26 +114,77 @@ sys.exit(1 if missing else 0)
 PY
 
 # --- 2 ----------------------------------------------------------------------------------------------------
-step "cargo package"
-cargo package --list --allow-dirty --quiet > "$WORK/package-list.txt"
-if bad=$(grep -E '^(tests|fuzz|out|target|scripts|benches|examples|\.ci|\.github)/|(^|/)(tests\.rs|golden|fixtures?)(/|$)' "$WORK/package-list.txt"); then
-    fail "cargo package would ship these: $bad"
-fi
-echo "$(wc -l < "$WORK/package-list.txt") files in the package, none a test, fixture, golden or output file"
-cargo package --allow-dirty --no-verify --quiet
-CRATE="$TARGET_DIR/package/blockprint-$VERSION.crate"
-[ -f "$CRATE" ] || fail "cargo package wrote no $CRATE"
-echo "$(basename "$CRATE"): $(du -k "$CRATE" | cut -f1) KiB"
-mkdir -p "$WORK/crate"
-tar -xzf "$CRATE" -C "$WORK/crate"
-CRATE_DIR="$WORK/crate/blockprint-$VERSION"
-(cd "$CRATE_DIR" && find . -type f -exec sha256sum {} + | sort -k2) > "$WORK/crate-before.txt"
-# What `cargo install blockprint` does once the crate is downloaded: a release build of the packed sources,
-# with the packed Cargo.lock. The target folder is the checkout's, so the dependencies built for the
-# checkout are reused and only blockprint itself compiles.
-CARGO_TARGET_DIR=$TARGET_DIR cargo install --path "$CRATE_DIR" --locked --offline --quiet --root "$WORK/cargo-root"
-(cd "$CRATE_DIR" && find . -type f -exec sha256sum {} + | sort -k2) > "$WORK/crate-after.txt"
-cmp -s "$WORK/crate-before.txt" "$WORK/crate-after.txt" || fail "building the packed crate changed its sources"
+step "cargo package --workspace"
+# The workspace's packages, each with its list: nothing a user of the crate does not build from.
+cargo metadata --format-version 1 --no-deps --locked | python3 -c '
+import json, sys
+m = json.load(sys.stdin)
+ids = set(m["workspace_members"])
+for p in m["packages"]:
+    if p["id"] in ids:
+        print(p["name"])' > "$WORK/packages.txt"
+TOTAL=0
+while read -r pkg; do
+    cargo package --list --locked --quiet -p "$pkg" > "$WORK/list-$pkg.txt"
+    if bad=$(grep -E '^(tests|fuzz|out|target|scripts|benches|examples|\.ci|\.github)/|(^|/)(tests\.rs|golden|fixtures?)(/|$)' "$WORK/list-$pkg.txt"); then
+        fail "cargo package would ship these in $pkg: $bad"
+    fi
+    TOTAL=$((TOTAL + $(wc -l < "$WORK/list-$pkg.txt")))
+done < "$WORK/packages.txt"
+# The crates that embed folders of the repository carry every file of them (through their links).
+for pair in blockprint-content:content blockprint-render:templates blockprint-render:fonts; do
+    pkg=${pair%%:*} dir=${pair#*:}
+    want=$(git ls-files -- "$dir" | sort)
+    got=$(grep "^$dir/" "$WORK/list-$pkg.txt" | sort)
+    if [ -z "$want" ] || [ "$want" != "$got" ]; then fail "$pkg does not carry every file of $dir/"; fi
+done
+echo "$(wc -l < "$WORK/packages.txt") packages, $TOTAL files, none a test, fixture, golden or output file"
+# The clone is clean, so no --allow-dirty: .cargo_vcs_info.json records the commit and no local changes.
+# Cargo's own verification (a debug build of each crate) is left to the release build below, which is what
+# `cargo install` does.
+cargo package --workspace --locked --no-verify --quiet
+mkdir -p "$WORK/crates/packed"
+while read -r pkg; do
+    crate="$TARGET_DIR/package/$pkg-$VERSION.crate"
+    [ -f "$crate" ] || fail "cargo package wrote no $crate"
+    echo "$(basename "$crate"): $(du -k "$crate" | cut -f1) KiB"
+    tar -xzf "$crate" -C "$WORK/crates/packed"
+    if links=$(find "$WORK/crates/packed/$pkg-$VERSION" -type l | grep .); then
+        fail "$pkg's package holds links, not files: $links"
+    fi
+done < "$WORK/packages.txt"
+CRATE_DIR="$WORK/crates/packed/blockprint-$VERSION"
+(cd "$WORK/crates/packed" && find . -type f -exec sha256sum {} + | sort -k2) > "$WORK/crate-before.txt"
+# What `cargo install blockprint --locked` does once the crates are published: a release build of the packed
+# sources with the packed Cargo.lock. The library crates come from their unpacked packages instead of
+# crates.io ([patch]); the lock may change only in their entries (source and checksum), every other
+# dependency stays as packed. Nothing outside the unpacked packages is within reach: their build scripts
+# find content, templates and fonts in their own folders or fail.
+{
+    echo "[patch.crates-io]"
+    while read -r pkg; do
+        [ "$pkg" = blockprint ] || echo "$pkg = { path = \"$WORK/crates/packed/$pkg-$VERSION\" }"
+    done < "$WORK/packages.txt"
+} > "$WORK/crates/patch.toml"
+cp "$CRATE_DIR/Cargo.lock" "$WORK/crates/Cargo.lock.packed"
+(cd "$CRATE_DIR" && cargo build --release --offline --quiet --config "$WORK/crates/patch.toml" --bin blockprint)
+python3 - "$WORK/crates/Cargo.lock.packed" "$CRATE_DIR/Cargo.lock" <<'PY' || fail "building the packed crates changed their locked dependencies"
+import sys, tomllib
+def entries(path):
+    return {(p["name"], p["version"]): p for p in tomllib.load(open(path, "rb"))["package"]}
+packed, built = entries(sys.argv[1]), entries(sys.argv[2])
+strip = lambda p: {k: v for k, v in p.items() if k not in ("source", "checksum")}
+ours = lambda name: name == "blockprint" or name.startswith("blockprint-")
+assert packed.keys() == built.keys(), sorted(packed.keys() ^ built.keys())
+for key, p in packed.items():
+    assert (strip(p) == strip(built[key])) if ours(key[0]) else (p == built[key]), key
+print(f"{len(packed)} locked packages, built as packed")
+PY
+cp "$WORK/crates/Cargo.lock.packed" "$CRATE_DIR/Cargo.lock"
+(cd "$WORK/crates/packed" && find . -type f -exec sha256sum {} + | sort -k2) > "$WORK/crate-after.txt"
+cmp -s "$WORK/crate-before.txt" "$WORK/crate-after.txt" || fail "building the packed crates changed their sources"
+mkdir -p "$WORK/cargo-root/bin"
+cp "$TARGET_DIR/release/blockprint" "$WORK/cargo-root/bin/blockprint"
 
 # --- 3 ----------------------------------------------------------------------------------------------------
 step "dist build (profile dist, $HOST)"
