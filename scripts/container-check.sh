@@ -13,6 +13,12 @@
 #
 #   scripts/container-check.sh
 #   CONTAINER_CHECK_SAMPLE=50 scripts/container-check.sh   # case folders compared (default 30)
+#   CONTAINERS_CONF=/path/containers.conf scripts/container-check.sh
+#
+# The last form is for a host where podman's defaults cannot start a container. On the 2-core VM this was
+# written on, crun refuses its hybrid cgroups and podman's default rlimits exceed what the VM allows, so it
+# ran with a containers.conf holding `[containers] default_ulimits = ["nofile=20000:20000",
+# "nproc=4096:4096"]` and `[engine] runtime = "runc"`.
 #
 # Exits non-zero on the first failure, naming it; prints each step's time at the end.
 set -euo pipefail
