@@ -1,0 +1,914 @@
+//! Block by Block's card chase (seed 000, "Chases, Escapes"): Hot Pursuit, ability rolls of d6s counting
+//! 6s, the road-ahead deck dealt without replacement (suit → attribute, value → Hot Pursuit lost), the
+//! quarry's slow-downs, the pursuer following the trail or bridging onto the quarry's route.
+//!
+//! The geometry the model keeps: the quarry stands on a card with a road-ahead card before it (face up,
+//! or face down after a slow-down); the pursuer either stands on the quarry's route with a trail of the
+//! face-up cards between it and the quarry's card to meet one by one (an empty trail: the same card), or
+//! stands off the quarry's route after the quarry swerved, and must bridge. See [`rulings`] for every
+//! point the rules leave open.
+
+use blockprint_content::Library;
+use clap::ValueEnum;
+use num_bigint::BigInt;
+use num_traits::{One, Zero};
+use rand::RngExt;
+use rand_chacha::ChaCha20Rng;
+
+use crate::model::{
+    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, policy_index,
+};
+use crate::{Built, Cell, Chase, Grid, GridTable, Limits};
+
+/// Advantage, disadvantage or neither (they cancel, and never stack).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Edge {
+    Normal,
+    Advantage,
+    Disadvantage,
+}
+
+impl Edge {
+    fn of(advantage: bool, disadvantage: bool) -> Edge {
+        match (advantage, disadvantage) {
+            (true, false) => Edge::Advantage,
+            (false, true) => Edge::Disadvantage,
+            _ => Edge::Normal,
+        }
+    }
+}
+
+/// A Block by Block ability roll when only success matters: `dice` d6s (one more with advantage or
+/// disadvantage, the lowest or highest set aside), a success if a kept die shows 6. Outcome 1 success,
+/// 0 failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SixesCheck {
+    pub dice: u32,
+    pub edge: Edge,
+}
+
+impl SixesCheck {
+    fn rolled(&self) -> u32 {
+        match self.edge {
+            Edge::Normal => self.dice,
+            _ => self.dice + 1,
+        }
+    }
+
+    /// Sixes needed among the dice rolled: with disadvantage the highest die (a 6 if any) is set aside.
+    fn sixes_needed(&self) -> usize {
+        if self.edge == Edge::Disadvantage {
+            2
+        } else {
+            1
+        }
+    }
+}
+
+impl Check for SixesCheck {
+    fn describe(&self) -> String {
+        let n = self.dice;
+        let dice = if n == 1 {
+            "1 die".to_string()
+        } else {
+            format!("{n} dice")
+        };
+        match self.edge {
+            Edge::Normal => format!("{dice}, a 6 succeeds"),
+            Edge::Advantage => format!(
+                "{dice} with advantage (roll {}, set the lowest aside), a 6 succeeds",
+                n + 1
+            ),
+            Edge::Disadvantage => format!(
+                "{dice} with disadvantage (roll {}, set the highest aside), a 6 succeeds",
+                n + 1
+            ),
+        }
+    }
+
+    fn outcomes(&self) -> Vec<(P, i64)> {
+        let m = self.rolled();
+        let six = P::new(BigInt::one(), BigInt::from(6));
+        let not = P::new(BigInt::from(5), BigInt::from(6));
+        let pow = |p: &P, k: u32| (0..k).fold(P::one(), |a, _| a * p);
+        // P(no six) and P(exactly one six) among m dice.
+        let none = pow(&not, m);
+        let one = P::from_integer(BigInt::from(m)) * &six * pow(&not, m - 1);
+        let fail = if self.sixes_needed() == 2 {
+            none + one
+        } else {
+            none
+        };
+        let win = P::one() - &fail;
+        let mut v = Vec::new();
+        if !win.is_zero() {
+            v.push((win, 1));
+        }
+        if !fail.is_zero() {
+            v.push((fail, 0));
+        }
+        v
+    }
+
+    fn roll(&self, rng: &mut ChaCha20Rng) -> (Vec<i64>, i64) {
+        let faces: Vec<i64> = (0..self.rolled())
+            .map(|_| i64::from(rng.random_range(1..=6u32)))
+            .collect();
+        let o = self.judge(&faces).unwrap_or(0);
+        (faces, o)
+    }
+
+    fn judge(&self, faces: &[i64]) -> Option<i64> {
+        if faces.len() != self.rolled() as usize || faces.iter().any(|f| !(1..=6).contains(f)) {
+            return None;
+        }
+        let sixes = faces.iter().filter(|&&f| f == 6).count();
+        Some(i64::from(sixes >= self.sixes_needed()))
+    }
+
+    fn outcome_label(&self, outcome: i64) -> String {
+        if outcome == 1 { "success" } else { "failure" }.into()
+    }
+}
+
+/// One die of `sides` sides; the outcome is the face.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Die {
+    pub sides: u32,
+}
+
+impl Check for Die {
+    fn describe(&self) -> String {
+        format!("1d{}", self.sides)
+    }
+
+    fn outcomes(&self) -> Vec<(P, i64)> {
+        (1..=self.sides)
+            .map(|f| {
+                (
+                    P::new(BigInt::one(), BigInt::from(self.sides)),
+                    i64::from(f),
+                )
+            })
+            .collect()
+    }
+
+    fn roll(&self, rng: &mut ChaCha20Rng) -> (Vec<i64>, i64) {
+        let f = i64::from(rng.random_range(1..=self.sides));
+        (vec![f], f)
+    }
+
+    fn judge(&self, faces: &[i64]) -> Option<i64> {
+        match faces {
+            [f] if (1..=i64::from(self.sides)).contains(f) => Some(*f),
+            _ => None,
+        }
+    }
+
+    fn outcome_label(&self, outcome: i64) -> String {
+        outcome.to_string()
+    }
+}
+
+/// Suits in card order (card id = suit × 13 + rank) and the attribute each calls for.
+const SUITS: [(&str, &str); 4] = [
+    ("♥", "Wisdom"),
+    ("♣", "Charisma"),
+    ("♦", "Dexterity"),
+    ("♠", "Intelligence"),
+];
+const RANKS: [&str; 13] = [
+    "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+];
+const FULL_DECK: u64 = (1 << 52) - 1;
+
+fn suit(card: u8) -> usize {
+    usize::from(card / 13)
+}
+
+fn value(card: u8) -> i16 {
+    (i16::from(card % 13) + 1).min(10)
+}
+
+/// "7♦", "K♠".
+pub fn card_name(card: u8) -> String {
+    format!("{}{}", RANKS[usize::from(card % 13)], SUITS[suit(card)].0)
+}
+
+/// One side of the chase.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Side {
+    pub level: i32,
+    /// Attribute modifiers in suit order: Wisdom, Charisma, Dexterity, Intelligence.
+    pub mods: [i32; 4],
+    pub hp: i16,
+    pub edge: Edge,
+}
+
+impl Side {
+    fn check(&self, suit: usize) -> SixesCheck {
+        SixesCheck {
+            dice: (self.level + self.mods[suit]).max(1) as u32,
+            edge: self.edge,
+        }
+    }
+}
+
+/// Which side the player characters are on (they roll Wisdom for who goes first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Who {
+    Quarry,
+    Pursuer,
+}
+
+/// A Block by Block chase.
+#[derive(Debug, Clone)]
+pub struct Bbb {
+    pub quarry: Side,
+    pub pursuer: Side,
+    pub pcs: Who,
+    /// Rounds after which the chase is called off.
+    pub rounds: u32,
+}
+
+/// Where a chase stands between two rounds.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Cards still in the deck (bit = card id).
+    pub deck: u64,
+    pub quarry_hp: i16,
+    pub pursuer_hp: i16,
+    /// The quarry's road-ahead card and whether it lies face down.
+    pub ahead: u8,
+    pub ahead_down: bool,
+    /// On the quarry's route: the cards between the pursuer and the quarry's card, next first (empty:
+    /// the same card). Off it: empty.
+    pub trail: Vec<u8>,
+    /// The pursuer is on another route and must bridge.
+    pub off_route: bool,
+    /// The quarry's slow-downs in a row.
+    pub streak: u8,
+    /// The quarry acts first each round.
+    pub quarry_first: bool,
+}
+
+const ESCAPED: usize = 0;
+const BOXED_IN: usize = 1;
+const PURSUER_OUT: usize = 2;
+
+/// The house rulings the model rests on (the kit lists them with its own).
+pub fn rulings() -> Vec<Ruling> {
+    vec![
+        Ruling::new(
+            "bbb.chase.ruling.catching",
+            "When the pursuer catches the quarry",
+            "Sharing the quarry's card is not an ending by itself: it stops the quarry slowing down, so it must take the road ahead or swerve. The chase ends only as the rules list: three slow-downs in a row, or a side at 0 Hot Pursuit.",
+            "The rules never say what catching is; their endings are slowing down three times, stopping voluntarily and 0 Hot Pursuit, and sharing a card is the only thing they say the pursuer's position does.",
+        ),
+        Ruling::new(
+            "bbb.chase.ruling.turns",
+            "Turn order",
+            "At the start the player characters' side makes one Wisdom ability roll: on a success that side acts first in every round, otherwise second. A round is one turn of each side.",
+            "The rules order action scenes by an ability roll, Wisdom for chases, PCs succeeding going before their opponents.",
+        ),
+        Ruling::new(
+            "bbb.chase.ruling.face_down",
+            "A road ahead turned face down",
+            "A slowed-down road-ahead card stays where it is; when the quarry next takes the road ahead it is turned face up and met. The deck is not dealt again for it.",
+            "The rules turn the card face down and keep the quarry on its card, but never say what becomes of the card.",
+        ),
+        Ruling::new(
+            "bbb.chase.ruling.trail",
+            "Following and bridging",
+            "On the quarry's route the pursuer meets, one per turn, each face-up card between it and the quarry's card (success: it moves onto that card; failure: it loses the card's value). After the quarry swerves onto a new route the pursuer bridges: it deals a card and meets it, and on a success stands on the quarry's card. On the quarry's own card the pursuer keeps pace without a roll.",
+            "The rules let the pursuer follow flipped cards and bridge to the quarry's route but give no distances; this reads every card as one stretch of road.",
+        ),
+        Ruling::new(
+            "bbb.chase.ruling.pursuer_presses",
+            "The pursuer always presses on",
+            "The pursuer always follows the trail or bridges; it never strikes out on a route of its own or slows down.",
+            "In this model neither of those brings it closer or costs the quarry anything, so no pursuer gains by them.",
+        ),
+        Ruling::new(
+            "bbb.chase.ruling.empty_deck",
+            "When the deck runs out",
+            "Every card not on the table (the road ahead and the trail) is shuffled into a new deck.",
+            "The rules deal from one deck and never say what happens when it is spent.",
+        ),
+        Ruling::new(
+            "bbb.chase.ruling.swerve",
+            "A failed swerve",
+            "A quarry that fails the challenge of a swerve loses the card's value and stays on its route; the swerve card is discarded.",
+            "The rules say the quarry must take the swerve card's challenge at once but not where a failure leaves it; a failure elsewhere never moves anyone.",
+        ),
+    ]
+}
+
+fn policies() -> Vec<Policy> {
+    vec![
+        Policy::new(
+            "slow",
+            "The quarry slows down whenever it may (three in a row and it escapes); sharing a card with the pursuer, it takes the road ahead. The pursuer always presses on.",
+        ),
+        Policy::new(
+            "swerve",
+            "The quarry slows down whenever it may; sharing a card with the pursuer, it swerves onto a new route. The pursuer always presses on.",
+        ),
+        Policy::new(
+            "unaware",
+            "A quarry that does not know it is followed (the rules' one-sided pursuit): it always takes the road ahead and never slows down or swerves. The pursuer always presses on.",
+        ),
+    ]
+}
+
+impl Bbb {
+    fn side(&self, who: Who) -> &Side {
+        match who {
+            Who::Quarry => &self.quarry,
+            Who::Pursuer => &self.pursuer,
+        }
+    }
+
+    /// Deal one card off the deck (reshuffling the discards into it when it is empty).
+    fn deal(&self, s: &mut State, who: &str, what: &str, chance: &mut dyn Chance) -> u8 {
+        if s.deck == 0 {
+            let mut table = 1u64 << s.ahead;
+            for &c in &s.trail {
+                table |= 1 << c;
+            }
+            s.deck = FULL_DECK & !table;
+            chance.note(&|| {
+                "The deck is spent: every card not on the table is shuffled into a new deck.".into()
+            });
+        }
+        let n = s.deck.count_ones() as usize;
+        let i = chance.draw(who, what, n);
+        let card = nth_bit(s.deck, i);
+        s.deck &= !(1u64 << card);
+        chance.note(&|| {
+            format!(
+                "{who} deals {}: {} ({} Hot Pursuit on a failure)",
+                card_name(card),
+                SUITS[suit(card)].1,
+                value(card)
+            )
+        });
+        card
+    }
+
+    /// A side meets a card's challenge: true on a success; a failure costs the card's value.
+    fn meet(&self, s: &mut State, who: Who, card: u8, chance: &mut dyn Chance) -> bool {
+        let side = self.side(who);
+        let name = who_name(who);
+        let what = format!("{} roll against {}", SUITS[suit(card)].1, card_name(card));
+        let ok = chance.roll(name, &what, &side.check(suit(card))) == 1;
+        if !ok {
+            let hp = match who {
+                Who::Quarry => &mut s.quarry_hp,
+                Who::Pursuer => &mut s.pursuer_hp,
+            };
+            *hp -= value(card);
+            let left = *hp;
+            chance.note(&|| format!("{name} loses {} Hot Pursuit ({left} left)", value(card)));
+            if left <= 0 {
+                let face = chance.roll(name, "Chase Outcomes at 0 Hot Pursuit", &Die { sides: 6 });
+                chance.note(&|| {
+                    format!(
+                        "{name} is at 0 Hot Pursuit: {}",
+                        OUTCOMES[(face - 1) as usize]
+                    )
+                });
+            }
+        }
+        ok
+    }
+
+    fn quarry_turn(&self, s: &mut State, policy: usize, chance: &mut dyn Chance) {
+        let same_card = !s.off_route && s.trail.is_empty();
+        let action = match (policy, same_card) {
+            (2, _) => Action::Take,
+            (_, false) => Action::Slow,
+            (0, true) => Action::Take,
+            _ => Action::Swerve,
+        };
+        match action {
+            Action::Slow => {
+                s.streak += 1;
+                s.ahead_down = true;
+                let (n, card) = (s.streak, s.ahead);
+                chance.note(&|| {
+                    format!(
+                        "the quarry slows down ({n} in a row), turning {} face down",
+                        card_name(card)
+                    )
+                });
+            }
+            Action::Take => {
+                s.streak = 0;
+                s.ahead_down = false;
+                let card = s.ahead;
+                chance.note(&|| format!("the quarry takes the road ahead, {}", card_name(card)));
+                if self.meet(s, Who::Quarry, card, chance) {
+                    if !s.off_route {
+                        s.trail.push(card);
+                    }
+                    s.ahead = self.deal(s, "the quarry", "the road ahead", chance);
+                }
+            }
+            Action::Swerve => {
+                s.streak = 0;
+                chance.note(&|| "the quarry swerves".into());
+                let card = self.deal(s, "the quarry", "a swerve", chance);
+                if self.meet(s, Who::Quarry, card, chance) {
+                    s.off_route = true;
+                    s.trail.clear();
+                    s.ahead_down = false;
+                    s.ahead = self.deal(s, "the quarry", "the road ahead", chance);
+                }
+            }
+        }
+    }
+
+    fn pursuer_turn(&self, s: &mut State, chance: &mut dyn Chance) {
+        if s.off_route {
+            chance.note(&|| "the pursuer swerves to bridge onto the quarry's route".into());
+            let card = self.deal(s, "the pursuer", "a bridge", chance);
+            if self.meet(s, Who::Pursuer, card, chance) {
+                s.off_route = false;
+                s.trail.clear();
+            }
+        } else if let Some(&card) = s.trail.first() {
+            chance.note(&|| format!("the pursuer follows onto {}", card_name(card)));
+            if self.meet(s, Who::Pursuer, card, chance) {
+                s.trail.remove(0);
+            }
+        } else {
+            chance.note(&|| "the pursuer keeps pace on the quarry's card".into());
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Action {
+    Take,
+    Slow,
+    Swerve,
+}
+
+fn who_name(who: Who) -> &'static str {
+    match who {
+        Who::Quarry => "the quarry",
+        Who::Pursuer => "the pursuer",
+    }
+}
+
+/// The Chase Outcomes table (1d6), in our words.
+const OUTCOMES: [&str; 6] = [
+    "1, regains all Hot Pursuit",
+    "2, regains half its Hot Pursuit",
+    "3, regains 1 Hot Pursuit",
+    "4, loses 1d6 from STR, DEX or CON",
+    "5, loses the lower of 2d10 from STR, DEX or CON",
+    "6, loses 1d10 from STR, DEX or CON",
+];
+
+/// The `i`-th set bit of `mask` (0-based).
+fn nth_bit(mut mask: u64, i: usize) -> u8 {
+    for _ in 0..i {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros() as u8
+}
+
+impl System for Bbb {
+    type State = State;
+
+    fn info(&self) -> SystemInfo {
+        SystemInfo {
+            id: "bbb".into(),
+            name: "Block by Block".into(),
+            unit: Unit::new("round", "rounds"),
+            endings: vec![
+                Ending::new("escaped", "The quarry escapes: three slow-downs in a row"),
+                Ending::new(
+                    "boxed-in",
+                    "The quarry is at 0 Hot Pursuit: boxed in or cornered",
+                ),
+                Ending::new(
+                    "pursuer-out",
+                    "The pursuer is at 0 Hot Pursuit: the quarry gets away",
+                ),
+            ],
+            policies: policies(),
+            rulings: rulings(),
+        }
+    }
+
+    fn start(&self, chance: &mut dyn Chance) -> State {
+        let mut s = State {
+            deck: FULL_DECK,
+            quarry_hp: self.quarry.hp,
+            pursuer_hp: self.pursuer.hp,
+            ahead: 0,
+            ahead_down: false,
+            trail: Vec::new(),
+            off_route: false,
+            streak: 0,
+            quarry_first: true,
+        };
+        let pcs = self.side(self.pcs);
+        let first = chance.roll(
+            who_name(self.pcs),
+            "Wisdom roll for who goes first",
+            &SixesCheck {
+                dice: (pcs.level + pcs.mods[0]).max(1) as u32,
+                edge: Edge::Normal,
+            },
+        ) == 1;
+        s.quarry_first = first == (self.pcs == Who::Quarry);
+        let c1 = self.deal(
+            &mut s,
+            "the pursuer",
+            "the pursuer's road ahead (the quarry is already past it)",
+            chance,
+        );
+        s.trail.push(c1);
+        s.ahead = self.deal(&mut s, "the quarry", "the road ahead", chance);
+        s
+    }
+
+    fn ending(&self, s: &State) -> Option<usize> {
+        if s.quarry_hp <= 0 {
+            Some(BOXED_IN)
+        } else if s.pursuer_hp <= 0 {
+            Some(PURSUER_OUT)
+        } else if s.streak >= 3 {
+            Some(ESCAPED)
+        } else {
+            None
+        }
+    }
+
+    fn step(&self, state: &State, policy: usize, chance: &mut dyn Chance) -> State {
+        let mut s = state.clone();
+        for turn in 0..2 {
+            if self.ending(&s).is_some() {
+                break;
+            }
+            let quarry = (turn == 0) == s.quarry_first;
+            if quarry {
+                self.quarry_turn(&mut s, policy, chance);
+            } else {
+                self.pursuer_turn(&mut s, chance);
+            }
+        }
+        s
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let ahead = format!(
+            "{}{}",
+            card_name(s.ahead),
+            if s.ahead_down { " face down" } else { "" }
+        );
+        let pursuer = if s.off_route {
+            "off the quarry's route".to_string()
+        } else if s.trail.is_empty() {
+            "on the quarry's card".to_string()
+        } else {
+            let cards: Vec<String> = s.trail.iter().map(|&c| card_name(c)).collect();
+            format!("{} behind ({})", cards.len(), cards.join(", "))
+        };
+        format!(
+            "quarry {} Hot Pursuit, road ahead {ahead}, {} slow-down{} in a row; pursuer {} Hot Pursuit, {pursuer}; {} cards in the deck",
+            s.quarry_hp,
+            s.streak,
+            if s.streak == 1 { "" } else { "s" },
+            s.pursuer_hp,
+            s.deck.count_ones()
+        )
+    }
+
+    fn max_units(&self) -> u32 {
+        self.rounds
+    }
+
+    fn canonical(&self, s: State) -> State {
+        canonical(self, s)
+    }
+}
+
+/// Rounds after which a chase is called off, unless `--rounds` says otherwise.
+pub const MAX_ROUNDS: u32 = 60;
+
+/// The representative of `s` under the symmetries of the rules: the four 10-point ranks of a suit are
+/// interchangeable, and so are suits that give both sides the same dice.
+fn canonical(b: &Bbb, s: State) -> State {
+    // Suit classes: suits with the same dice for both sides.
+    let profile = |u: usize| (b.quarry.check(u).dice, b.pursuer.check(u).dice);
+    let mut table: Vec<u8> = s.trail.clone();
+    table.push(s.ahead);
+    // Ten-point relabelling within a suit: table cards first, in table order, then the deck's.
+    let ten_map = |u: usize| -> [u8; 4] {
+        let mut order: Vec<u8> = Vec::new();
+        for &c in &table {
+            if suit(c) == u && c % 13 >= 9 && !order.contains(&(c % 13)) {
+                order.push(c % 13);
+            }
+        }
+        for r in 9..13u8 {
+            if s.deck & (1 << (u as u8 * 13 + r)) != 0 && !order.contains(&r) {
+                order.push(r);
+            }
+        }
+        for r in 9..13u8 {
+            if !order.contains(&r) {
+                order.push(r);
+            }
+        }
+        // old rank r (9..13) -> new rank
+        let mut m = [0u8; 4];
+        for (i, &r) in order.iter().enumerate() {
+            m[usize::from(r - 9)] = 9 + i as u8;
+        }
+        m
+    };
+    let maps: Vec<[u8; 4]> = (0..4).map(ten_map).collect();
+    let rank_of = |c: u8| -> u8 {
+        let r = c % 13;
+        if r >= 9 {
+            maps[suit(c)][usize::from(r - 9)]
+        } else {
+            r
+        }
+    };
+    // A suit's deck signature after the ten relabelling.
+    let signature = |u: usize| -> u16 {
+        let mut sig = 0u16;
+        for r in 0..13u8 {
+            let c = u as u8 * 13 + r;
+            if s.deck & (1 << c) != 0 {
+                sig |= 1 << rank_of(c);
+            }
+        }
+        sig
+    };
+    let mut suit_map = [0usize; 4];
+    let mut done = [false; 4];
+    for u in 0..4 {
+        if done[u] {
+            continue;
+        }
+        let class: Vec<usize> = (0..4).filter(|&v| profile(v) == profile(u)).collect();
+        let mut order: Vec<usize> = Vec::new();
+        for &c in &table {
+            let v = suit(c);
+            if class.contains(&v) && !order.contains(&v) {
+                order.push(v);
+            }
+        }
+        let mut rest: Vec<usize> = class
+            .iter()
+            .copied()
+            .filter(|v| !order.contains(v))
+            .collect();
+        rest.sort_by_key(|&v| std::cmp::Reverse(signature(v)));
+        order.extend(rest);
+        for (i, &v) in order.iter().enumerate() {
+            suit_map[v] = class[i];
+            done[v] = true;
+        }
+    }
+    let map = |c: u8| -> u8 { suit_map[suit(c)] as u8 * 13 + rank_of(c) };
+    let mut deck = 0u64;
+    for c in 0..52u8 {
+        if s.deck & (1 << c) != 0 {
+            deck |= 1 << map(c);
+        }
+    }
+    State {
+        deck,
+        ahead: map(s.ahead),
+        trail: s.trail.iter().map(|&c| map(c)).collect(),
+        ..s
+    }
+}
+
+/// `chase … bbb` options.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// The quarry's level: dice per chase roll before the attribute modifier.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(i32).range(0..=20))]
+    pub quarry_level: i32,
+    /// The pursuer's level.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(i32).range(0..=20))]
+    pub pursuer_level: i32,
+    /// The quarry's Hot Pursuit at the start (its HP; pooled when it shares a vehicle).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i16).range(1..=200))]
+    pub quarry_hp: i16,
+    /// The pursuer's Hot Pursuit at the start.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i16).range(1..=200))]
+    pub pursuer_hp: i16,
+    /// The quarry's attribute modifiers, e.g. `wis=1,dex=2,int=-1` (missing ones are 0).
+    #[arg(
+        long,
+        value_name = "MODS",
+        default_value = "",
+        allow_hyphen_values = true
+    )]
+    pub quarry_mods: String,
+    /// The pursuer's attribute modifiers.
+    #[arg(
+        long,
+        value_name = "MODS",
+        default_value = "",
+        allow_hyphen_values = true
+    )]
+    pub pursuer_mods: String,
+    /// The quarry's transport is notably faster: its rolls have advantage.
+    #[arg(long, conflicts_with = "pursuer_faster")]
+    pub quarry_faster: bool,
+    /// The pursuer's transport is notably faster.
+    #[arg(long)]
+    pub pursuer_faster: bool,
+    /// People in the quarry's vehicle (two or more over the other side's: disadvantage).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub quarry_occupants: u32,
+    /// People in the pursuer's vehicle.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub pursuer_occupants: u32,
+    /// The side that should have no chance but plays a desperate pursuit, at disadvantage.
+    #[arg(long, value_enum)]
+    pub natural_loser: Option<Who>,
+    /// The player characters' side: it rolls Wisdom for who goes first.
+    #[arg(long, value_enum, default_value = "pursuer")]
+    pub pcs: Who,
+    /// Call the chase off after this many rounds (its chance is reported as an ending). Few rounds keep
+    /// the exact computation within its limits; the default is practically unlimited.
+    #[arg(long, default_value_t = MAX_ROUNDS, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_ROUNDS)))]
+    pub rounds: u32,
+}
+
+/// `wis=1,dex=-2` → modifiers in suit order.
+fn parse_mods(option: &str, text: &str) -> Result<[i32; 4], OptionError> {
+    let mut mods = [0i32; 4];
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((name, v)) = part.split_once('=') else {
+            return Err(OptionError::new(
+                option,
+                format!("`{part}` is not NAME=VALUE (e.g. dex=2)"),
+            ));
+        };
+        let i = match name.trim().to_ascii_lowercase().as_str() {
+            "wis" | "wisdom" => 0,
+            "cha" | "charisma" => 1,
+            "dex" | "dexterity" => 2,
+            "int" | "intelligence" => 3,
+            other => {
+                return Err(OptionError::new(
+                    option,
+                    format!("`{other}` is no chase attribute (wis, cha, dex, int)"),
+                ));
+            }
+        };
+        let v: i32 = v.trim().trim_start_matches('+').parse().map_err(|_| {
+            OptionError::new(option, format!("`{}` is not a whole number", v.trim()))
+        })?;
+        if !(-5..=5).contains(&v) {
+            return Err(OptionError::new(
+                option,
+                format!("a modifier of {v} is outside -5 to +5"),
+            ));
+        }
+        mods[i] = v;
+    }
+    Ok(mods)
+}
+
+impl Args {
+    fn system(
+        &self,
+        quarry_level: i32,
+        pursuer_level: i32,
+        quarry_hp: i16,
+        pursuer_hp: i16,
+    ) -> Result<Bbb, OptionError> {
+        let qm = parse_mods("--quarry-mods", &self.quarry_mods)?;
+        let pm = parse_mods("--pursuer-mods", &self.pursuer_mods)?;
+        let q_crowded = self.quarry_occupants >= self.pursuer_occupants + 2;
+        let p_crowded = self.pursuer_occupants >= self.quarry_occupants + 2;
+        let loser = |w| self.natural_loser == Some(w);
+        Ok(Bbb {
+            quarry: Side {
+                level: quarry_level,
+                mods: qm,
+                hp: quarry_hp,
+                edge: Edge::of(self.quarry_faster, q_crowded || loser(Who::Quarry)),
+            },
+            pursuer: Side {
+                level: pursuer_level,
+                mods: pm,
+                hp: pursuer_hp,
+                edge: Edge::of(self.pursuer_faster, p_crowded || loser(Who::Pursuer)),
+            },
+            pcs: self.pcs,
+            rounds: self.rounds,
+        })
+    }
+}
+
+fn side_words(name: &str, s: &Side) -> String {
+    let mut w = format!("{name} level {}, {} Hot Pursuit", s.level, s.hp);
+    if s.mods != [0; 4] {
+        let m: Vec<String> = ["Wis", "Cha", "Dex", "Int"]
+            .iter()
+            .zip(s.mods)
+            .filter(|(_, v)| *v != 0)
+            .map(|(n, v)| format!("{n} {v:+}"))
+            .collect();
+        w.push_str(&format!(" ({})", m.join(", ")));
+    }
+    match s.edge {
+        Edge::Advantage => w.push_str(", with advantage"),
+        Edge::Disadvantage => w.push_str(", with disadvantage"),
+        Edge::Normal => {}
+    }
+    w
+}
+
+/// The chase the options describe.
+pub fn build(a: &Args, _lib: &Library) -> Result<Box<dyn Chase>, OptionError> {
+    let system = a.system(a.quarry_level, a.pursuer_level, a.quarry_hp, a.pursuer_hp)?;
+    let setup = format!(
+        "{}; {}; the player characters are the {}",
+        side_words("quarry", &system.quarry),
+        side_words("pursuer", &system.pursuer),
+        who_name(system.pcs).trim_start_matches("the ")
+    );
+    Ok(Box::new(Built { system, setup }))
+}
+
+/// Levels of the grid's rows and columns, and its starting Hot Pursuit values.
+pub const GRID_LEVELS: [i32; 5] = [1, 2, 3, 4, 5];
+pub const GRID_HP: [i16; 3] = [5, 10, 15];
+
+/// Quarry level × pursuer level × starting Hot Pursuit (both sides alike): the chance the quarry is
+/// brought to 0 Hot Pursuit. Edges, modifiers and occupants of `a` apply to every cell.
+pub fn grid(a: &Args, _lib: &Library, policy: Option<&str>) -> Result<crate::Grid, OptionError> {
+    let probe = a.system(1, 1, 1, 1)?;
+    let info = probe.info();
+    let p = policy_index(&info, policy)?;
+    let mut tables = Vec::new();
+    for &hp in &GRID_HP {
+        let mut cells = Vec::new();
+        for &ql in &GRID_LEVELS {
+            let mut row: Vec<Cell> = Vec::new();
+            for &pl in &GRID_LEVELS {
+                let system = a.system(ql, pl, hp, hp)?;
+                let chase = Built {
+                    system,
+                    setup: String::new(),
+                };
+                row.push(Grid::cell(&chase, p, "boxed-in", Limits::default()));
+            }
+            cells.push(row);
+        }
+        tables.push(GridTable {
+            caption: format!("Both sides start with {hp} Hot Pursuit"),
+            rows: GRID_LEVELS
+                .iter()
+                .map(|l| format!("Quarry level {l}"))
+                .collect(),
+            cols: GRID_LEVELS
+                .iter()
+                .map(|l| format!("Pursuer level {l}"))
+                .collect(),
+            cells,
+        });
+    }
+    Ok(Grid {
+        system: info.id.clone(),
+        system_name: info.name.clone(),
+        title: "Chase odds: how often the quarry is run down".into(),
+        headline: info.endings[BOXED_IN].clone(),
+        policy: info.policies[p].clone(),
+        unit: info.unit.clone(),
+        rows_label: "Quarry level".into(),
+        cols_label: "Pursuer level".into(),
+        tables,
+        notes: vec![format!(
+            "Each cell: {} and {}.",
+            side_words("quarry", &probe.quarry).replacen(
+                "level 1, 1 Hot Pursuit",
+                "the row's level",
+                1
+            ),
+            side_words("pursuer", &probe.pursuer).replacen(
+                "level 1, 1 Hot Pursuit",
+                "the column's level",
+                1
+            )
+        )],
+        rulings: info.rulings,
+    })
+}

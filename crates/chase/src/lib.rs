@@ -1,0 +1,220 @@
+//! Whole-chase odds: for given participants, the chance of each way a chase can end and how long it lasts,
+//! for Block by Block and the chase systems the kits cover. `blockprint chase odds|play|table` is a thin
+//! shell over this crate (src/cli/chase.rs); the kits' "Chase odds" pages read [`Grid`]s from it.
+//!
+//! # The model
+//! A system with its options applied is a [`System`]: [`start`](System::start) gives the state before the
+//! first unit, [`ending`](System::ending) says whether a state has ended (and how), and
+//! [`step`](System::step) plays ONE unit (round, beat, interval) from a state, under a named policy,
+//! drawing every random thing from a [`Chance`]: [`Chance::roll`] for dice (through a [`Check`], which knows
+//! its exact outcome distribution, how to roll it face by face and how to read faces), [`Chance::draw`] for
+//! a card off a deck of n, [`Chance::pick`] for anything else with exact weights, and [`Chance::note`] for
+//! a line of narration in the log. The same `step` drives all three engines:
+//!
+//! - [`exact::solve`] enumerates every combination of chance results of a unit (re-running `step` once
+//!   per combination), merges equal next states (after [`System::canonical`]) and carries the exact
+//!   probability mass forward unit by unit: each ending's chance as a fraction and the length
+//!   distribution. It stops with [`exact::TooBig`] beyond [`exact::Limits`] (distinct states, branches).
+//! - [`sim::simulate`] samples `step` from a ChaCha20 seed (dice rolled face by face) for a run count;
+//!   [`odds`] falls back to it, labelled with its runs, seed, the reason and 99 % intervals, only when the
+//!   exact solver refuses.
+//! - [`sim::play`] samples one chase and logs every roll (dice, faces, result), draw, pick and note, with
+//!   the position after each unit ([`System::describe`]); [`sim::replay`] re-runs the rules on a log's
+//!   recorded results and checks every event and position.
+//!
+//! A chase still running after [`System::max_units`] units is called off (ending
+//! [`model::LIMIT_ENDING`]), so every computation is finite; its chance is reported like any ending.
+//!
+//! # Adding a system (how part B plugs in)
+//! 1. A module `src/<system>.rs` (declared below with `pub mod`) with:
+//!    - a state type (`Clone + Eq + Hash + Debug`, small: the exact solver stores each distinct one);
+//!    - a `#[derive(clap::Args)]` struct of its options. Range checks go in `value_parser`s where clap can
+//!      say them; anything else is checked in `build` and returned as an [`OptionError`] naming the
+//!      option (`--pool`), which the command line prints and exits 2 with;
+//!    - `impl System for YourSystem`: `info()` lists the endings, policies (the first is the default; the
+//!      `--policy` names) and the house [`Ruling`]s the model rests on; `start`, `ending`, `step`,
+//!      `describe`, `max_units` as above. Use a [`Check`] for every roll (see `bbb::SixesCheck` for one);
+//!      `step` must be deterministic given what `Chance` returns, and must use only `chance` for randomness;
+//!    - `pub fn build(args: &Args, lib: &Library) -> Result<Box<dyn Chase>, OptionError>` returning
+//!      `Box::new(Built { system, setup })` (`setup` says the options in words, for the log);
+//!    - `pub fn grid(args: &Args, lib: &Library, policy: Option<&str>) -> Result<Grid, OptionError>`: the
+//!      issue's match-ups, one [`odds`] per cell, through [`Grid::cell`].
+//! 2. One variant in [`SystemArgs`] and one arm in each of its two `match`es (`build`, `grid`).
+//! 3. Tests in tests/chase.rs: [`exact_vs_sim`]-style agreement, a hand-worked case, play/replay.
+//!
+//! Best play: a system that can afford it computes its best policy itself (value iteration over its own
+//! states in `build`) and offers it as a named policy whose text says so.
+
+pub mod bbb;
+pub mod coc;
+pub mod exact;
+pub mod model;
+pub mod odds;
+pub mod sim;
+
+use blockprint_content::Library;
+use serde::{Deserialize, Serialize};
+
+pub use exact::{Limits, TooBig};
+pub use model::{
+    Chance, Check, Ending, Event, LIMIT_ENDING, OptionError, P, Policy, Ruling, System, SystemInfo,
+    Unit, policy_index,
+};
+pub use odds::{EndingOdds, Length, Method, Odds};
+pub use sim::{PlayLog, Step};
+
+/// Chases a fallback simulation runs.
+pub const SIM_RUNS: u64 = 100_000;
+/// The seed of a fallback simulation when none is given (so the same question gives the same answer).
+pub const SIM_SEED: u64 = 1;
+
+/// A system with its options applied, whatever its state type: what the command line and the kits use.
+pub trait Chase {
+    fn info(&self) -> SystemInfo;
+    /// The options in words: "quarry level 2 (10 Hot Pursuit), pursuer level 3 (10 Hot Pursuit)".
+    fn setup(&self) -> String;
+    fn exact(&self, policy: usize, limits: Limits) -> Result<Odds, TooBig>;
+    fn simulate(&self, policy: usize, runs: u64, seed: u64, reason: &str) -> Odds;
+    fn play(&self, policy: usize, seed: u64) -> PlayLog;
+    fn replay(&self, policy: usize, log: &PlayLog) -> Result<(), String>;
+}
+
+/// A [`System`] as a [`Chase`].
+pub struct Built<S: System> {
+    pub system: S,
+    pub setup: String,
+}
+
+impl<S: System> Chase for Built<S> {
+    fn info(&self) -> SystemInfo {
+        self.system.info()
+    }
+
+    fn setup(&self) -> String {
+        self.setup.clone()
+    }
+
+    fn exact(&self, policy: usize, limits: Limits) -> Result<Odds, TooBig> {
+        exact::solve(&self.system, policy, limits)
+    }
+
+    fn simulate(&self, policy: usize, runs: u64, seed: u64, reason: &str) -> Odds {
+        sim::simulate(&self.system, policy, runs, seed, reason)
+    }
+
+    fn play(&self, policy: usize, seed: u64) -> PlayLog {
+        sim::play(&self.system, policy, seed, &self.setup)
+    }
+
+    fn replay(&self, policy: usize, log: &PlayLog) -> Result<(), String> {
+        sim::replay(&self.system, policy, log)
+    }
+}
+
+/// Exact odds when the exact solver stays within `limits`; otherwise a labelled simulation of
+/// [`SIM_RUNS`] chases from `seed` (default [`SIM_SEED`]).
+pub fn odds(chase: &dyn Chase, policy: usize, limits: Limits, seed: Option<u64>) -> Odds {
+    match chase.exact(policy, limits) {
+        Ok(o) => o,
+        Err(too_big) => chase.simulate(
+            policy,
+            SIM_RUNS,
+            seed.unwrap_or(SIM_SEED),
+            &format!("exact needs {}", too_big.reason),
+        ),
+    }
+}
+
+/// The match-up grid of a system: what `chase table` prints and the kits' "Chase odds" page shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Grid {
+    pub system: String,
+    pub system_name: String,
+    pub title: String,
+    /// What every cell gives: the chance of this ending.
+    pub headline: Ending,
+    pub policy: Policy,
+    pub unit: Unit,
+    /// What the rows and columns are ("Quarry level", "Pursuer level").
+    pub rows_label: String,
+    pub cols_label: String,
+    /// One table per value of the third axis (if any).
+    pub tables: Vec<GridTable>,
+    /// What the grid assumes, in words.
+    pub notes: Vec<String>,
+    pub rulings: Vec<Ruling>,
+}
+
+/// One table of a [`Grid`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GridTable {
+    /// "Starting Hot Pursuit 10" (empty when the grid has one table).
+    pub caption: String,
+    pub rows: Vec<String>,
+    pub cols: Vec<String>,
+    /// `cells[row][col]`.
+    pub cells: Vec<Vec<Cell>>,
+}
+
+/// One match-up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cell {
+    /// The headline ending's chance in percent (3 decimals).
+    pub percent: f64,
+    /// Exact fraction, when exact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fraction: Option<String>,
+    /// 99 % interval in percent, when simulated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interval: Option<(f64, f64)>,
+    pub exact: bool,
+    /// Mean length in the system's unit.
+    pub mean_length: f64,
+}
+
+impl Grid {
+    /// The cell of one match-up: [`odds`] of `chase`, read for `headline`.
+    pub fn cell(chase: &dyn Chase, policy: usize, headline: &str, limits: Limits) -> Cell {
+        let o = odds(chase, policy, limits, None);
+        let e = o.endings.iter().find(|e| e.id == headline);
+        Cell {
+            percent: e.map_or(0.0, |e| e.percent),
+            fraction: e.and_then(|e| e.fraction.clone()),
+            interval: e.and_then(|e| e.interval),
+            exact: o.is_exact(),
+            mean_length: o.length.mean,
+        }
+    }
+}
+
+/// The systems, each with its options: `chase odds SYSTEM [options]`.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum SystemArgs {
+    /// Block by Block's card chase: Hot Pursuit, the road-ahead deck, slowing down to escape.
+    #[command(name = "bbb", visible_alias = "block-by-block")]
+    Bbb(bbb::Args),
+    /// The Call of Cthulhu-style chase: speed rolls, locations, movement actions, hazards and barriers.
+    #[command(name = "coc", visible_alias = "call-of-cthulhu")]
+    Coc(coc::Args),
+}
+
+impl SystemArgs {
+    /// The system with these options applied.
+    pub fn build(&self, lib: &Library) -> Result<Box<dyn Chase>, OptionError> {
+        match self {
+            SystemArgs::Bbb(a) => bbb::build(a, lib),
+            SystemArgs::Coc(a) => coc::build(a, lib),
+        }
+    }
+
+    /// The system's match-up grid (its own options other than the grid's axes apply to every cell).
+    pub fn grid(&self, lib: &Library, policy: Option<&str>) -> Result<Grid, OptionError> {
+        match self {
+            SystemArgs::Bbb(a) => bbb::grid(a, lib, policy),
+            SystemArgs::Coc(a) => coc::grid(a, lib, policy),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
