@@ -50,7 +50,11 @@ pub mod coc;
 pub mod exact;
 pub mod model;
 pub mod odds;
+pub mod page;
+pub mod rbf;
 pub mod sim;
+pub mod storypath;
+pub mod urban_world;
 
 use blockprint_content::Library;
 use serde::{Deserialize, Serialize};
@@ -196,6 +200,15 @@ pub enum SystemArgs {
     /// The Call of Cthulhu-style chase: speed rolls, locations, movement actions, hazards and barriers.
     #[command(name = "coc", visible_alias = "call-of-cthulhu")]
     Coc(coc::Args),
+    /// Urban World (Dungeon World): the chase ladder, 2d6 + stat for hold, hold spent on the ladder.
+    #[command(name = "urban-world", visible_alias = "uw")]
+    UrbanWorld(urban_world::Args),
+    /// Ready/Bolt/Flow, one against one: spaces, Sprint Tokens, the five actions, stuns and restraint.
+    #[command(name = "rbf", visible_alias = "ready-bolt-flow")]
+    Rbf(rbf::Args),
+    /// Storypath: laps needed, each side's pool, the interval limit and the chase modifiers.
+    #[command(name = "storypath", visible_alias = "sp")]
+    Storypath(storypath::Args),
 }
 
 impl SystemArgs {
@@ -204,6 +217,9 @@ impl SystemArgs {
         match self {
             SystemArgs::Bbb(a) => bbb::build(a, lib),
             SystemArgs::Coc(a) => coc::build(a, lib),
+            SystemArgs::UrbanWorld(a) => urban_world::build(a, lib),
+            SystemArgs::Rbf(a) => rbf::build(a, lib),
+            SystemArgs::Storypath(a) => storypath::build(a, lib),
         }
     }
 
@@ -212,6 +228,9 @@ impl SystemArgs {
         match self {
             SystemArgs::Bbb(a) => bbb::grid(a, lib, policy),
             SystemArgs::Coc(a) => coc::grid(a, lib, policy),
+            SystemArgs::UrbanWorld(a) => urban_world::grid(a, lib, policy),
+            SystemArgs::Rbf(a) => rbf::grid(a, lib, policy),
+            SystemArgs::Storypath(a) => storypath::grid(a, lib, policy),
         }
     }
 }

@@ -1,0 +1,78 @@
+//! The chase kits' "Chase odds" page: a system's match-up [`Grid`] as the page prints it. Every cell
+//! is a percentage in words a player reads (`24.3%`, `under 0.1%`, `100%` only when certain); the grid
+//! itself, with its exact fractions, rides along for the JSON.
+
+use serde_json::json;
+
+use crate::{Cell, Grid};
+
+/// A cell's chance as printed: one decimal; exact 0 and 1 read `0%` and `100%`, and a chance that is
+/// neither but rounds to them reads `under 0.1%` or `over 99.9%`. A simulated cell is marked `≈`.
+pub fn percent(c: &Cell) -> String {
+    let certain = |f: &str| c.exact && c.fraction.as_deref() == Some(f);
+    let s = if certain("0") {
+        "0%".to_owned()
+    } else if certain("1") {
+        "100%".to_owned()
+    } else {
+        match format!("{:.1}%", c.percent).as_str() {
+            "0.0%" => "under 0.1%".to_owned(),
+            "100.0%" => "over 99.9%".to_owned(),
+            s => s.to_owned(),
+        }
+    };
+    if c.exact { s } else { format!("≈{s}") }
+}
+
+/// The page's data: `heading`, `intro`, `tables` (caption, column labels, rows of label and cells with
+/// their printed chance and a tint from 0 to 100), `notes`, `policy`, `rulings`, and the whole `grid`.
+/// `game` is the line over the page's title ("Urban World · Dungeon World"); `command` an example of
+/// the command line that answers other match-ups.
+pub fn data(grid: &Grid, game: &str, command: &str) -> serde_json::Value {
+    let exact = grid
+        .tables
+        .iter()
+        .all(|t| t.cells.iter().flatten().all(|c| c.exact));
+    let tables: Vec<serde_json::Value> = grid
+        .tables
+        .iter()
+        .map(|t| {
+            json!({
+                "caption": t.caption,
+                "cols": t.cols,
+                "rows": t.rows.iter().zip(&t.cells).map(|(label, cells)| json!({
+                    "label": label,
+                    "cells": cells.iter().map(|c| json!({
+                        "text": percent(c),
+                        "tint": c.percent.round().clamp(0.0, 100.0) as u32,
+                    })).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let intro = format!(
+        "Each cell gives the chance of one ending: {}. {}, under the rules, the house rulings and the play described below.",
+        grid.headline.label,
+        if exact {
+            "Worked out exactly over every way the dice can fall"
+        } else {
+            "Worked out exactly where the chase is small enough, and by a seeded simulation where a cell is marked ≈"
+        }
+    );
+    json!({
+        "heading": grid.title,
+        "system": grid.system,
+        "system_name": grid.system_name,
+        "intro": intro,
+        "rows_label": grid.rows_label,
+        "cols_label": grid.cols_label,
+        "tables": tables,
+        "notes": grid.notes,
+        "policy": grid.policy,
+        "rulings": grid.rulings,
+        "exact": exact,
+        "command": command,
+        "game": game,
+        "grid": grid,
+    })
+}

@@ -1,0 +1,604 @@
+//! Storypath chases (the action-adventure chapter): a chase run as a complex action. Each interval both
+//! sides roll their pool; each success left after the hazard is one lap (the kit's house ruling
+//! `sp.ruling.laps`). The first side to reach its laps needed catches its quarry or gets away; if the
+//! interval limit comes first, neither has.
+//!
+//! The state is the interval, each side's laps, and whether each has picked something up on the way
+//! (Snatch and Grab). The chase modifiers of the kit: Head Start (an Enhancement on a side's first
+//! interval), Hazard (a Complication every interval) and Snatch and Grab (one success for 1e later).
+
+use blockprint_dice::words::count_words;
+use num_traits::{ToPrimitive, Zero};
+use rand::RngExt;
+use rand_chacha::ChaCha20Rng;
+
+use blockprint_content::{EntryValue, Library};
+
+use crate::model::{
+    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, policy_index,
+};
+use crate::{Built, Chase, Grid, GridTable, Limits};
+
+/// The pool dice of the kit's house ruling `sp.ruling.pool`: d10s, 8 or more succeeds.
+pub const DIE: u32 = 10;
+pub const SUCCEEDS_ON: u32 = 8;
+/// Pool sizes the options take.
+pub const POOLS: std::ops::RangeInclusive<u32> = 1..=20;
+/// Laps the options take.
+pub const LAPS: std::ops::RangeInclusive<u32> = 1..=20;
+/// Interval limits the options take.
+pub const LIMITS: std::ops::RangeInclusive<u32> = 1..=40;
+/// Ratings of Head Start (1–3e) and Hazard (1–3c); 0 is none.
+pub const RATINGS: std::ops::RangeInclusive<u32> = 0..=3;
+
+/// The house rulings of the model, beside the kit's own on pools and laps: (id, title, ruling, reason).
+pub const RULINGS: [(&str, &str, &str, &str); 5] = [
+    (
+        "sp.chase.ruling.same-interval",
+        "Both sides finish in the same interval",
+        "When both sides complete their laps in the same interval, the side further past its laps needed wins; if that is equal too, the quarry gets away.",
+        "The chapter does not say. Surplus laps measure how far ahead a side finished; the pursued party wins a dead heat, as in the other chase rules of the kits.",
+    ),
+    (
+        "sp.chase.ruling.limit",
+        "The interval limit is its own ending",
+        "When the interval limit passes with neither side done, the chase ends there, and the odds report it as its own ending.",
+        "The chapter makes the limit a place of safety for a quarry or the point where pursuit overwhelms a runner, depending on the story: which side it favours is the GM's to say.",
+    ),
+    (
+        "sp.chase.ruling.head-start",
+        "Head Start helps the first interval",
+        "Head Start is an Enhancement on its side's first interval only: it adds its rating to a roll with at least one success.",
+        "The modifier applies to an interval begun before the other side can react, which is the first; Enhancements add to a roll that succeeds.",
+    ),
+    (
+        "sp.chase.ruling.hazard",
+        "A Hazard lies across every interval",
+        "A Hazard's Complication faces both sides every interval; buying it off costs its rating in successes, which are then not laps. Its Injury does not slow the runner.",
+        "The chapter rates the Hazard but not where it lies; a course-wide hazard is the plainest reading, and Injury Conditions are outside the chase's count.",
+    ),
+    (
+        "sp.chase.ruling.snatch",
+        "When a side snatches and grabs",
+        "Snatch and Grab costs one success, taken when at least two are left after the hazard; the item then gives 1e (one more success on a roll with at least one) every later interval.",
+        "The chapter prices it at one success and says the item gives 1e; keeping one success back for a lap is the sensible moment to take it.",
+    ),
+];
+
+/// A pool of d10s counting 8s, 9s and 10s. Its odds come from the dice engine; a roll throws the dice.
+#[derive(Debug, Clone)]
+pub struct Pool {
+    pub dice: u32,
+    pub die: u32,
+    pub target: u32,
+    outcomes: Vec<(P, i64)>,
+}
+
+impl Pool {
+    pub fn new(dice: u32, die: u32, target: u32) -> Pool {
+        let expr = format!("{dice}d{die}cs>={target}");
+        let outcomes = blockprint_dice::parse(&expr)
+            .ok()
+            .and_then(|e| e.distribution().ok())
+            .map(|d| d.outcomes())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(_, p)| !p.is_zero())
+            .map(|(v, p)| (p, v.to_integer().to_i64().unwrap_or(0)))
+            .collect();
+        Pool {
+            dice,
+            die,
+            target,
+            outcomes,
+        }
+    }
+}
+
+impl Check for Pool {
+    fn describe(&self) -> String {
+        format!(
+            "{} d{}, each {} or more a success",
+            count_words(self.dice),
+            self.die,
+            self.target
+        )
+    }
+    fn outcomes(&self) -> Vec<(P, i64)> {
+        self.outcomes.clone()
+    }
+    fn roll(&self, rng: &mut ChaCha20Rng) -> (Vec<i64>, i64) {
+        let faces: Vec<i64> = (0..self.dice)
+            .map(|_| i64::from(rng.random_range(1..=self.die)))
+            .collect();
+        let n = self.judge(&faces).unwrap_or(0);
+        (faces, n)
+    }
+    fn judge(&self, faces: &[i64]) -> Option<i64> {
+        if faces.len() != self.dice as usize
+            || faces.iter().any(|f| !(1..=i64::from(self.die)).contains(f))
+        {
+            return None;
+        }
+        Some(
+            faces
+                .iter()
+                .filter(|&&f| f >= i64::from(self.target))
+                .count() as i64,
+        )
+    }
+    fn outcome_label(&self, outcome: i64) -> String {
+        match outcome {
+            0 => "no successes".into(),
+            1 => "1 success".into(),
+            n => format!("{n} successes"),
+        }
+    }
+}
+
+/// One side of the chase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Side {
+    pub pool: u32,
+    pub laps: u32,
+    pub head_start: u32,
+}
+
+/// Where a chase stands.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Intervals played.
+    pub t: u32,
+    /// Laps made, quarry then pursuers.
+    pub laps: [u32; 2],
+    /// Whether each side has its Snatch and Grab item.
+    pub gear: [bool; 2],
+    /// The ending reached (index into the endings), if any.
+    pub done: Option<usize>,
+}
+
+pub fn policies() -> Vec<Policy> {
+    vec![
+        Policy::new(
+            "buy-off",
+            "Each side buys off the hazard with its first successes; the rest are laps.",
+        ),
+        Policy::new(
+            "press-on",
+            "Nobody buys off the hazard: every success is a lap, and the runner takes the hazard's Injury. As the odds do not count Injuries, this is best play for the race itself.",
+        ),
+        Policy::new(
+            "snatch",
+            "As buy-off, and each side spends one success on Snatch and Grab the first time it has two or more left, for 1e on every later roll.",
+        ),
+    ]
+}
+
+/// A Storypath chase.
+#[derive(Debug, Clone)]
+pub struct Storypath {
+    pub quarry: Side,
+    pub pursuer: Side,
+    pub limit: u32,
+    pub hazard: u32,
+    pools: [Pool; 2],
+}
+
+fn check(
+    option: &str,
+    what: &str,
+    v: u32,
+    r: &std::ops::RangeInclusive<u32>,
+) -> Result<(), OptionError> {
+    if r.contains(&v) {
+        Ok(())
+    } else {
+        Err(OptionError::new(
+            option,
+            format!("{what} runs from {} to {}, not {v}", r.start(), r.end()),
+        ))
+    }
+}
+
+impl Storypath {
+    /// A chase between two sides with `limit` intervals and a hazard of rating `hazard` (0: none),
+    /// pools of d`die` succeeding on `target` or more.
+    pub fn new(
+        quarry: Side,
+        pursuer: Side,
+        limit: u32,
+        hazard: u32,
+    ) -> Result<Storypath, OptionError> {
+        Storypath::with_dice(quarry, pursuer, limit, hazard, DIE, SUCCEEDS_ON)
+    }
+
+    /// As [`new`](Self::new) with pools of d`die` succeeding on `target` or more.
+    pub fn with_dice(
+        quarry: Side,
+        pursuer: Side,
+        limit: u32,
+        hazard: u32,
+        die: u32,
+        target: u32,
+    ) -> Result<Storypath, OptionError> {
+        for (who, s) in [("quarry", quarry), ("pursuer", pursuer)] {
+            check(
+                &format!("--{who}-pool"),
+                "a pool (Skill + Attribute dice)",
+                s.pool,
+                &POOLS,
+            )?;
+            check(&format!("--{who}-laps"), "the laps needed", s.laps, &LAPS)?;
+            check(
+                &format!("--{who}-head-start"),
+                "a Head Start's rating",
+                s.head_start,
+                &RATINGS,
+            )?;
+        }
+        check("--limit", "the interval limit", limit, &LIMITS)?;
+        check("--hazard", "a Hazard's rating", hazard, &RATINGS)?;
+        Ok(Storypath {
+            quarry,
+            pursuer,
+            limit,
+            hazard,
+            pools: [
+                Pool::new(quarry.pool, die, target),
+                Pool::new(pursuer.pool, die, target),
+            ],
+        })
+    }
+
+    fn side(&self, i: usize) -> Side {
+        if i == 0 { self.quarry } else { self.pursuer }
+    }
+
+    /// One side's interval: roll, enhancements, hazard, Snatch and Grab. Returns (laps, gear).
+    fn interval(&self, i: usize, s: &State, policy: usize, chance: &mut dyn Chance) -> (u32, bool) {
+        let who = if i == 0 { "the quarry" } else { "the pursuers" };
+        let side = self.side(i);
+        let rolled = u32::try_from(chance.roll(who, "the chase pool", &self.pools[i])).unwrap_or(0);
+        let mut n = rolled;
+        let mut notes: Vec<String> = Vec::new();
+        if n >= 1 {
+            if s.t == 0 && side.head_start > 0 {
+                n += side.head_start;
+                notes.push(format!("Head Start adds {}", side.head_start));
+            }
+            if s.gear[i] {
+                n += 1;
+                notes.push("their grabbed item adds 1".into());
+            }
+        }
+        if self.hazard > 0 {
+            if policy == 1 {
+                notes.push("they press on through the hazard and take its Injury".into());
+            } else if n >= self.hazard {
+                n -= self.hazard;
+                notes.push(format!(
+                    "{} bought off the hazard",
+                    count_words(self.hazard)
+                ));
+            } else {
+                n = 0;
+                notes.push(
+                    "too few successes to buy off the hazard: they take its Injury and make no lap"
+                        .into(),
+                );
+            }
+        }
+        let mut gear = s.gear[i];
+        if policy == 2 && !gear && n >= 2 {
+            n -= 1;
+            gear = true;
+            notes.push("one spent on Snatch and Grab".into());
+        }
+        let total = s.laps[i] + n;
+        chance.note(&|| {
+            let extra = if notes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", notes.join("; "))
+            };
+            format!(
+                "{who}: {} lap{}{extra}, {total} of {}",
+                n,
+                if n == 1 { "" } else { "s" },
+                side.laps
+            )
+        });
+        (total, gear)
+    }
+}
+
+impl System for Storypath {
+    type State = State;
+
+    fn info(&self) -> SystemInfo {
+        SystemInfo {
+            id: "storypath".into(),
+            name: "Storypath".into(),
+            unit: Unit::new("interval", "intervals"),
+            endings: vec![
+                Ending::new(
+                    "escaped",
+                    "The quarry completes its laps first and gets away",
+                ),
+                Ending::new(
+                    "caught",
+                    "The pursuers complete their laps first and catch the quarry",
+                ),
+                Ending::new("limit", "The interval limit comes with neither side done"),
+            ],
+            policies: policies(),
+            rulings: RULINGS
+                .iter()
+                .map(|(id, t, r, why)| Ruling::new(id, t, r, why))
+                .collect(),
+        }
+    }
+
+    fn start(&self, _chance: &mut dyn Chance) -> State {
+        State {
+            t: 0,
+            laps: [0, 0],
+            gear: [false, false],
+            done: None,
+        }
+    }
+
+    fn ending(&self, s: &State) -> Option<usize> {
+        s.done
+    }
+
+    fn step(&self, s: &State, policy: usize, chance: &mut dyn Chance) -> State {
+        let (lq, gq) = self.interval(0, s, policy, chance);
+        let (lp, gp) = self.interval(1, s, policy, chance);
+        let (nq, np) = (self.quarry.laps, self.pursuer.laps);
+        let t = s.t + 1;
+        let done = match (lq >= nq, lp >= np) {
+            (true, false) => Some(0),
+            (false, true) => Some(1),
+            (true, true) => Some(if lp - np > lq - nq { 1 } else { 0 }),
+            (false, false) if t >= self.limit => Some(2),
+            (false, false) => None,
+        };
+        // Laps past the need change nothing once a side is done: cap them so states merge.
+        State {
+            t,
+            laps: [lq.min(nq), lp.min(np)],
+            gear: [gq, gp],
+            done,
+        }
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let head = format!(
+            "after interval {} of {}: quarry {} of {} laps, pursuers {} of {}",
+            s.t, self.limit, s.laps[0], self.quarry.laps, s.laps[1], self.pursuer.laps
+        );
+        match s.done {
+            Some(0) => format!("{head}; the quarry gets away"),
+            Some(1) => format!("{head}; the pursuers catch the quarry"),
+            Some(_) => format!("{head}; the interval limit is reached"),
+            None => head,
+        }
+    }
+
+    fn max_units(&self) -> u32 {
+        self.limit
+    }
+}
+
+// ---------- the command line and the grid ----------
+
+/// `chase odds storypath` options.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// The quarry's pool: Skill + Attribute dice (1 to 20).
+    #[arg(long, default_value_t = 4, value_name = "DICE")]
+    pub quarry_pool: u32,
+    /// The pursuers' pool (1 to 20).
+    #[arg(long, default_value_t = 4, value_name = "DICE")]
+    pub pursuer_pool: u32,
+    /// Laps each side needs (1 to 20); --quarry-laps and --pursuer-laps set one side's.
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    pub laps: u32,
+    #[arg(long, value_name = "N")]
+    pub quarry_laps: Option<u32>,
+    #[arg(long, value_name = "N")]
+    pub pursuer_laps: Option<u32>,
+    /// The interval limit (1 to 40; default twice the larger laps needed).
+    #[arg(long, value_name = "INTERVALS")]
+    pub limit: Option<u32>,
+    /// A Hazard's rating (0 to 3) lying across every interval.
+    #[arg(long, default_value_t = 0, value_name = "RATING")]
+    pub hazard: u32,
+    /// The quarry's Head Start (0 to 3): an Enhancement on its first interval.
+    #[arg(long, default_value_t = 0, value_name = "RATING")]
+    pub quarry_head_start: u32,
+    /// The pursuers' Head Start (0 to 3).
+    #[arg(long, default_value_t = 0, value_name = "RATING")]
+    pub pursuer_head_start: u32,
+}
+
+impl Default for Args {
+    fn default() -> Self {
+        Args {
+            quarry_pool: 4,
+            pursuer_pool: 4,
+            laps: 3,
+            quarry_laps: None,
+            pursuer_laps: None,
+            limit: None,
+            hazard: 0,
+            quarry_head_start: 0,
+            pursuer_head_start: 0,
+        }
+    }
+}
+
+/// The kit's "Chase odds" page ([`crate::page`]): the grid with the default options.
+pub fn kit_page(lib: &Library, game: &str) -> Result<serde_json::Value, OptionError> {
+    let g = grid(&Args::default(), lib, None)?;
+    Ok(crate::page::data(
+        &g,
+        game,
+        "blockprint chase odds storypath --quarry-pool 5 --pursuer-pool 6 --laps 4 --limit 6 --hazard 1",
+    ))
+}
+
+/// The pool dice of the content (`sp.pool_dice`, the kit's house ruling), or the built-in d10, 8+.
+pub fn pool_dice(lib: &Library) -> (u32, u32) {
+    let Some(l) = lib.lookup("sp.pool_dice") else {
+        return (DIE, SUCCEEDS_ON);
+    };
+    let int = |key: &str| {
+        l.entries
+            .iter()
+            .find(|e| e.key.value == key)
+            .and_then(|e| match e.value.value {
+                EntryValue::Integer(n) => u32::try_from(n).ok(),
+                EntryValue::Text(_) => None,
+            })
+    };
+    match (int("Die size"), int("Succeeds on")) {
+        (Some(d), Some(t)) if (2..=100).contains(&d) && (1..=d).contains(&t) => (d, t),
+        _ => (DIE, SUCCEEDS_ON),
+    }
+}
+
+/// The chase the options describe.
+pub fn system(args: &Args, lib: &Library) -> Result<Storypath, OptionError> {
+    let q = Side {
+        pool: args.quarry_pool,
+        laps: args.quarry_laps.unwrap_or(args.laps),
+        head_start: args.quarry_head_start,
+    };
+    let p = Side {
+        pool: args.pursuer_pool,
+        laps: args.pursuer_laps.unwrap_or(args.laps),
+        head_start: args.pursuer_head_start,
+    };
+    if !LAPS.contains(&args.laps) {
+        return Err(OptionError::new(
+            "--laps",
+            format!("the laps needed run from 1 to 20, not {}", args.laps),
+        ));
+    }
+    let limit = args.limit.unwrap_or(2 * q.laps.max(p.laps));
+    let (die, target) = pool_dice(lib);
+    Storypath::with_dice(q, p, limit, args.hazard, die, target)
+}
+
+/// The options in words.
+pub fn setup(s: &Storypath) -> String {
+    let side = |who: &str, x: Side| {
+        format!(
+            "{who} {} dice needing {} lap{}{}",
+            x.pool,
+            x.laps,
+            if x.laps == 1 { "" } else { "s" },
+            if x.head_start > 0 {
+                format!(" with Head Start {}", x.head_start)
+            } else {
+                String::new()
+            }
+        )
+    };
+    format!(
+        "{}; {}; interval limit {}{}",
+        side("quarry", s.quarry),
+        side("pursuers", s.pursuer),
+        s.limit,
+        if s.hazard > 0 {
+            format!("; Hazard {} every interval", s.hazard)
+        } else {
+            String::new()
+        }
+    )
+}
+
+pub fn build(args: &Args, lib: &Library) -> Result<Box<dyn Chase>, OptionError> {
+    let system = system(args, lib)?;
+    let setup = setup(&system);
+    Ok(Box::new(Built { system, setup }))
+}
+
+/// The pools the grid runs over.
+pub const GRID_POOLS: [u32; 5] = [2, 3, 4, 6, 8];
+/// The laps needed, one table each.
+pub const GRID_LAPS: [u32; 3] = [2, 3, 4];
+
+/// The grid: quarry's pool × pursuers' pool, one table per laps needed (the same for both sides), the
+/// interval limit twice the laps; the chance the quarry escapes.
+pub fn grid(args: &Args, lib: &Library, policy: Option<&str>) -> Result<Grid, OptionError> {
+    let base = system(args, lib)?;
+    let info = base.info();
+    let pi = policy_index(&info, policy)?;
+    let (die, target) = pool_dice(lib);
+    let limits = Limits::default();
+    let mut tables = Vec::new();
+    for laps in GRID_LAPS {
+        let mut cells = Vec::new();
+        for q in GRID_POOLS {
+            let mut row = Vec::new();
+            for p in GRID_POOLS {
+                let sys = Storypath::with_dice(
+                    Side {
+                        pool: q,
+                        laps,
+                        head_start: base.quarry.head_start,
+                    },
+                    Side {
+                        pool: p,
+                        laps,
+                        head_start: base.pursuer.head_start,
+                    },
+                    2 * laps,
+                    base.hazard,
+                    die,
+                    target,
+                )?;
+                let built = Built {
+                    setup: setup(&sys),
+                    system: sys,
+                };
+                row.push(Grid::cell(&built, pi, "escaped", limits));
+            }
+            cells.push(row);
+        }
+        tables.push(GridTable {
+            caption: format!("{laps} laps each, interval limit {}", 2 * laps),
+            rows: GRID_POOLS.iter().map(|n| format!("{n} dice")).collect(),
+            cols: GRID_POOLS.iter().map(|n| format!("{n} dice")).collect(),
+            cells,
+        });
+    }
+    let mut notes = vec![
+        format!(
+            "Each interval both sides roll their pool, one d{die} per dot of Skill + Attribute, each {target} or more a success; every success is a lap. The first side to make its laps wins; when both do in the same interval, the one further past its need wins, the quarry on a tie."
+        ),
+        "If the interval limit comes first, neither has won: the rest of each cell is the chance of reaching the limit.".into(),
+    ];
+    if base.hazard > 0 {
+        notes.push(format!(
+            "A Hazard {} lies across every interval.",
+            base.hazard
+        ));
+    }
+    Ok(Grid {
+        system: info.id.clone(),
+        system_name: info.name.clone(),
+        title: "Storypath: how often the quarry gets away".into(),
+        headline: info.endings[0].clone(),
+        policy: info.policies[pi].clone(),
+        unit: info.unit.clone(),
+        rows_label: "Quarry's pool".into(),
+        cols_label: "Pursuers' pool".into(),
+        tables,
+        notes,
+        rulings: info.rulings.clone(),
+    })
+}
