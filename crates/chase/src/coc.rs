@@ -735,46 +735,46 @@ pub fn parse_track(text: &str) -> Result<Vec<Gap>, OptionError> {
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// The quarry's MOV (before the speed roll).
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(i32).range(1..=30))]
+    #[arg(long, default_value_t = 8, allow_hyphen_values = true, value_parser = clap::value_parser!(i32).range(1..=30))]
     pub quarry_mov: i32,
     /// The pursuer's MOV.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(i32).range(1..=30))]
+    #[arg(long, default_value_t = 8, allow_hyphen_values = true, value_parser = clap::value_parser!(i32).range(1..=30))]
     pub pursuer_mov: i32,
     /// The quarry's speed-roll skill: CON on foot, Drive Auto driving.
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=99))]
+    #[arg(long, default_value_t = 50, allow_hyphen_values = true, value_parser = clap::value_parser!(u32).range(1..=99))]
     pub quarry_speed: u32,
     /// The pursuer's speed-roll skill.
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=99))]
+    #[arg(long, default_value_t = 50, allow_hyphen_values = true, value_parser = clap::value_parser!(u32).range(1..=99))]
     pub pursuer_speed: u32,
     /// The quarry's skill at hazards and barriers (Dodge, Climb, Drive Auto …).
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=99))]
+    #[arg(long, default_value_t = 50, allow_hyphen_values = true, value_parser = clap::value_parser!(u32).range(1..=99))]
     pub quarry_skill: u32,
     /// The pursuer's skill at hazards and barriers.
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=99))]
+    #[arg(long, default_value_t = 50, allow_hyphen_values = true, value_parser = clap::value_parser!(u32).range(1..=99))]
     pub pursuer_skill: u32,
     /// The quarry's DEX (the higher moves first).
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=200))]
+    #[arg(long, default_value_t = 50, allow_hyphen_values = true, value_parser = clap::value_parser!(u32).range(1..=200))]
     pub quarry_dex: u32,
     /// The pursuer's DEX.
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=200))]
+    #[arg(long, default_value_t = 50, allow_hyphen_values = true, value_parser = clap::value_parser!(u32).range(1..=200))]
     pub pursuer_dex: u32,
     /// The quarry's vehicle Build (0: on foot); rams barriers under `--policy ram`.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=20))]
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = clap::value_parser!(u32).range(0..=20))]
     pub quarry_build: u32,
     /// The pursuer's vehicle Build.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=20))]
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = clap::value_parser!(u32).range(0..=20))]
     pub pursuer_build: u32,
     /// Opening range in locations (the rules: two, one for a tenser chase).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
+    #[arg(long, default_value_t = 2, allow_hyphen_values = true, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub range: u8,
     /// The kit's seeded track: the one `blockprint kit coc --seed N` prints.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(0..=(1u64 << 53) - 1), conflicts_with = "track")]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = clap::value_parser!(u64).range(0..=(1u64 << 53) - 1), conflicts_with = "track")]
     pub track_seed: u64,
     /// A track of your own: its gaps in order, e.g. `clear,regular,hard-barrier:15,extreme,clear`.
     #[arg(long, value_name = "GAPS")]
     pub track: Option<String>,
     /// Call the chase off after this many rounds (its chance is reported as an ending).
-    #[arg(long, default_value_t = MAX_ROUNDS, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_ROUNDS)))]
+    #[arg(long, default_value_t = MAX_ROUNDS, allow_hyphen_values = true, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_ROUNDS)))]
     pub rounds: u32,
 }
 

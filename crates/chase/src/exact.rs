@@ -24,7 +24,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_states: 20_000,
-            max_branches: 40_000,
+            max_branches: 150_000,
         }
     }
 }
@@ -95,6 +95,12 @@ impl Chance for RollChance<'_> {
         self.e.choose(weights.to_vec())
     }
 
+    fn draw_grouped(&mut self, _who: &str, _what: &str, groups: &[usize]) -> (usize, usize) {
+        let n: usize = groups.iter().sum();
+        let w: Vec<P> = groups.iter().map(|&g| P::new(g.into(), n.into())).collect();
+        (self.e.choose(w), 0)
+    }
+
     fn note(&mut self, _line: &dyn Fn() -> String) {}
 }
 
@@ -133,6 +139,9 @@ pub fn enumerate<T: Clone + Eq + std::hash::Hash>(
 
 /// The exact odds of `sys` under policy `policy`, or why they are out of reach.
 pub fn solve<S: System>(sys: &S, policy: usize, limits: Limits) -> Result<Odds, TooBig> {
+    if let Some(reason) = sys.too_big() {
+        return Err(TooBig { reason });
+    }
     let info = sys.info();
     let n_end = info.endings.len();
     let mut budget = limits.max_branches;

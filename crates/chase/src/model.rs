@@ -149,6 +149,13 @@ pub trait System {
     fn canonical(&self, state: Self::State) -> Self::State {
         state
     }
+
+    /// `Some(reason)` when the state space is known to be beyond the exact solver's limits, so the
+    /// answer goes straight to the labelled simulation instead of spending the budget to find out
+    /// ("a 52-card deck dealt without replacement over 60 rounds"). Default: `None`, try.
+    fn too_big(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A roll whose outcome the rules care about: how it is rolled, its exact distribution and how faces
@@ -173,6 +180,21 @@ pub trait Chance {
     fn roll(&mut self, who: &str, what: &str, check: &dyn Check) -> i64;
     /// An equally likely choice among `n` (a card off a deck of `n`): 0..n. `n` must be at least 1.
     fn draw(&mut self, who: &str, what: &str, n: usize) -> usize;
+    /// A card off a deck of `n = groups.iter().sum()` whose cards fall into groups of interchangeable ones
+    /// (`groups[g]` cards each; for the rules, any card of a group is as good as another): returns the
+    /// group and the member, as `draw` would with the cards in group order. The exact solver
+    /// enumerates groups only (each with weight size/n, member 0), so equal cards cost one branch.
+    fn draw_grouped(&mut self, who: &str, what: &str, groups: &[usize]) -> (usize, usize) {
+        let n = groups.iter().sum();
+        let mut i = self.draw(who, what, n);
+        for (g, &size) in groups.iter().enumerate() {
+            if i < size {
+                return (g, i);
+            }
+            i -= size;
+        }
+        (groups.len() - 1, 0)
+    }
     /// A choice by exact weights (summing to 1; zero weights are never chosen).
     fn pick(&mut self, what: &str, weights: &[P]) -> usize;
     /// A line for the log; only `chase play` calls the closure.
