@@ -23,6 +23,7 @@ mod form_scripts;
 mod frequencies;
 mod goldens;
 mod hostile;
+mod install;
 mod kits;
 mod make_surface;
 mod npc;
