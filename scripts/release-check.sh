@@ -17,6 +17,7 @@
 #   scripts/release-check.sh                  # uses `dist` from PATH; installs the pinned version if missing
 #   CARGO_TARGET_DIR=/elsewhere scripts/release-check.sh   # the target folder every build below uses
 #   RELEASE_CHECK_KEEP=1 scripts/release-check.sh   # keep the scratch folder (its path is printed)
+#   RELEASE_CHECK_ONLY=package scripts/release-check.sh   # stop after the packages (steps 1 and 2)
 #
 # The builds go to CARGO_TARGET_DIR when it is set, else to target/release-check/ of the checkout (kept
 # between runs, so a second run compiles only what changed; never target/release/, whose binary the checkout's
@@ -153,7 +154,6 @@ while read -r pkg; do
         fail "$pkg's package holds links, not files: $links"
     fi
 done < "$WORK/packages.txt"
-CRATE_DIR="$WORK/crates/packed/blockprint-$VERSION"
 (cd "$WORK/crates/packed" && find . -type f -exec sha256sum {} + | sort -k2) > "$WORK/crate-before.txt"
 # What `cargo install blockprint --locked` does once the crates are published: a release build of the packed
 # sources with the packed Cargo.lock. The library crates come from their unpacked packages instead of
@@ -166,9 +166,11 @@ CRATE_DIR="$WORK/crates/packed/blockprint-$VERSION"
         [ "$pkg" = blockprint ] || echo "$pkg = { path = \"$WORK/crates/packed/$pkg-$VERSION\" }"
     done < "$WORK/packages.txt"
 } > "$WORK/crates/patch.toml"
-cp "$CRATE_DIR/Cargo.lock" "$WORK/crates/Cargo.lock.packed"
-(cd "$CRATE_DIR" && cargo build --release --offline --quiet --config "$WORK/crates/patch.toml" --bin blockprint)
-python3 - "$WORK/crates/Cargo.lock.packed" "$CRATE_DIR/Cargo.lock" <<'PY' || fail "building the packed crates changed their locked dependencies"
+build_packed() { # build_packed PKG CARGO-BUILD-ARGS...: build the unpacked PKG in release as its own root
+    local dir="$WORK/crates/packed/$1-$VERSION"; shift
+    cp "$dir/Cargo.lock" "$WORK/crates/Cargo.lock.packed"
+    (cd "$dir" && cargo build --release --offline --quiet --config "$WORK/crates/patch.toml" "$@")
+    python3 - "$WORK/crates/Cargo.lock.packed" "$dir/Cargo.lock" <<'PY' || fail "building $dir changed its locked dependencies"
 import sys, tomllib
 def entries(path):
     return {(p["name"], p["version"]): p for p in tomllib.load(open(path, "rb"))["package"]}
@@ -178,13 +180,38 @@ ours = lambda name: name == "blockprint" or name.startswith("blockprint-")
 assert packed.keys() == built.keys(), sorted(packed.keys() ^ built.keys())
 for key, p in packed.items():
     assert (strip(p) == strip(built[key])) if ours(key[0]) else (p == built[key]), key
-print(f"{len(packed)} locked packages, built as packed")
+print(f"{sys.argv[2].split('/')[-2]}: {len(packed)} locked packages, built as packed")
 PY
-cp "$WORK/crates/Cargo.lock.packed" "$CRATE_DIR/Cargo.lock"
-(cd "$WORK/crates/packed" && find . -type f -exec sha256sum {} + | sort -k2) > "$WORK/crate-after.txt"
-cmp -s "$WORK/crate-before.txt" "$WORK/crate-after.txt" || fail "building the packed crates changed their sources"
+    cp "$WORK/crates/Cargo.lock.packed" "$dir/Cargo.lock"
+}
+build_packed blockprint --bin blockprint
 mkdir -p "$WORK/cargo-root/bin"
 cp "$TARGET_DIR/release/blockprint" "$WORK/cargo-root/bin/blockprint"
+# A library crate the application does not use is built from its own package too (it is published all the same).
+cargo metadata --format-version 1 --locked | python3 -c '
+import json, sys
+m = json.load(sys.stdin)
+names = {p["id"]: p["name"] for p in m["packages"]}
+deps = {n["id"]: [d["pkg"] for d in n["deps"] if any(k["kind"] != "dev" for k in d["dep_kinds"])]
+        for n in m["resolve"]["nodes"]}
+root = next(i for i in m["workspace_members"] if names[i] == "blockprint")
+seen, todo = set(), [root]
+while todo:
+    i = todo.pop()
+    if i not in seen:
+        seen.add(i)
+        todo += deps[i]
+for i in m["workspace_members"]:
+    if i not in seen:
+        print(names[i])' > "$WORK/unused.txt"
+while read -r pkg; do build_packed "$pkg"; done < "$WORK/unused.txt"
+(cd "$WORK/crates/packed" && find . -type f -exec sha256sum {} + | sort -k2) > "$WORK/crate-after.txt"
+cmp -s "$WORK/crate-before.txt" "$WORK/crate-after.txt" || fail "building the packed crates changed their sources"
+if [ "${RELEASE_CHECK_ONLY:-}" = package ]; then
+    step "done (RELEASE_CHECK_ONLY=package: the packages only)"
+    printf '%s\n' "${TIMES[@]}"
+    exit 0
+fi
 
 # --- 3 ----------------------------------------------------------------------------------------------------
 step "dist build (profile dist, $HOST)"
