@@ -489,17 +489,22 @@ fn success_targets_that_cannot_fail_or_succeed_are_flagged() {
     for ok in [
         "3d6cs>=6",
         "3d6cs>5",
-        "3d6!cs>7",
-        "3d6!cs=13",
+        "3d6!!cs>7",
+        "3d6!!cs=13",
         "4dFcs>=0",
         "d%b1cs<=50",
         "3d6",
     ] {
         assert!(warn(ok).is_empty(), "{ok}");
     }
-    // an exploding d6 never totals 12 (a 6 always rolls on), but it can total 126 (the cap)
-    assert_eq!(warn("3d6!cs=12").len(), 1);
-    assert!(warn("3d6!cs=126").is_empty());
+    // a compounding d6 never totals 12 (a 6 always rolls on), but it can total 126 (the cap)
+    assert_eq!(warn("3d6!!cs=12").len(), 1);
+    assert!(warn("3d6!!cs=126").is_empty());
+    // with `!` every roll is a die of its own, 1 to 6: none is above 7; and counting every roll is
+    // not a fixed count, so `cs>=1` is no typo there
+    assert_eq!(warn("3d6!cs>7").len(), 1);
+    assert!(warn("3d6!cs>=1").is_empty());
+    assert_eq!(warn("3d6!!cs>=1").len(), 1);
     // the spans are byte offsets: after a typeset minus sign (3 bytes) the term starts at byte 4
     assert_eq!(warn("1\u{2212}3d6cs>7")[0].split(' ').next(), Some("4..11"));
 }

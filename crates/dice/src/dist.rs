@@ -38,7 +38,7 @@ use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
 use super::EXPLODE_CAP;
-use super::parse::{BinOp, DiceTerm, Node, NodeKind, Sides, Span};
+use super::parse::{BinOp, DiceTerm, Keep, KeepKind, Node, NodeKind, Sides, Span};
 
 /// Most distinct values a distribution (or one intermediate step) may have.
 pub const MAX_SUPPORT: usize = 200_000;
@@ -1133,7 +1133,9 @@ fn term_dist(term: &DiceTerm, at: &At, budget: &mut Budget) -> Result<Dist, Dist
     };
     let (k, highest) = term.kept();
     let k = k as usize;
-    let sums = if k == 0 {
+    let sums = if let (Sides::Num(s), true) = (term.sides, separate_pool(term)) {
+        separate_dist(term, s, &total, at, budget)?
+    } else if k == 0 {
         vec![(0, total.clone())]
     } else if k == n {
         sum_iid(&contrib, n, &total, at, budget)?
@@ -1177,6 +1179,168 @@ fn term_dist(term: &DiceTerm, at: &At, budget: &mut Budget) -> Result<Dist, Dist
         uncut,
         mean: None,
     })
+}
+
+/// Whether `term` explodes into separate dice that a keep/drop or `cs` modifier then sees one by one
+/// (`3d6!kh2`, `5d6!cs>=6`). Without those modifiers separate dice and a compounded chain give the
+/// same total, which the single-die unrolling of [`die_faces`] already works out.
+pub(crate) fn separate_pool(term: &DiceTerm) -> bool {
+    term.explode && !term.compound && (term.keep.is_some() || term.success.is_some())
+}
+
+/// How a pool of `m` maxima and `l` lower results (each die's last roll when it stopped exploding)
+/// splits under keep/drop: `(maxima kept, lower results kept)`. The lower results kept are the highest
+/// ones for keep-highest and drop-lowest, the lowest ones otherwise.
+fn pool_split(keep: Keep, m: u64, l: u64) -> (u64, u64) {
+    let k = u64::from(keep.n);
+    match keep.kind {
+        KeepKind::KeepHighest => {
+            let a = m.min(k);
+            (a, (k - a).min(l))
+        }
+        KeepKind::KeepLowest => {
+            let j = k.min(l);
+            (m.min(k - j), j)
+        }
+        KeepKind::DropLowest if k <= l => (m, l - k),
+        KeepKind::DropLowest => (m.saturating_sub(k - l), 0),
+        KeepKind::DropHighest if k <= m => (m - k, l),
+        KeepKind::DropHighest => (0, l.saturating_sub(k - m)),
+    }
+}
+
+/// `NdS!` with keep/drop or `cs`: every roll of an explosion chain is a die of its own in the pool.
+///
+/// A die that is not cut off by the cap shows `m` maxima (0 ≤ m ≤ CAP) and then one lower face `r`
+/// (1 ≤ r < S), with weight `S^(CAP-m)` for each `r`; a die cut off shows CAP+1 maxima, weight 1. The
+/// lower face is uniform and independent of `m`. So the pool of `n` dice is: `M` maxima (the sum of the
+/// dice's `m`, plus CAP+1 for each of the `c` dice cut off) and `l = n - c` independent lower faces.
+/// Maxima rank above every lower face, so keep/drop takes some number of maxima and the top (or
+/// bottom) `j` lower faces ([`pool_split`]); the kept lower faces are [`keep_dp`] over the `S-1` lower
+/// faces. The weights are summed by (l, j, maxima kept), and each group adds its shifted distribution.
+fn separate_dist(
+    term: &DiceTerm,
+    s: u32,
+    total: &BigUint,
+    at: &At,
+    budget: &mut Budget,
+) -> Result<Vec<(i64, BigUint)>, DistError> {
+    let n = u64::from(term.count);
+    let cap = u64::from(EXPLODE_CAP);
+    let g = |v: i64| match term.success {
+        None => v,
+        Some(c) => i64::from(c.test(v)),
+    };
+    let s64 = i64::from(s);
+    let gs = g(s64);
+    let base = BigUint::from(s);
+    // Weight of a chain with m maxima before its lower face, for each lower face.
+    let mw: Vec<BigUint> = (0..=cap).map(|m| base.pow((cap - m) as u32)).collect();
+    let size = limbs(total) + 1;
+    let touch = ALLOC + HASH + 3 * size;
+    let Some(keep) = term.keep else {
+        // Counting successes only: each die adds m·g(S) + g(r), or (CAP+1)·g(S) when cut off.
+        budget.spend((cap + 1) * u64::from(s) * touch, at)?;
+        let mut one: HashMap<i64, BigUint> = HashMap::new();
+        for (m, w) in mw.iter().enumerate() {
+            for r in 1..s64 {
+                *one.entry(m as i64 * gs + g(r)).or_default() += w;
+            }
+        }
+        *one.entry((cap as i64 + 1) * gs).or_default() += BigUint::one();
+        let die: Vec<(i64, BigUint)> = sorted(one);
+        return sum_iid(&die, n as usize, total, at, budget);
+    };
+    let lower: Vec<(i64, i64, BigUint)> = (1..s64).map(|v| (v, g(v), BigUint::one())).collect();
+    let lower_total = BigUint::from(s - 1);
+    let (_, highest) = term.kept();
+    // Keep-highest and keep-lowest depend on the number of maxima only below the count kept, so the
+    // distribution of the maxima is tracked that far and the rest summed; drops need all of it.
+    let bound: Option<u64> = match keep.kind {
+        KeepKind::KeepHighest | KeepKind::KeepLowest => Some(u64::from(keep.n) + 1),
+        _ => None,
+    };
+    budget.spend((n + 1) * (n / 64 + 1 + ALLOC), at)?;
+    let choose = binomial_row(n as usize);
+    let chain_total: BigUint = mw.iter().sum();
+    let mut chain_power = BigUint::one();
+    // wm[x]: weight of x maxima among the first l dice, none cut off (each lower face weight 1).
+    let mut wm: Vec<BigUint> = vec![BigUint::one()];
+    let mut groups: HashMap<(u64, u64, u64), BigUint> = HashMap::new();
+    for l in 0..=n {
+        if l > 0 {
+            let full = (cap * l + 1) as usize;
+            let len = bound.map_or(full, |b| full.min(b as usize));
+            budget.spend(len as u64 * (cap + 1) * (ALLOC + 3 * size), at)?;
+            budget.memory(len as u64 * (ENTRY_BYTES + 8 * size), at)?;
+            let mut next = vec![BigUint::zero(); len];
+            for (x, w) in wm.iter().enumerate() {
+                if w.is_zero() {
+                    continue;
+                }
+                for (m, mwm) in mw.iter().enumerate() {
+                    if x + m < len {
+                        next[x + m] += w * mwm;
+                    }
+                }
+            }
+            wm = next;
+            chain_power *= &chain_total;
+        }
+        let c = n - l;
+        let cut = (cap + 1) * c;
+        let coef = &choose[c as usize];
+        budget.spend(wm.len() as u64 * (touch + size * size / 8), at)?;
+        let mut tracked = BigUint::zero();
+        for (x, w) in wm.iter().enumerate() {
+            if w.is_zero() {
+                continue;
+            }
+            tracked += w;
+            let (a, j) = pool_split(keep, cut + x as u64, l);
+            *groups.entry((l, j, a)).or_default() += coef * w;
+        }
+        if tracked < chain_power {
+            // Every untracked count of maxima is at or past the bound, where the split no longer changes.
+            let beyond = cut + bound.unwrap_or(0).max(wm.len() as u64);
+            let (a, j) = pool_split(keep, beyond, l);
+            *groups.entry((l, j, a)).or_default() += coef * (&chain_power - tracked);
+        }
+        if groups.len() > MAX_SUPPORT {
+            return Err(too_wide(at));
+        }
+    }
+    let mut kept_lower: HashMap<(u64, u64), Vec<(i64, BigUint)>> = HashMap::new();
+    let mut out: HashMap<i64, BigUint> = HashMap::new();
+    let mut keys: Vec<(u64, u64, u64)> = groups.keys().copied().collect();
+    keys.sort_unstable();
+    for key in keys {
+        let (l, j, a) = key;
+        if !kept_lower.contains_key(&(l, j)) {
+            let d = if l == 0 || j == 0 {
+                budget.spend(ALLOC + l * size, at)?;
+                vec![(0, lower_total.pow(l as u32))]
+            } else if j == l {
+                let contrib: Vec<(i64, BigUint)> =
+                    lower.iter().map(|(_, c, w)| (*c, w.clone())).collect();
+                sum_iid(&contrib, l as usize, &lower_total.pow(l as u32), at, budget)?
+            } else {
+                keep_dp(lower.clone(), l as usize, j as usize, highest, at, budget)?
+            };
+            kept_lower.insert((l, j), d);
+        }
+        let d = &kept_lower[&(l, j)];
+        let w = &groups[&key];
+        budget.spend(d.len() as u64 * (touch + size * size / 8), at)?;
+        let shift = a as i64 * gs;
+        for (v, h) in d {
+            *out.entry(shift + v).or_default() += w * h;
+        }
+        if out.len() > MAX_SUPPORT {
+            return Err(too_wide(at));
+        }
+    }
+    Ok(sorted(out))
 }
 
 /// Distribution of the sum of `n` independent copies of `die` (ascending values with weights),
@@ -1477,6 +1641,27 @@ fn find_in(node: &Node, src: &str, budget: &mut Budget) -> Option<DistError> {
 pub(crate) fn range(node: &Node) -> Option<(BigRational, BigRational)> {
     match &node.kind {
         NodeKind::Int(n) => Some((int(*n), int(*n))),
+        NodeKind::Dice(t) if separate_pool(t) => {
+            // Every roll is a die in the pool: n to n·(CAP+1) of them, each 1..=S (or 0/1 counted).
+            let (n, most) = (
+                i64::from(t.count),
+                i64::from(t.count) * i64::from(EXPLODE_CAP + 1),
+            );
+            let (kmin, kmax) = match t.keep {
+                None => (n, most),
+                Some(Keep {
+                    kind: KeepKind::KeepHighest | KeepKind::KeepLowest,
+                    n: k,
+                }) => (i64::from(k), i64::from(k)),
+                Some(Keep { n: d, .. }) => (n - i64::from(d), most - i64::from(d)),
+            };
+            let (lo, hi) = match (t.success, t.sides) {
+                (Some(_), _) => (0, 1),
+                (None, Sides::Num(s)) => (1, i64::from(s)),
+                (None, Sides::Fudge) => (-1, 1),
+            };
+            Some((int(lo * kmin), int(hi * kmax)))
+        }
         NodeKind::Dice(t) => {
             let (k, _) = t.kept();
             let k = i64::from(k);
@@ -1766,7 +1951,9 @@ mod tests {
         let kh = dist("3d6!kh1");
         assert_eq!(total_probability(&kh), int(1));
         assert_eq!(kh.probability(&int(1)), q(1, 216));
-        assert_eq!(dist("2d6!cs>=7").probability(&int(2)), q(1, 36));
+        assert_eq!(dist("2d6!!cs>=7").probability(&int(2)), q(1, 36));
+        // `!` puts every roll in the pool on its own: no single roll of a d6 reaches 7
+        assert_eq!(dist("2d6!cs>=7").probability(&int(0)), int(1));
         assert_eq!(dist("1d2!").probability(&int(1)), q(1, 2));
     }
 
@@ -2007,14 +2194,130 @@ mod tests {
         out
     }
 
+    /// One exploding die's chains with the cap's truncation: (the faces rolled, probability).
+    fn chains(sides: i64) -> Vec<(Vec<i64>, BigRational)> {
+        let mut out = Vec::new();
+        for m in 0..=i64::from(EXPLODE_CAP) {
+            let p = BigRational::new(BigInt::one(), BigInt::from(sides).pow(m as u32 + 1));
+            for r in 1..sides {
+                let mut faces = vec![sides; m as usize];
+                faces.push(r);
+                out.push((faces, p.clone()));
+            }
+        }
+        let cut = BigRational::new(BigInt::one(), BigInt::from(sides).pow(EXPLODE_CAP + 1));
+        out.push((vec![sides; EXPLODE_CAP as usize + 1], cut));
+        out
+    }
+
+    /// Every combination of `n` chains, every roll a die of the pool, kept and counted by brute force.
+    fn pool_brute(
+        n: usize,
+        sides: i64,
+        pick: &dyn Fn(&mut Vec<i64>) -> Vec<i64>,
+        cs: Option<i64>,
+    ) -> Vec<(BigRational, BigRational)> {
+        let one = chains(sides);
+        let mut want: BTreeMap<i64, BigRational> = BTreeMap::new();
+        let mut idx = vec![0usize; n];
+        loop {
+            let mut pool = Vec::new();
+            let mut p = int(1);
+            for &i in &idx {
+                pool.extend_from_slice(&one[i].0);
+                p *= &one[i].1;
+            }
+            let kept = pick(&mut pool);
+            let v = match cs {
+                Some(t) => kept.iter().filter(|&&x| x >= t).count() as i64,
+                None => kept.iter().sum(),
+            };
+            *want.entry(v).or_insert_with(BigRational::zero) += p;
+            let mut d = 0;
+            loop {
+                if d == n {
+                    return want.into_iter().map(|(v, p)| (int(v), p)).collect();
+                }
+                idx[d] += 1;
+                if idx[d] < one.len() {
+                    break;
+                }
+                idx[d] = 0;
+                d += 1;
+            }
+        }
+    }
+
     #[test]
-    fn exploding_keep_matches_pairwise_enumeration() {
+    fn separate_explosions_match_pool_enumeration() {
+        let high = |k: usize| {
+            move |p: &mut Vec<i64>| {
+                p.sort_unstable_by(|a, b| b.cmp(a));
+                p[..k.min(p.len())].to_vec()
+            }
+        };
+        let low = |k: usize| {
+            move |p: &mut Vec<i64>| {
+                p.sort_unstable();
+                p[..k.min(p.len())].to_vec()
+            }
+        };
+        let drop_low = |k: usize| {
+            move |p: &mut Vec<i64>| {
+                p.sort_unstable();
+                p[k.min(p.len())..].to_vec()
+            }
+        };
+        let drop_high = |k: usize| {
+            move |p: &mut Vec<i64>| {
+                p.sort_unstable_by(|a, b| b.cmp(a));
+                p[k.min(p.len())..].to_vec()
+            }
+        };
+        let all = |p: &mut Vec<i64>| p.clone();
+        let cases: Vec<(
+            &str,
+            usize,
+            i64,
+            Box<dyn Fn(&mut Vec<i64>) -> Vec<i64>>,
+            Option<i64>,
+        )> = vec![
+            ("2d4!kh1", 2, 4, Box::new(high(1)), None),
+            ("2d4!kh2", 2, 4, Box::new(high(2)), None),
+            ("2d4!kl1", 2, 4, Box::new(low(1)), None),
+            ("2d4!kl2", 2, 4, Box::new(low(2)), None),
+            ("2d4!dl1", 2, 4, Box::new(drop_low(1)), None),
+            ("2d4!dh1", 2, 4, Box::new(drop_high(1)), None),
+            ("2d4!dh2", 2, 4, Box::new(drop_high(2)), None),
+            ("2d4!cs>=4", 2, 4, Box::new(all), Some(4)),
+            ("2d4!cs>=3", 2, 4, Box::new(all), Some(3)),
+            ("2d4!kh1cs>=3", 2, 4, Box::new(high(1)), Some(3)),
+            ("2d4!dl1cs>=4", 2, 4, Box::new(drop_low(1)), Some(4)),
+            ("2d2!kl1", 2, 2, Box::new(low(1)), None),
+            ("2d2!dl1", 2, 2, Box::new(drop_low(1)), None),
+            ("3d3!kh2", 3, 3, Box::new(high(2)), None),
+            ("3d3!kl2", 3, 3, Box::new(low(2)), None),
+            ("3d3!dl1", 3, 3, Box::new(drop_low(1)), None),
+            ("3d3!dh2", 3, 3, Box::new(drop_high(2)), None),
+            ("3d3!kh2cs>=3", 3, 3, Box::new(high(2)), Some(3)),
+        ];
+        for (src, n, sides, pick, cs) in cases {
+            let want = pool_brute(n, sides, &*pick, cs);
+            let got = dist(src);
+            assert_eq!(got.outcomes(), want, "{src}");
+            assert_eq!(total_probability(&got), int(1), "{src}");
+        }
+    }
+
+    #[test]
+    fn compounding_keep_matches_pairwise_enumeration() {
         let die = exploding_die(4);
         for (src, keep_high, cs) in [
-            ("2d4!kh1", Some(true), None),
-            ("2d4!kl1", Some(false), None),
+            ("2d4!!kh1", Some(true), None),
+            ("2d4!!kl1", Some(false), None),
+            ("2d4!!", None, None),
             ("2d4!", None, None),
-            ("2d4!kh1cs>=5", Some(true), Some(5)),
+            ("2d4!!kh1cs>=5", Some(true), Some(5)),
         ] {
             let mut want: BTreeMap<i64, BigRational> = BTreeMap::new();
             for (a, pa) in &die {

@@ -8,7 +8,9 @@
 //!
 //! Accepted notation (Foundry VTT / Roll20 habits): `3d6`, `d8`, `1D6`, `d%`, `4dF`, integer constants,
 //! `+ - * /` (division is exact, giving fractions), unary minus, parentheses and whitespace between
-//! tokens. Dice modifiers (any letter case): `!` explode, `khN`/`klN`/`kN` keep highest/lowest
+//! tokens. Dice modifiers (any letter case): `!` explode (every extra roll a die of its own, as Roll20,
+//! Foundry VTT's `x` and rpg-dice-roller read it), `!!` compound (the extra rolls add into the die
+//! that exploded, Roll20's and rpg-dice-roller's `!!`), `khN`/`klN`/`kN` keep highest/lowest
 //! (N defaults to 1), `dhN`/`dlN` drop highest/lowest, `cs>=N` / `cs>N` / `cs<=N` / `cs<N` / `cs=N` /
 //! `csN` count successes. Modifiers apply in the order explode, keep/drop, count successes, whatever
 //! order they are written in. See [`parse`](mod@parse) for the grammar.
@@ -20,7 +22,8 @@
 //! sub-expression, in well under a second.
 //!
 //! # The explode cap
-//! A die showing its maximum is rolled again and the new face added, repeatedly, but at most
+//! A die showing its maximum is rolled again (one more die in the pool for `!`, added into the die
+//! for `!!`), repeatedly, but at most
 //! [`EXPLODE_CAP`] extra rolls are made per die. If the last allowed extra roll shows the maximum it
 //! just counts its face value. Distributions therefore still sum to exactly 1, and
 //! [`Dist::capped`] tells how much probability sits on such cut-off chains (for `1d6!` it is
@@ -182,7 +185,7 @@ fn face_range(term: &DiceTerm) -> (i64, i64, Box<dyn Fn(i64) -> bool>, String) {
             Box::new(|v| (-1..=1).contains(&v)),
             "a fudge die (-1, 0 or +1)".into(),
         ),
-        (Sides::Num(s), _) if term.explode && s >= 2 => {
+        (Sides::Num(s), _) if term.explode && term.compound && s >= 2 => {
             let s = i64::from(s);
             let top = s * i64::from(EXPLODE_CAP + 1);
             // A chain of k maxima then a non-maximum r reads k*s + r; a full chain reads its sum.
@@ -236,7 +239,7 @@ fn success_warnings(node: &Node, src: &str, out: &mut Vec<Warning>) {
                     ),
                     hint: "check the comparison and its number: `cs>=6` counts the dice showing 6 or more".into(),
                 });
-            } else if all && kept > 0 {
+            } else if all && kept > 0 && !dist::separate_pool(term) {
                 out.push(Warning {
                     span: node.span,
                     message: format!(

@@ -8,7 +8,7 @@
 //! unary   := "-" unary | primary
 //! primary := INT | dice | "(" expr ")"
 //! dice    := INT? ("d" | "D") (INT | "%" | "F") modifier*
-//! modifier:= "!" | ("kh" | "kl" | "k" | "dh" | "dl") INT? | "cs" (">=" | ">" | "<=" | "<" | "=")? INT
+//! modifier:= "!" | "!!" | ("kh" | "kl" | "k" | "dh" | "dl") INT? | "cs" (">=" | ">" | "<=" | "<" | "=")? INT
 //!           | ("b" | "p") INT?            (bonus/penalty dice, on a single d100 only)
 //! ```
 //!
@@ -169,11 +169,19 @@ impl Percentile {
 
 /// One dice term with its modifiers. Modifiers are applied in a fixed order whatever order they were
 /// written in: explode, then keep/drop, then count successes.
+///
+/// `!` explodes into separate dice, as Roll20, Foundry VTT (`x`) and rpg-dice-roller read it: each
+/// extra roll is one more die in the pool, so keep/drop and `cs` see every roll on its own. `!!`
+/// compounds: a die's whole chain adds into that one die's value (Roll20's and rpg-dice-roller's `!!`).
+/// Without keep/drop or `cs` the two give the same total.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiceTerm {
     pub count: u32,
     pub sides: Sides,
+    /// The die explodes (`!` or `!!`).
     pub explode: bool,
+    /// The explosion compounds (`!!`): the chain is one die's value. Only set together with `explode`.
+    pub compound: bool,
     pub keep: Option<Keep>,
     pub success: Option<Compare>,
     /// Bonus or penalty tens dice; only on a single `d%`/`d100`, without `!` or keep/drop.
@@ -597,6 +605,7 @@ impl<'a> Parser<'a> {
             count,
             sides,
             explode: false,
+            compound: false,
             keep: None,
             success: None,
             percentile: None,
@@ -608,15 +617,35 @@ impl<'a> Parser<'a> {
             match self.peek() {
                 Some(b'!') => {
                     self.pos += 1;
+                    let compound = self.peek() == Some(b'!');
+                    if compound {
+                        self.pos += 1;
+                    }
                     if term.explode {
                         return Err(err(
                             mod_start,
-                            1,
+                            self.pos - mod_start,
                             "modifier `!` repeated on one dice term",
-                            Some("use a single `!`; compounding `!!` is not supported"),
+                            Some(
+                                "write one `!` (explode into separate dice) or one `!!` (compound into one die)",
+                            ),
+                        ));
+                    }
+                    if matches!(self.peek(), Some(b'p' | b'P')) {
+                        return Err(err(
+                            mod_start,
+                            self.pos - mod_start + 1,
+                            format!(
+                                "penetrating dice (`{}`) are not supported",
+                                &self.src[mod_start..self.pos + 1]
+                            ),
+                            Some(
+                                "use `!` (explode into separate dice) or `!!` (compound into one die); a penetrating die subtracts 1 from each extra roll, which you can write out by hand",
+                            ),
                         ));
                     }
                     term.explode = true;
+                    term.compound = compound;
                     match sides {
                         Sides::Fudge => {
                             return Err(err(
@@ -899,7 +928,7 @@ mod tests {
                     Sides::Fudge => s.push('F'),
                 }
                 if t.explode {
-                    s.push('!');
+                    s.push_str(if t.compound { "!!" } else { "!" });
                 }
                 if let Some(k) = t.keep {
                     s += &format!("{}{}", k.kind.suffix(), k.n);
@@ -960,6 +989,10 @@ mod tests {
             ("3d6kh2cs>=6", "3d6kh2cs>=6"),
             ("3d6cs>=6kh2", "3d6kh2cs>=6"),
             ("3d6!kh2", "3d6!kh2"),
+            ("3d6!!kh2", "3d6!!kh2"),
+            ("1d6!!", "1d6!!"),
+            ("5d10kh2!!", "5d10!!kh2"),
+            ("3d6!cs>=6", "3d6!cs>=6"),
             ("3d6kh2!", "3d6!kh2"),
             ("2d6kcs6", "2d6kh1cs=6"),
             ("(1d4)*2", "(1d4 * 2)"),
@@ -1023,7 +1056,11 @@ mod tests {
             ("9223372036854775808", 0, "too large"),
             ("1001d6", 0, "too many dice"),
             ("1d10001", 2, "too many sides"),
-            ("1d6!!!", 4, "`!` repeated"),
+            ("1d6!!!", 5, "`!` repeated"),
+            ("1d6!kh1!!", 7, "`!` repeated"),
+            ("4d6!p", 3, "penetrating dice (`!p`)"),
+            ("4d6!!P1", 3, "penetrating dice (`!!P`)"),
+            ("4dF!!", 3, "fudge dice cannot explode"),
             ("1d1!", 3, "`d1!` always explodes"),
             ("4dF!", 3, "fudge dice cannot explode"),
             ("1d6kx", 3, "unknown modifier `kx`"),

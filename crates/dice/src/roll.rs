@@ -17,12 +17,13 @@ use serde::Serializer;
 use super::EXPLODE_CAP;
 use super::dist::{DistError, zero_divisor_error};
 use super::format::fraction;
-use super::parse::{BinOp, DiceTerm, Node, NodeKind, Sides};
+use super::parse::{BinOp, DiceTerm, Keep, KeepKind, Node, NodeKind, Sides};
 
 /// One roll of an expression: its value and a breakdown such as `4d6kh3 [6, 5, 3, (1)] = 14`.
 ///
-/// In the breakdown, dropped dice are in parentheses, an exploded die shows its chain as `6!+4`, and
-/// dice counted as successes by `cs` carry a `*`.
+/// In the breakdown, dropped dice are in parentheses, an exploded die shows its chain as `6!+4` (or,
+/// when `!` meets keep/drop or `cs`, each roll as a die of its own: `6!, 4`), and dice counted as
+/// successes by `cs` carry a `*`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Rolled {
     #[serde(serialize_with = "serialize_fraction")]
@@ -169,6 +170,9 @@ fn roll_dice<R: Rng + ?Sized>(term: &DiceTerm, label: &str, rng: &mut R, out: &m
         return roll_percentile(term, p, label, rng, out);
     }
     let chains: Vec<Vec<i64>> = (0..term.count).map(|_| roll_one(term, rng)).collect();
+    if super::dist::separate_pool(term) {
+        return pool_dice(term, &chains, label, out);
+    }
     let totals: Vec<i64> = chains.iter().map(|c| c.iter().sum()).collect();
     let (k, highest) = term.kept();
     let mut kept = vec![true; totals.len()];
@@ -201,6 +205,67 @@ fn roll_dice<R: Rng + ?Sized>(term: &DiceTerm, label: &str, rng: &mut R, out: &m
                     }
                 }
                 None => value += total,
+            }
+        } else {
+            text = format!("({text})");
+        }
+        shown.push(text);
+    }
+    let _ = write!(out, "{label} [{}]", shown.join(", "));
+    value
+}
+
+/// `!` with keep/drop or `cs`: every roll of every chain is a die of its own, shown in rolling order
+/// as `6!` (it exploded) or `4`; keep/drop picks from all of them (ties keep the earlier roll).
+fn pool_dice(term: &DiceTerm, chains: &[Vec<i64>], label: &str, out: &mut String) -> i64 {
+    let pool: Vec<i64> = chains.iter().flatten().copied().collect();
+    let Sides::Num(s) = term.sides else {
+        return 0;
+    };
+    let top = i64::from(s);
+    let len = pool.len() as u32;
+    let (k, highest) = match term.keep {
+        None => (len, true),
+        Some(Keep { kind, n }) => match kind {
+            KeepKind::KeepHighest => (n.min(len), true),
+            KeepKind::KeepLowest => (n.min(len), false),
+            KeepKind::DropLowest => (len.saturating_sub(n), true),
+            KeepKind::DropHighest => (len.saturating_sub(n), false),
+        },
+    };
+    let mut order: Vec<usize> = (0..pool.len()).collect();
+    if highest {
+        order.sort_by(|&a, &b| pool[b].cmp(&pool[a]));
+    } else {
+        order.sort_by(|&a, &b| pool[a].cmp(&pool[b]));
+    }
+    let mut kept = vec![false; pool.len()];
+    for &i in &order[..k as usize] {
+        kept[i] = true;
+    }
+    // A roll explodes when it shows the maximum and is not the last link of a chain cut off by the cap.
+    let mut explodes = Vec::with_capacity(pool.len());
+    for chain in chains {
+        for (i, face) in chain.iter().enumerate() {
+            explodes.push(*face == top && i + 1 < chain.len());
+        }
+    }
+    let mut value = 0i64;
+    let mut shown = Vec::with_capacity(pool.len());
+    for ((face, keep), boom) in pool.iter().zip(&kept).zip(&explodes) {
+        let mut text = face.to_string();
+        if *boom {
+            text.push('!');
+        }
+        if *keep {
+            match term.success {
+                Some(cmp) => {
+                    if cmp.test(*face) {
+                        value += 1;
+                        text.push('*');
+                    }
+                }
+                None => value += face,
             }
         } else {
             text = format!("({text})");
@@ -272,6 +337,11 @@ mod tests {
             "1d3-1",
             "-1d8+1d4",
             "2d2!cs>=3",
+            "3d6!kh2",
+            "3d6!!kh2",
+            "5d6!cs>=6",
+            "4d4!dl2",
+            "3d4!dh1cs>=3",
             "12/(1d3)",
             "d%b1",
             "d%p2",
@@ -320,6 +390,33 @@ mod tests {
                 r.value
             );
         }
+    }
+
+    #[test]
+    fn separate_explosions_are_dice_of_their_own() {
+        // `!` with keep: every roll is shown as a die, an exploding one as `4!`; the kept ones add up.
+        let mut saw = false;
+        for r in rolls("2d4!kh1", 9, 400) {
+            let dice = shown_dice(&r.detail);
+            assert!(dice.len() >= 2, "{}", r.detail);
+            let kept: Vec<i64> = dice
+                .iter()
+                .filter(|d| !d.starts_with('('))
+                .map(|d| d.trim_end_matches('!').parse().unwrap())
+                .collect();
+            assert_eq!(kept.len(), 1, "{}", r.detail);
+            assert_eq!(BigRational::from_integer(kept[0].into()), r.value);
+            saw |= dice.len() > 2;
+        }
+        assert!(saw, "400 rolls of 2d4!kh1 should explode at least once");
+        let expr = parse("1d4!kh1").unwrap();
+        let mut rng = ChaCha20Rng::seed_from_u64(3);
+        let r = (0..200)
+            .map(|_| expr.roll(&mut rng).unwrap())
+            .find(|r| shown_dice(&r.detail).len() > 1)
+            .unwrap();
+        assert!(r.detail.starts_with("1d4!kh1 [4!, "), "{}", r.detail);
+        assert_eq!(r.value, BigRational::from_integer(4.into()));
     }
 
     #[test]

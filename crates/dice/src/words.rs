@@ -114,6 +114,15 @@ fn term_words(t: &DiceTerm) -> String {
             }
         }
     };
+    // Only with keep/drop or `cs` does it matter whether extra rolls are dice of their own (`!`) or
+    // add into the die that exploded (`!!`).
+    let kept = if crate::dist::separate_pool(t) {
+        format!("{kept} (every extra roll a die of its own)")
+    } else if t.compound && (t.keep.is_some() || t.success.is_some()) {
+        format!("{kept} (extra rolls added into the die that exploded)")
+    } else {
+        kept
+    };
     match t.success {
         None => kept,
         Some(c) => {

@@ -33,15 +33,15 @@ fn dice_term() -> impl Strategy<Value = String> {
     (
         1u32..=4,
         sides,
-        any::<bool>(),
+        0u8..3,
         0u32..6,
         0u32..=4,
         prop::option::of((0usize..5, -1i64..=12)),
     )
         .prop_map(|(n, s, explode, keep_kind, keep_n, cs)| {
             let mut t = format!("{n}d{s}");
-            if explode && s != "F" && s != "1" {
-                t.push('!');
+            if explode > 0 && s != "F" && s != "1" {
+                t.push_str(if explode == 1 { "!" } else { "!!" });
             }
             let kinds = ["kh", "kl", "dh", "dl", "k", ""];
             let kind = kinds[keep_kind as usize];

@@ -5,9 +5,17 @@
 //! | blockprint | Foundry VTT | Roll20 |
 //! |---|---|---|
 //! | `1d6!` | `1d6x` | `1d6!` |
+//! | `1d6!!` | none: refused ([`foundry_refusal`]) | `1d6!!` |
 //! | `4d6kh3`, `dl1` … | `4d6kh3`, `dl1` … | the same |
 //! | `5d6cs>=6` | `5d6cs>=6` | `5d6>6` (Roll20's `>` means "at least") |
 //! | `4dF` | `4df` | `4dF` |
+//! | `4dFcs>=1` | none: refused | `4dF>1` |
+//!
+//! `!` means the same in all three: every extra roll is a die of its own (Roll20's Dice Reference,
+//! "Exploding Dice"; Foundry VTT's `x`, "Dice Modifiers"). `!!` adds the extra rolls into the die that
+//! exploded (Roll20's "Compounding Dice"); Foundry VTT has no such modifier, nor `cs` on its Fate die
+//! (`FateDie.MODIFIERS` in its v13 API: `r rr k kh kl d dh dl` only), nor bonus/penalty dice, so a
+//! formula with one of them is never handed to Foundry.
 
 use blockprint_dice::{CmpOp, DiceTerm, Node, NodeKind, Sides};
 
@@ -20,6 +28,28 @@ enum Dialect {
 /// The expression in Foundry VTT's roll notation.
 pub fn foundry(node: &Node) -> String {
     write(node, Dialect::Foundry)
+}
+
+/// Why Foundry VTT cannot roll `node` as blockprint does, naming the first part at fault; `None` when
+/// [`foundry`] writes it faithfully.
+pub fn foundry_refusal(node: &Node) -> Option<String> {
+    match &node.kind {
+        NodeKind::Int(_) => None,
+        NodeKind::Dice(t) => {
+            let what = if t.compound {
+                "compounding dice (`!!`, the extra rolls added into the die that exploded), which Foundry VTT does not have: its `x` explodes into separate dice"
+            } else if t.sides == Sides::Fudge && t.success.is_some() {
+                "counting successes on Fudge dice, which Foundry VTT's Fate die (`df`) does not do: it takes `r`, `rr`, `k`, `kh`, `kl`, `d`, `dh` and `dl` only"
+            } else if t.percentile.is_some() {
+                "bonus or penalty dice, which Foundry VTT does not have"
+            } else {
+                return None;
+            };
+            Some(what.to_owned())
+        }
+        NodeKind::Group(inner) | NodeKind::Neg(inner) => foundry_refusal(inner),
+        NodeKind::Binary { lhs, rhs, .. } => foundry_refusal(lhs).or_else(|| foundry_refusal(rhs)),
+    }
 }
 
 /// The expression in Roll20's roll notation.
@@ -53,8 +83,12 @@ fn term(t: &DiceTerm, d: Dialect) -> String {
         (Sides::Fudge, Dialect::Foundry) => s.push_str("df"),
         (Sides::Fudge, Dialect::Roll20) => s.push_str("dF"),
     }
-    if t.explode {
-        s.push(if d == Dialect::Foundry { 'x' } else { '!' });
+    match (t.explode, t.compound, d) {
+        (false, _, _) => {}
+        (true, false, Dialect::Foundry) => s.push('x'),
+        (true, false, Dialect::Roll20) => s.push('!'),
+        // Foundry has no compounding; `foundry_refusal` keeps such a formula from it.
+        (true, true, _) => s.push_str("!!"),
     }
     if let Some(k) = t.keep {
         s.push_str(&format!("{}{}", k.kind.suffix(), k.n));
@@ -103,6 +137,8 @@ mod tests {
         assert_eq!(both("d8"), ("1d8".into(), "1d8".into()));
         assert_eq!(both("2D6"), ("2d6".into(), "2d6".into()));
         assert_eq!(both("1d6!"), ("1d6x".into(), "1d6!".into()));
+        assert_eq!(both("3d6!kh2"), ("3d6xkh2".into(), "3d6!kh2".into()));
+        assert_eq!(both("3d6!!kh2").1, "3d6!!kh2");
         assert_eq!(both("4dF"), ("4df".into(), "4dF".into()));
         assert_eq!(
             both("3d6kh2cs>=6"),
@@ -112,5 +148,21 @@ mod tests {
         assert_eq!(both("(1d4+1)*2"), ("(1d4+1)*2".into(), "(1d4+1)*2".into()));
         assert_eq!(both("1d6 - -1"), ("1d6-(-1)".into(), "1d6-(-1)".into()));
         assert_eq!(both("1d6/2"), ("1d6/2".into(), "1d6/2".into()));
+    }
+
+    #[test]
+    fn foundry_refuses_what_it_would_read_differently() {
+        let why = |src: &str| super::foundry_refusal(blockprint_dice::parse(src).unwrap().root());
+        for ok in ["1d6!", "3d6!kh2", "5d6!cs>=6", "4dF", "4dFkh2", "2d6+1d6!"] {
+            assert_eq!(why(ok), None, "{ok}");
+        }
+        assert!(why("1d6!!").unwrap().starts_with("compounding dice (`!!`"));
+        assert!(why("2+(3d6!!kh2)").unwrap().starts_with("compounding dice"));
+        assert!(
+            why("4dFcs>=1")
+                .unwrap()
+                .starts_with("counting successes on Fudge dice")
+        );
+        assert!(why("d%b1").unwrap().starts_with("bonus or penalty dice"));
     }
 }
