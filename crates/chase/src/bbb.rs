@@ -229,6 +229,8 @@ pub struct Bbb {
     pub pcs: Who,
     /// Rounds after which the chase is called off.
     pub rounds: u32,
+    /// The suit classes, worked out once.
+    pub class: std::sync::OnceLock<[usize; 4]>,
 }
 
 /// Where a chase stands between two rounds.
@@ -331,11 +333,15 @@ impl Bbb {
 
     /// The class of each suit: suits giving both sides the same dice share the lowest such suit.
     fn suit_class(&self) -> [usize; 4] {
+        if let Some(c) = self.class.get() {
+            return *c;
+        }
         let profile = |u: usize| (self.quarry.check(u).dice, self.pursuer.check(u).dice);
         let mut c = [0; 4];
         for u in 0..4 {
             c[u] = (0..=u).find(|&v| profile(v) == profile(u)).unwrap_or(u);
         }
+        let _ = self.class.set(c);
         c
     }
 
@@ -370,10 +376,30 @@ impl Bbb {
                 "The deck is spent: every card not on the table is shuffled into a new deck.".into()
             });
         }
-        let groups = self.groups(s.deck);
-        let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
-        let (g, m) = chance.draw_grouped(who, what, &sizes);
-        let card = groups[g][m];
+        let class = self.suit_class();
+        let key = |c: u8| class[suit(c)] * 10 + usize::from((value(c) - 1) as u8);
+        let mut sizes = [0usize; 40];
+        let mut bits = s.deck;
+        while bits != 0 {
+            let c = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            sizes[key(c)] += 1;
+        }
+        let keys: Vec<usize> = (0..40).filter(|&k| sizes[k] > 0).collect();
+        let nonzero: Vec<usize> = keys.iter().map(|&k| sizes[k]).collect();
+        let (g, m) = chance.draw_grouped(who, what, &nonzero);
+        let mut bits = s.deck;
+        let mut seen = 0;
+        let card = loop {
+            let c = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            if key(c) == keys[g] {
+                if seen == m {
+                    break c;
+                }
+                seen += 1;
+            }
+        };
         s.deck &= !(1u64 << card);
         chance.note(&|| {
             format!(
@@ -793,6 +819,7 @@ impl Args {
             },
             pcs: self.pcs,
             rounds: self.rounds,
+            class: std::sync::OnceLock::new(),
         })
     }
 }

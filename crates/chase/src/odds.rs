@@ -89,7 +89,7 @@ pub fn all_endings(info: &SystemInfo) -> Vec<(String, String)> {
         .collect();
     v.push((
         LIMIT_ENDING.into(),
-        format!("Called off: still running after {}", info.unit.many),
+        format!("Called off: still running at the {} limit", info.unit.one),
     ));
     v
 }
