@@ -23,6 +23,7 @@ macro_rules! eprint {
 
 mod campaign;
 mod cards;
+mod chase;
 mod check;
 pub mod help;
 mod init;
@@ -209,6 +210,13 @@ pub enum Command {
     },
     /// Keep a squad's year between sessions: the weekly new-case checks, leads, case packets, monthly
     /// closure rates and the year-end demotion rolls, in DIR/campaign.toml.
+    /// Whole-chase odds for Block by Block and the chase systems: who gets away, how often and how fast
+    /// (`chase odds`), one chase played out from a seed (`chase play`), a system's match-up grid
+    /// (`chase table`).
+    Chase {
+        #[command(subcommand)]
+        command: chase::ChaseCommand,
+    },
     Campaign {
         #[command(subcommand)]
         command: campaign::CampaignCommand,
@@ -484,6 +492,7 @@ fn run_command(command: Command) -> ExitCode {
             content,
             json,
         } => cards::draw(&id, seed, count, &content, json),
+        Command::Chase { command } => chase::run(command),
         Command::Campaign { command } => return done(campaign::run(command)),
         Command::Init { dir, quiet } => init::run(&dir, quiet),
         Command::Completions { shell } => shell::completions(shell),
