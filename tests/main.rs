@@ -12,6 +12,7 @@ mod build;
 mod campaign;
 mod cards;
 mod case;
+mod chase;
 mod check;
 mod cli;
 mod cli_surface;
