@@ -756,3 +756,267 @@ fn finished_commands_leave_no_hidden_file() {
     assert_eq!(hidden(&dir), Vec::<String>::new());
     assert_eq!(log(&dir), ["week", "week"]);
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Item 5: anything `check` accepts renders for every kind, however deep a chapter nests.
+
+/// A container a chapter can nest: block quote, bullet list, numbered list, emphasis, strong emphasis,
+/// link.
+#[derive(Clone, Copy, PartialEq)]
+enum Level {
+    Quote,
+    Bullets,
+    Numbers,
+    Emph,
+    Strong,
+    Link,
+}
+
+/// What sits inside the innermost block container.
+#[derive(Clone, Copy)]
+enum Bottom {
+    Para,
+    Heading,
+    Grid,
+    Placed,
+    Code,
+}
+
+/// One nested shape as Markdown: the block levels, then the inline levels around a word, then the
+/// bottom (a heading, grid, placed table or code block only where no inline level is open). Returns the
+/// text and the line (0-based, within the text) and column (1-based) where the container at
+/// `MAX_NESTING + 1` opens, if the shape is that deep.
+fn shape(levels: &[Level], bottom: Bottom, id: usize) -> (String, Option<(usize, usize)>) {
+    use blockprint::content::prose::MAX_NESTING;
+    let blocks: Vec<Level> = levels
+        .iter()
+        .copied()
+        .take_while(|l| matches!(l, Level::Quote | Level::Bullets | Level::Numbers))
+        .collect();
+    let inlines = &levels[blocks.len()..];
+    let mut first = String::new();
+    let mut cont = String::new();
+    let mut too_deep = None;
+    for (i, b) in blocks.iter().enumerate() {
+        if i == MAX_NESTING {
+            too_deep = Some((0, first.chars().count() + 1));
+        }
+        let (open, more) = match b {
+            Level::Quote => ("> ", "> "),
+            Level::Bullets => ("- ", "  "),
+            _ => ("1. ", "   "),
+        };
+        first.push_str(open);
+        cont.push_str(more);
+    }
+    let mut open = String::new();
+    let mut close = String::new();
+    for (i, l) in inlines.iter().enumerate() {
+        if blocks.len() + i == MAX_NESTING {
+            let lead = format!("Shape {id}: ");
+            too_deep = Some((
+                0,
+                first.chars().count() + lead.chars().count() + open.chars().count() + 1,
+            ));
+        }
+        let odd = i % 2 == 1;
+        let (o, c) = match (l, odd) {
+            (Level::Emph, false) => ("*", "*".to_owned()),
+            (Level::Emph, true) => ("_", "_".to_owned()),
+            (Level::Strong, false) => ("**", "**".to_owned()),
+            (Level::Strong, true) => ("__", "__".to_owned()),
+            _ => ("[", "](https://example.com/deep)".to_owned()),
+        };
+        open.push_str(&format!("{o}w{i} "));
+        close = format!(" w{i}{c}{close}");
+    }
+    let lines: Vec<String> = if !inlines.is_empty() {
+        vec![format!("Shape {id}: {open}deep{close}.")]
+    } else {
+        match bottom {
+            Bottom::Para => vec![format!("Shape {id}, plain at the bottom.")],
+            Bottom::Heading => vec![format!("### Shape {id} heading")],
+            Bottom::Grid => vec![
+                format!("| Shape {id} | cell |"),
+                "|---|---|".into(),
+                "| a | b |".into(),
+            ],
+            Bottom::Placed => vec![
+                format!("Shape {id} leads into a table."),
+                String::new(),
+                "{table:bbb.homicide.district}".into(),
+            ],
+            Bottom::Code => vec!["```".into(), format!("shape {id}"), "```".into()],
+        }
+    };
+    let mut text = String::new();
+    for (i, l) in lines.iter().enumerate() {
+        let prefix = if i == 0 { &first } else { &cont };
+        let line = format!("{prefix}{l}");
+        text.push_str(if l.is_empty() { line.trim_end() } else { &line });
+        text.push('\n');
+    }
+    (text, too_deep)
+}
+
+/// Shapes of every kind of level, pseudo-random but fixed (a linear congruential generator with a fixed
+/// seed), each at most `depth` deep, and the worst ones exactly `depth` deep: only block levels with each
+/// bottom, the issue's block quotes, lists of both kinds, and inline levels alone.
+fn shapes(depth: usize, n: usize) -> Vec<(Vec<Level>, Bottom)> {
+    let bottoms = [
+        Bottom::Para,
+        Bottom::Heading,
+        Bottom::Grid,
+        Bottom::Placed,
+        Bottom::Code,
+    ];
+    let mut out = Vec::new();
+    for b in bottoms {
+        out.push((vec![Level::Quote; depth], b));
+        out.push((vec![Level::Bullets; depth], b));
+        out.push((
+            (0..depth)
+                .map(|i| [Level::Quote, Level::Numbers, Level::Bullets][i % 3])
+                .collect(),
+            b,
+        ));
+    }
+    out.push((
+        (0..depth)
+            .map(|i| {
+                if i % 2 == 0 {
+                    Level::Emph
+                } else {
+                    Level::Strong
+                }
+            })
+            .collect(),
+        Bottom::Para,
+    ));
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = |m: usize| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((state >> 33) as usize) % m
+    };
+    for _ in 0..n {
+        let d = 1 + next(depth);
+        let nb = next(d + 1);
+        let mut levels: Vec<Level> = (0..nb)
+            .map(|_| [Level::Quote, Level::Bullets, Level::Numbers][next(3)])
+            .collect();
+        let mut link = false;
+        for _ in nb..d {
+            let l = [Level::Emph, Level::Strong, Level::Link][next(3)];
+            // A link inside a link is text in Markdown: one link per shape.
+            let l = if l == Level::Link && link {
+                Level::Strong
+            } else {
+                l
+            };
+            link |= l == Level::Link;
+            levels.push(l);
+        }
+        out.push((levels, bottoms[next(bottoms.len())]));
+    }
+    out
+}
+
+/// How deep the checker's parser finds a chapter body to nest.
+fn parsed_depth(body: &str) -> usize {
+    blockprint::content::prose::parse(body, "themes")
+        .nesting
+        .depth
+}
+
+/// Every shape up to the limit (the worst ones exactly at it) in a chapter: `check` accepts it, and
+/// `build` makes every kind (the SRD in PDF, Markdown and JSON) with exit 0, on A4 and Letter. One level
+/// more, anywhere: `check` refuses it at the chapter's line and column of the level past the limit,
+/// with the fix, and `srd` and `build` refuse it the same way (exit 1, never 70) and write nothing. The
+/// issue's 35 block quotes are refused so too.
+#[test]
+fn anything_check_accepts_renders_for_every_kind_however_deep_a_chapter_nests() {
+    use blockprint::content::prose::MAX_NESTING;
+    let t = tempfile::tempdir().unwrap();
+    let content = t.path().join("content");
+    ok(&blockprint(&["init", "-q", s(&content)]));
+    let chapter = content.join("bbb/srd/themes.md");
+    let original = std::fs::read_to_string(&chapter).unwrap();
+    let mut body = String::from("\n\n## Deep shapes\n\n");
+    let all = shapes(MAX_NESTING, 40);
+    for (i, (levels, bottom)) in all.iter().enumerate() {
+        let (text, too_deep) = shape(levels, *bottom, i);
+        assert_eq!(too_deep, None);
+        assert_eq!(parsed_depth(&text), levels.len(), "shape {i}:\n{text}");
+        body.push_str(&text);
+        body.push_str("\n<!-- end of shape -->\n\n");
+    }
+    assert_eq!(parsed_depth(&body), MAX_NESTING);
+    std::fs::write(&chapter, format!("{original}{body}")).unwrap();
+    ok(&blockprint(&["check", "--content", s(&content)]));
+    for paper in ["a4", "letter"] {
+        let out = t.path().join(format!("out-{paper}"));
+        ok(&blockprint(&[
+            "build",
+            "-q",
+            "--content",
+            s(&content),
+            "--paper",
+            paper,
+            "--out",
+            s(&out),
+        ]));
+        let md = std::fs::read_to_string(out.join("srd/block-by-block-srd.md")).unwrap();
+        assert!(
+            md.contains("Shape 0, plain at the bottom."),
+            "the shapes reach the Markdown"
+        );
+        assert!(
+            out.join("srd/block-by-block-srd.pdf").is_file()
+                && out.join("srd/block-by-block-srd.json").is_file()
+        );
+    }
+
+    // One level more: a block quote around the first shapes of each kind, or a level added inside.
+    let line_of = |text: &str| text.lines().count();
+    let mut past: Vec<(String, usize, usize)> = Vec::new();
+    for (levels, bottom) in all.iter().take(16) {
+        let mut deeper = levels.clone();
+        deeper.insert(0, Level::Quote);
+        let (text, at) = shape(&deeper, *bottom, 99);
+        let (line, col) = at.expect("one past the limit");
+        past.push((text, line, col));
+    }
+    let issue = format!("{}Thirty-five quotes deep.\n", "> ".repeat(35));
+    past.push((issue, 0, 2 * MAX_NESTING + 1));
+    for (text, line, col) in past {
+        let head = format!("{original}\n\nA paragraph before it.\n\n");
+        let at_line = line_of(&head) + 1 + line;
+        std::fs::write(&chapter, format!("{head}{text}")).unwrap();
+        let place = format!("bbb/srd/themes.md:{at_line}:{col}");
+        let o = blockprint(&["check", "--content", s(&content)]);
+        assert_eq!(o.status.code(), Some(1), "{text}\n{}", stderr(&o));
+        let report = String::from_utf8_lossy(&o.stdout).into_owned() + &stderr(&o);
+        assert!(report.contains("error[too_deep]"), "{report}");
+        assert!(
+            report.contains(&place.replace("bbb/srd/", "")) || report.contains(&place),
+            "{place} in\n{report}"
+        );
+        assert!(
+            report.contains(&format!("the outputs set at most {MAX_NESTING}")),
+            "{report}"
+        );
+        assert!(report.contains("take out levels"), "{report}");
+        for cmd in ["srd", "build"] {
+            let out = t.path().join(format!("refused-{cmd}"));
+            let o = blockprint(&[cmd, "-q", "--content", s(&content), "--out", s(&out)]);
+            assert_eq!(o.status.code(), Some(1), "{cmd}: {}", stderr(&o));
+            assert!(stderr(&o).contains("themes.md:"), "{cmd}: {}", stderr(&o));
+            assert!(
+                !out.exists() || tree(&out).is_empty(),
+                "{cmd} wrote nothing"
+            );
+        }
+    }
+}

@@ -80,6 +80,8 @@ pub enum Kind {
     /// that is not a percentage as the table prints them, a row with more or fewer cells than columns, or
     /// contests in one column that disagree with each other.
     BadClaim,
+    /// Block quotes, lists, emphasis and links in a chapter nested deeper than every output can set.
+    TooDeep,
 }
 
 impl Kind {

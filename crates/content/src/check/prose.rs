@@ -1,12 +1,13 @@
 //! Prose: every book's chapters in; `unknown_reference` for directives naming nothing, `raw_html` for HTML
 //! (which no output would show the same way), `broken_link` for
-//! links to chapters or headings that do not exist, and `unplaced_table` for tables, lookups, decks (and the
+//! links to chapters or headings that do not exist, `too_deep` for nesting no output can set (see
+//! [`MAX_NESTING`]), and `unplaced_table` for tables, lookups, decks (and the
 //! stock NPCs) of a book's game that no chapter places, so the booklet can never leave one out.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::{Diagnostic, Kind, Loc};
-use crate::prose::{Found, RefKind, parse};
+use crate::prose::{Found, MAX_NESTING, RefKind, parse};
 use crate::{Book, Library, Located, game};
 
 pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
@@ -33,6 +34,23 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                     .and_then(|rest| rest.find('}'))
                     .map_or(1, |end| end + 1)
             };
+            if let Some(offset) = parsed.nesting.too_deep_at {
+                out.push(
+                    Diagnostic::error(
+                        Kind::TooDeep,
+                        &lib.sources,
+                        &at(offset, 1),
+                        format!(
+                            "block quotes, lists, emphasis and links nest {} deep here; the outputs set at most {MAX_NESTING}",
+                            parsed.nesting.depth
+                        ),
+                    )
+                    .with_table(&book.id.value)
+                    .with_hint(format!(
+                        "each `>`, list, `*…*`, `**…**` and link inside another counts one level: take out levels until at most {MAX_NESTING} are open at once (the PDF and Markdown could not print this)"
+                    )),
+                );
+            }
             for f in &parsed.found {
                 match f {
                     Found::Directive {

@@ -182,3 +182,39 @@ fn raw_html_is_found_once_per_block_and_comments_are_not() {
         ]
     );
 }
+
+/// Nesting counts block quotes, lists, emphasis and links open at once, and marks where the first one
+/// past the limit opens.
+#[test]
+fn nesting_counts_every_container_and_marks_the_first_too_deep() {
+    let flat = parse("Plain text, *one* and **two**.\n", "c");
+    assert_eq!(flat.nesting.depth, 1);
+    assert_eq!(flat.nesting.too_deep_at, None);
+    let none = parse("Plain text.\n", "c");
+    assert_eq!(none.nesting, Nesting::default());
+    // A quote holding a list whose item holds strong emphasis around a link: four levels.
+    let mixed = parse("> - **see [here](https://e.com)**\n", "c");
+    assert_eq!(mixed.nesting.depth, 4);
+    assert_eq!(mixed.nesting.too_deep_at, None);
+    // Exactly at the limit: accepted.
+    let at = format!("{}x\n", "> ".repeat(MAX_NESTING));
+    assert_eq!(parse(&at, "c").nesting.depth, MAX_NESTING);
+    assert_eq!(parse(&at, "c").nesting.too_deep_at, None);
+    // One past it: the first quote past the limit opens at its `>`, on the first line after a heading.
+    let past = format!("# T\n\n{}x\n", "> ".repeat(MAX_NESTING + 1));
+    let p = parse(&past, "c");
+    assert_eq!(p.nesting.depth, MAX_NESTING + 1);
+    assert_eq!(p.nesting.too_deep_at, Some(5 + 2 * MAX_NESTING));
+    // Lists nest one level per list (an item is not a level of its own).
+    let lists: String = (0..MAX_NESTING + 3)
+        .map(|i| format!("{}- l{i}\n", "  ".repeat(i)))
+        .collect();
+    let p = parse(&lists, "c");
+    assert_eq!(p.nesting.depth, MAX_NESTING + 3);
+    let line = MAX_NESTING; // 0-based line of the 21st list
+    let offset: usize = lists.lines().take(line).map(|l| l.len() + 1).sum::<usize>() + 2 * line;
+    assert_eq!(p.nesting.too_deep_at, Some(offset));
+    // Levels close again: two quotes of depth 2 side by side are 2 deep, not 4.
+    let side = parse("> > a\n\nb\n\n> > c\n", "c");
+    assert_eq!(side.nesting.depth, 2);
+}
