@@ -109,7 +109,7 @@ echo "the Job's pods took $(( $(date +%s) - START )) s"
 step "the parts are one batch"
 # Copy the volume out, as the image's user, into a folder it may write.
 mkdir -p "$WORK/out" && chmod 0777 "$WORK/out"
-"$ENGINE" run --rm --entrypoint /bin/cp -v "$VOLUME:$MOUNT" -v "$WORK/out:/copy" "$IMAGE" -a "$MOUNT/." /copy/
+"$ENGINE" run --rm --entrypoint /bin/cp -v "$VOLUME:$MOUNT" -v "$WORK/out:/copy" "$IMAGE" -R "$MOUNT/." /copy/
 python3 - "$WORK/out" "$WORK/job.json" "$SAMPLE" > "$WORK/sample.txt" <<'PY' || fail "the parts are not one batch"
 import json, os, random, re, sys
 out, job, sample = sys.argv[1], json.load(open(sys.argv[2])), int(sys.argv[3])
