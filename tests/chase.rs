@@ -111,7 +111,7 @@ fn play_logs_repeat_and_replay() {
             let out = stdout(&a);
             let (md, js) = out.split_at(out.find("\n{").expect("JSON after the Markdown") + 1);
             assert!(md.starts_with("# "), "{md}");
-            assert!(md.contains(&format!(", seed {seed}\n")), "{md}");
+            assert!(md.contains(&format!(" from seed {seed}\n")), "{md}");
             let log: PlayLog = serde_json::from_str(js).unwrap();
             let mut sys = vec!["x"];
             sys.extend_from_slice(args);

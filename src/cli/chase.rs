@@ -269,7 +269,10 @@ fn event_line(e: &Event) -> String {
 
 /// `chase play` as Markdown.
 pub fn play_markdown(log: &PlayLog) -> String {
-    let mut out = format!("# {} chase, seed {}\n\n", log.system_name, log.seed);
+    let mut out = format!(
+        "# {}: a chase played from seed {}\n\n",
+        log.system_name, log.seed
+    );
     out.push_str(&format!("{}.\n\n", capitalise(&log.setup)));
     out.push_str(&format!(
         "Policy `{}`: {}\n",

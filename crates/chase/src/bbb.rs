@@ -416,7 +416,7 @@ impl Bbb {
     fn meet(&self, s: &mut State, who: Who, card: u8, chance: &mut dyn Chance) -> bool {
         let side = self.side(who);
         let name = who_name(who);
-        let what = format!("{} roll against {}", SUITS[suit(card)].1, card_name(card));
+        let what = format!("{} against {}", SUITS[suit(card)].1, card_name(card));
         let ok = chance.roll(name, &what, &side.check(suit(card))) == 1;
         if !ok {
             let hp = match who {
@@ -427,7 +427,11 @@ impl Bbb {
             let left = *hp;
             chance.note(&|| format!("{name} loses {} Hot Pursuit ({left} left)", value(card)));
             if left <= 0 {
-                let face = chance.roll(name, "Chase Outcomes at 0 Hot Pursuit", &Die { sides: 6 });
+                let face = chance.roll(
+                    name,
+                    "on Chase Outcomes at 0 Hot Pursuit",
+                    &Die { sides: 6 },
+                );
                 chance.note(&|| {
                     format!(
                         "{name} is at 0 Hot Pursuit: {}",
@@ -567,7 +571,7 @@ impl System for Bbb {
         let pcs = self.side(self.pcs);
         let first = chance.roll(
             who_name(self.pcs),
-            "Wisdom roll for who goes first",
+            "Wisdom for who goes first",
             &SixesCheck {
                 dice: (pcs.level + pcs.mods[0]).max(1) as u32,
                 edge: Edge::Normal,

@@ -106,7 +106,10 @@ impl Check for Percentile {
             b if b > 0 => format!(" with {b} bonus dice"),
             b => format!(" with {} penalty dice", -b),
         };
-        format!("d100 against {}%{dice}", self.skill)
+        format!(
+            "d100 against {}%{dice} (faces: units, then tens)",
+            self.skill
+        )
     }
 
     fn outcomes(&self) -> Vec<(P, i64)> {
@@ -386,6 +389,7 @@ impl Coc {
             let moved = match gap {
                 Gap::Clear => {
                     left -= 1;
+                    chance.note(&|| format!("{name} runs on to location {}", at + 2));
                     true
                 }
                 Gap::Hazard(level) => {
@@ -396,7 +400,7 @@ impl Coc {
                     };
                     left -= 1 + bonus;
                     let what = format!(
-                        "{} hazard between locations {} and {}",
+                        "against the {} hazard between locations {} and {}",
                         level.name(),
                         at + 1,
                         at + 2
@@ -407,7 +411,8 @@ impl Coc {
                     };
                     let ok = chance.roll(name, &what, &check) >= level as i64;
                     if !ok {
-                        let lost = chance.roll(name, "movement actions lost", &Die { sides: 3 });
+                        let lost =
+                            chance.roll(name, "for movement actions lost", &Die { sides: 3 });
                         left -= lost as i32;
                         if left < 0 {
                             new_owed += -left;
@@ -426,7 +431,7 @@ impl Coc {
                     left -= 1;
                     if policy == 2 && r.build > 0 {
                         let what = format!(
-                            "ramming the barrier between locations {} and {} ({hp} hit points)",
+                            "to ram the barrier between locations {} and {} ({hp} hit points)",
                             at + 1,
                             at + 2
                         );
@@ -454,7 +459,7 @@ impl Coc {
                         }
                     } else {
                         let what = format!(
-                            "{} barrier between locations {} and {}",
+                            "against the {} barrier between locations {} and {}",
                             level.name(),
                             at + 1,
                             at + 2
@@ -535,7 +540,7 @@ impl System for Coc {
         let speed = |chance: &mut dyn Chance, who: &str, r: &Runner| -> i32 {
             let o = chance.roll(
                 who,
-                "speed roll",
+                "for speed",
                 &Percentile {
                     skill: r.speed,
                     bonus: 0,

@@ -393,3 +393,20 @@ fn sixes_and_percentile_checks_are_exact() {
     assert_eq!(p.judge(&[0, 0]), Some(0));
     assert_eq!(p.judge(&[5, 0]), Some(3));
 }
+
+/// A simulation of very long chases stops at its work limit, and its label says how many it ran.
+#[test]
+fn long_simulations_stop_at_the_work_limit() {
+    let c = chase(&["bbb", "--quarry-hp", "200", "--pursuer-hp", "200"]);
+    let o = c.simulate(2, SIM_RUNS, 1, "test");
+    let Method::Simulated { runs, reason, .. } = &o.method else {
+        panic!("simulated")
+    };
+    assert!(*runs < SIM_RUNS && *runs > 1000, "{runs}");
+    assert_eq!(
+        reason,
+        &format!(
+            "test; {runs} chases rather than 100000, as a simulation stops after 1500000 rounds in all"
+        )
+    );
+}
