@@ -51,7 +51,7 @@ pub fn data(grid: &Grid, game: &str, command: &str) -> serde_json::Value {
         })
         .collect();
     let intro = format!(
-        "Each cell gives the chance of one ending: {}. {}, under the rules, the house rulings and the play described below.",
+        "Every cell is the chance of the same ending ({}). {}, under the rules, the house rulings and the play described below.",
         grid.headline.label,
         if exact {
             "Worked out exactly over every way the dice can fall"

@@ -534,21 +534,11 @@ pub fn grid(args: &Args, _lib: &Library, policy: Option<&str>) -> Result<Grid, O
             cols: stats.iter().map(|&s| signed(s)).collect(),
             cells,
         }],
-        notes: vec![
-            format!(
-                "Each beat both leaders roll two six-sided dice plus the stat: 10 or more holds 3, 7 to 9 holds 2, 6 or less holds 1. The chase starts at {} with {} rungs between Escape! and Capture!.",
-                base.rung_name(base.start),
-                base.rungs
-            ),
-            format!("Hold: {}", lower_first(&info.policies[pi].text)),
-        ],
+        notes: vec![format!(
+            "Each beat both leaders roll two six-sided dice plus the stat: 10 or more holds 3, 7 to 9 holds 2, 6 or less holds 1. The chase starts at {} with {} rungs between Escape! and Capture!.",
+            base.rung_name(base.start),
+            base.rungs
+        )],
         rulings: info.rulings.clone(),
     })
-}
-
-fn lower_first(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_lowercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
 }

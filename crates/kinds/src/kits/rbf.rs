@@ -35,7 +35,31 @@ pub const BOLT_INVERTED: &str = "Bolt inverted";
 /// One function per document kind of the kit, in output order: each gives its documents (a track
 /// document per `[[track]]`).
 type DocFn = fn(&Checked, &Request) -> Result<Vec<Document>>;
-pub const DOCS: &[DocFn] = &[action_cards, sprint_tokens, sprint_track, odds_card, tracks];
+pub const DOCS: &[DocFn] = &[
+    action_cards,
+    sprint_tokens,
+    sprint_track,
+    odds_card,
+    chase_odds,
+    tracks,
+];
+
+/// The "Chase odds" page: whole-chase odds on the kit's track (`blockprint_chase::rbf`).
+fn chase_odds(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
+    let data = blockprint_chase::rbf::kit_page(&cx.lib, "Ready/Bolt/Flow")
+        .map_err(|e| Error::Rules(e.to_string()))?;
+    let about = super::uwsp::about(cx, "kit-rbf", GAME, None)?;
+    let title = "Ready/Bolt/Flow: chase odds";
+    Ok(vec![super::uwsp::sheet_document(
+        cx,
+        req,
+        "chase-odds",
+        title,
+        "common/chase-odds",
+        data,
+        &about,
+    )?])
+}
 
 /// The odds card ([`super::rbf_odds`]).
 fn odds_card(cx: &Checked, req: &Request) -> Result<Vec<Document>> {

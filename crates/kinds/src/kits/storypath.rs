@@ -249,7 +249,7 @@ impl Kind for StorypathKit {
     }
     fn count(&self, _cx: &Checked, req: &Request) -> Result<usize> {
         uwsp::card_options_ok(req)?;
-        Ok(2)
+        Ok(3)
     }
     fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
         let about = uwsp::about(cx, NAME, GAME, None)?;
@@ -263,7 +263,21 @@ impl Kind for StorypathKit {
                 sheet_data(cx)?,
                 &about,
             ),
-            _ => cards_document(cx, req, &about),
+            1 => cards_document(cx, req, &about),
+            _ => {
+                let data = blockprint_chase::storypath::kit_page(&cx.lib, "Storypath")
+                    .map_err(|e| Error::Rules(e.to_string()))?;
+                let title = "Storypath: chase odds";
+                uwsp::sheet_document(
+                    cx,
+                    req,
+                    "storypath-chase-odds",
+                    title,
+                    "common/chase-odds",
+                    data,
+                    &about,
+                )
+            }
         }
     }
     fn finish_pdf(&self, doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {

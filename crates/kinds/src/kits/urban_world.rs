@@ -291,7 +291,7 @@ impl Kind for UrbanWorldKit {
     }
     fn count(&self, _cx: &Checked, req: &Request) -> Result<usize> {
         uwsp::card_options_ok(req)?;
-        Ok(2)
+        Ok(3)
     }
     fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
         let about = uwsp::about(cx, NAME, GAME, None)?;
@@ -305,7 +305,22 @@ impl Kind for UrbanWorldKit {
                 sheet_data(cx)?,
                 &about,
             ),
-            _ => cards_document(cx, req, &about),
+            1 => cards_document(cx, req, &about),
+            _ => {
+                let data =
+                    blockprint_chase::urban_world::kit_page(&cx.lib, "Urban World · Dungeon World")
+                        .map_err(|e| Error::Rules(e.to_string()))?;
+                let title = "Urban World: chase odds";
+                uwsp::sheet_document(
+                    cx,
+                    req,
+                    "urban-world-chase-odds",
+                    title,
+                    "common/chase-odds",
+                    data,
+                    &about,
+                )
+            }
         }
     }
     fn finish_pdf(&self, doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
