@@ -441,15 +441,14 @@ fn split_roll20(line: &str) -> Vec<String> {
     out
 }
 
-/// TableExport's `nameUnescape`.
+/// TableExport 0.2.3's `nameUnescape` (Roll20/roll20-api-scripts, `TableExport/0.2.3/TableExport.js`:
+/// its `escapes` map holds `[`, `]`, `--` and ` --`, nothing for `<` or `>`).
 fn unescape_roll20(s: &str) -> String {
     let pairs = [
         ("<%%91%%>", "["),
         ("<%%93%%>", "]"),
         ("<%%-%%>", "--"),
         ("[TABLEEXPORT:ESCAPE]", " --"),
-        ("<%%60%%>", "<"),
-        ("<%%62%%>", ">"),
     ];
     let mut out = String::new();
     let mut rest = s;
@@ -762,4 +761,152 @@ rows = [
     .unwrap();
     assert_eq!(v["formula"], "8d20");
     assert_eq!(v["results"][1]["range"], serde_json::json!([81, 160]));
+}
+
+/// Content with dice and texts a target reads differently, in a fresh content folder (`check` accepts it).
+fn odd_content(dir: &Path) -> String {
+    let content = dir.join("content");
+    std::fs::create_dir_all(content.join("bbb")).unwrap();
+    std::fs::write(
+        content.join("bbb/99-odd.toml"),
+        r#"
+[[table]]
+id = "bbb.odd.compound"
+title = "Compound"
+dice = "2d6!!cs>=4"
+rows = [
+  { on = "0", result = "Less < than {3d6!!kh2} > more" },
+  { on = "1-2", result = "Many {3d6!kh2}" },
+]
+
+[[table]]
+id = "bbb.odd.fate"
+title = "Fate"
+dice = "4dFcs>=1"
+rows = [
+  { on = "0-1", result = "Few" },
+  { on = "2-4", result = "Many" },
+]
+
+[[table]]
+id = "bbb.odd.lines"
+title = "Lines"
+dice = "1d6"
+rows = [
+  { on = "1-3", result = "One line" },
+  { on = "4-6", result = "First line\nsecond line" },
+]
+
+[[table]]
+id = "bbb.odd.plain"
+title = "Plain"
+dice = "1d6"
+rows = [
+  { on = "1-3", result = "Less < than" },
+  { on = "4-6", result = "Rolls {5d6cs>=5}, more > less" },
+]
+"#,
+    )
+    .unwrap();
+    let c = content.to_str().unwrap().to_owned();
+    ok(&blockprint(&["check", "--content", &c]));
+    c
+}
+
+/// What each tabletop cannot read as the content means it is refused by name, with exit 1 and nothing
+/// written; what it can is written as it reads it:
+/// * Foundry VTT has no compounding (`x` explodes into separate dice, `xo` once: "Dice Modifiers",
+///   <https://foundryvtt.com/article/dice-modifiers/>), and its Fate die takes `r rr k kh kl d dh dl`
+///   only (`FateDie.MODIFIERS`, <https://foundryvtt.com/api/classes/foundry.dice.terms.FateDie.html>);
+///   a v13 result's `name` is plain text (HTML only in `description`).
+/// * Roll20 reads `!!` as compounding (Dice Reference, "Compounding Dice"); TableExport 0.2.3
+///   (`Roll20/roll20-api-scripts`, `TableExport/0.2.3/TableExport.js`) undoes only `[`, `]`, `--` and
+///   ` --` escapes, so `<` and `>` go as they are, and each command is one chat line.
+#[test]
+fn targets_refuse_what_they_would_read_differently() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = odd_content(dir.path());
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    let run =
+        |to: &str, id: &str| blockprint(&["export", "--to", to, "--content", &c, "--out", out, id]);
+    for (id, says) in [
+        (
+            "bbb.odd.compound",
+            "its dice `2d6!!cs>=4` use compounding dice (`!!`",
+        ),
+        (
+            "bbb.odd.fate",
+            "its dice `4dFcs>=1` use counting successes on Fudge dice",
+        ),
+    ] {
+        let o = run("foundry", id);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{id}: {err}");
+        assert!(
+            err.contains(&format!("table `{id}` (bbb/99-odd.toml:")) && err.contains(says),
+            "{id}: {err}"
+        );
+        assert!(err.contains("cannot be exported to Foundry VTT"), "{err}");
+        assert!(
+            !Path::new(out).join("export/foundry-v13").exists(),
+            "{id}: wrote files"
+        );
+    }
+    // An inline roll that compounds is refused as well, naming its row.
+    let o = blockprint(&[
+        "export",
+        "--to",
+        "foundry",
+        "--content",
+        &c,
+        "--out",
+        out,
+        "bbb.odd.plain",
+        "bbb.odd.compound",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    // Roll20: `!!` kept, `<` and `>` as they are.
+    let o = run("roll20", "bbb.odd.compound");
+    ok(&o);
+    let txt = std::fs::read_to_string(Path::new(out).join("export/roll20/tables.txt")).unwrap();
+    assert_eq!(
+        txt,
+        "!import-table --bbb_odd_compound --hide\n\
+         !import-table-item --bbb_odd_compound --Less < than <%%91%%><%%91%%>3d6!!kh2<%%93%%><%%93%%> > more --1 --\n\
+         !import-table-item --bbb_odd_compound --Many <%%91%%><%%91%%>3d6!kh2<%%93%%><%%93%%> --3 --\n"
+    );
+    let o = run("roll20", "bbb.odd.plain");
+    ok(&o);
+    let txt = std::fs::read_to_string(Path::new(out).join("export/roll20/tables.txt")).unwrap();
+    let items: Vec<String> = txt
+        .lines()
+        .skip(1)
+        .map(|l| unescape_roll20(&split_roll20(l)[2]))
+        .collect();
+    assert_eq!(items, ["Less < than", "Rolls [[5d6>5]], more > less"]);
+    // A line break: Roll20 refuses the table by its row; Foundry and CSV carry it.
+    std::fs::remove_dir_all(Path::new(out).join("export")).unwrap();
+    let o = run("roll20", "bbb.odd.lines");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("table `bbb.odd.lines` (bbb/99-odd.toml:")
+            && err.contains("cannot be exported to Roll20: the result of row bbb/99-odd.toml:")
+            && err.contains("holds a line break"),
+        "{err}"
+    );
+    assert!(!Path::new(out).join("export/roll20").exists());
+    ok(&run("csv", "bbb.odd.lines"));
+    ok(&run("foundry", "bbb.odd.lines"));
+    // Foundry v13: `name` raw, `description` HTML.
+    ok(&run("foundry", "bbb.odd.plain"));
+    let v: Value = serde_json::from_slice(
+        &std::fs::read(Path::new(out).join("export/foundry-v13/tables/bbb_odd_plain.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(v["results"][0]["name"], "Less < than");
+    assert_eq!(v["results"][0]["description"], "<p>Less &lt; than</p>");
+    assert_eq!(v["results"][1]["name"], "Rolls [[5d6cs>=5]], more > less");
 }

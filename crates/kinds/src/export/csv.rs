@@ -178,6 +178,7 @@ pub fn pipe(lib: &Library, t: &Table) -> Result<Option<Vec<u8>>> {
             lib,
             &blockprint_content::text::smart_quotes(&r.result),
             false,
+            true,
         )?
         .replace('|', "¦")
         .replace("\r\n", " ")

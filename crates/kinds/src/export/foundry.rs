@@ -91,6 +91,7 @@ pub fn table_id(table_id: &str) -> String {
 /// A RollTable document for `t`, pretty-printed with a final newline, after reading its ranges and weights
 /// back and checking them against the table.
 pub fn roll_table(lib: &Library, t: &Table, version: Version) -> Result<String> {
+    refuse(t)?;
     let id = table_id(&t.id);
     let mut results = Vec::with_capacity(t.rows.len());
     for (i, row) in t.rows.iter().enumerate() {
@@ -107,8 +108,8 @@ pub fn roll_table(lib: &Library, t: &Table, version: Version) -> Result<String> 
             })?),
             _ => None,
         };
-        let plain = render_text(lib, &text, false)?;
-        let html = render_text(lib, &text, link.is_none())?;
+        let plain = render_text(lib, &text, false, false)?;
+        let html = render_text(lib, &text, link.is_none(), true)?;
         let (range, weight) = ([row.lo, row.hi], row.width());
         results.push(match version {
             Version::V13 => Result13Or12::V13(TableResult13 {
@@ -236,12 +237,49 @@ pub fn is_foundry_id(s: &str) -> bool {
     s.len() == 16 && s.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
+/// Refuse (exit 1) a table Foundry VTT would roll differently from the content, naming why.
+pub fn refuse(t: &Table) -> Result<()> {
+    match refusal(t) {
+        None => Ok(()),
+        Some(why) => Err(Error::Rules(format!(
+            "table `{}` ({}) cannot be exported to Foundry VTT: {why}\n  = help: export it to Roll20 or CSV (`--to roll20`, `--to csv`), or write dice Foundry rolls the same way (`!` for dice that explode into separate dice)",
+            t.id, t.at
+        ))),
+    }
+}
+
+/// Why Foundry VTT would roll the table's dice, or an inline roll of one of its results, differently
+/// from the content ([`formula::foundry_refusal`]); `None` when it rolls them all the same.
+pub fn refusal(t: &Table) -> Option<String> {
+    use blockprint_content::text::{Piece, pieces};
+    if let Some(why) = blockprint_dice::parse(&t.dice)
+        .ok()
+        .and_then(|e| formula::foundry_refusal(e.root()))
+    {
+        return Some(format!("its dice `{}` use {why}", t.dice));
+    }
+    t.rows.iter().find_map(|row| {
+        pieces(&row.result)
+            .unwrap_or_default()
+            .into_iter()
+            .find_map(|p| match p {
+                Piece::Roll { expr, .. } => blockprint_dice::parse(expr)
+                    .ok()
+                    .and_then(|e| formula::foundry_refusal(e.root()))
+                    .map(|why| format!("the roll `{expr}` in row {} uses {why}", row.at)),
+                _ => None,
+            })
+    })
+}
+
 /// A result's text for Foundry: inline rolls as `[[…]]`, references as the table's title — or, with
-/// `links`, as a content link to its RollTable. HTML-escaped.
-pub(super) fn render_text(lib: &Library, text: &str, links: bool) -> Result<String> {
+/// `links`, as a content link to its RollTable. HTML-escaped with `html` (for `description` and v12's
+/// `text`); raw without it, for v13's `name`, which Foundry shows as plain text.
+pub(super) fn render_text(lib: &Library, text: &str, links: bool, html: bool) -> Result<String> {
     use super::Rendered;
+    let esc = |s: &str| if html { escape(s) } else { s.to_owned() };
     super::render_pieces(text, |p| match p {
-        Rendered::Text(s) => escape(s),
+        Rendered::Text(s) => esc(s),
         Rendered::Roll(e) => format!("[[{}]]", formula::foundry(e.root())),
         Rendered::Table(id) => {
             let title = lib
@@ -249,9 +287,9 @@ pub(super) fn render_text(lib: &Library, text: &str, links: bool) -> Result<Stri
                 .map(|t| smart_quotes(&t.title))
                 .unwrap_or_else(|| id.to_owned());
             if links {
-                format!("@UUID[RollTable.{}]{{{}}}", table_id(id), escape(&title))
+                format!("@UUID[RollTable.{}]{{{}}}", table_id(id), esc(&title))
             } else {
-                escape(&title)
+                esc(&title)
             }
         }
     })

@@ -160,6 +160,14 @@ impl Kind for ExportKind {
                 )));
             }
         }
+        // A table the target would read differently is refused before anything is written.
+        for id in &ids {
+            match self.target {
+                Target::Foundry(_) => export::foundry::refuse(&export::table(cx, id)?)?,
+                Target::Roll20 => export::roll20::refuse(&export::table(cx, id)?)?,
+                Target::Csv => {}
+            }
+        }
         let tables = ids.len();
         Ok(match self.target {
             Target::Foundry(_) => tables + self.deck_count(cx),

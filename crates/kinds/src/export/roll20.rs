@@ -6,12 +6,18 @@
 //! !import-table-item --bbb_homicide_district --Resort area --1 --
 //! ```
 //!
-//! TableExport splits each command at whitespace followed by `--`, so an item's text is escaped as the
-//! script's own `!export-table` escapes it and its `!import-table-item` undoes: `[` `<%%91%%>`, `]`
-//! `<%%93%%>`, `<` `<%%60%%>`, `>` `<%%62%%>`, `--` `<%%-%%>` and ` --` `[TABLEEXPORT:ESCAPE]`. That also
-//! keeps Roll20's chat from rolling an item's inline rolls while it is pasted. Table names are the ids
+//! Written for TableExport 0.2.3, the version in Roll20's one-click script library
+//! (`Roll20/roll20-api-scripts`, `TableExport/0.2.3/TableExport.js`). It splits each command at
+//! whitespace followed by `--`, and its `!import-table-item` undoes four escapes in an item's text, the
+//! ones its own `!export-table` writes: `[` `<%%91%%>`, `]` `<%%93%%>`, `--` `<%%-%%>` and ` --`
+//! `[TABLEEXPORT:ESCAPE]`. Everything else, `<` and `>` included, is written as it is. The escapes also
+//! keep Roll20's chat from rolling an item's inline rolls while it is pasted. Table names are the ids
 //! with `.` as `_` ([`super::slug`]): Roll20 table names take no spaces, and the script does not unescape
 //! them.
+//!
+//! Each command is one chat line, and the script has no escape for a line break, so a table with a line
+//! break in a result is refused with the row named (exit 1), as is a result that holds one of the
+//! escape codes itself (the script would turn it into the character it stands for).
 //!
 //! Roll20 draws an item by its weight alone, without dice, so each item's weight is its row's exact odds
 //! as a whole number: out of 36 for 2d6 (a row on 6-7 weighs 11), the range's width for a single die.
@@ -25,15 +31,33 @@ use blockprint_content::text::smart_quotes;
 /// The largest sum of weights written: beyond it the odds need numbers too large to type into Roll20.
 pub const MAX_TOTAL_WEIGHT: u64 = 1 << 31;
 
-/// TableExport's escapes, in the order its regular expression tries them.
-const ESCAPES: [(&str, &str); 6] = [
+/// The TableExport version the commands are written for.
+pub const TABLE_EXPORT_VERSION: &str = "0.2.3";
+
+/// TableExport 0.2.3's escapes, in the order its regular expression tries them.
+const ESCAPES: [(&str, &str); 4] = [
     ("[", "<%%91%%>"),
     ("]", "<%%93%%>"),
     ("--", "<%%-%%>"),
     (" --", "[TABLEEXPORT:ESCAPE]"),
-    ("<", "<%%60%%>"),
-    (">", "<%%62%%>"),
 ];
+
+/// Why TableExport cannot carry `item` (an item's text as written, before escaping); `None` when it can.
+pub fn refusal(item: &str) -> Option<String> {
+    if item.contains(['\n', '\r']) {
+        return Some(
+            "it holds a line break, and each TableExport command is one chat line with no escape for one"
+                .into(),
+        );
+    }
+    ESCAPES
+        .iter()
+        .map(|(_, code)| *code)
+        .find(|code| code.starts_with('<') && item.contains(code))
+        .map(|code| {
+            format!("it holds `{code}`, which TableExport {TABLE_EXPORT_VERSION} reads back as another character")
+        })
+}
 
 /// Escape an item's text as TableExport does.
 pub fn escape(s: &str) -> String {
@@ -69,6 +93,7 @@ fn replace_all<'a>(s: &str, pairs: impl Iterator<Item = (&'a str, &'a str)> + Cl
 pub fn commands(tables: &[Table]) -> Result<String> {
     let mut out = String::new();
     for t in tables {
+        refuse(t)?;
         let name = slug(&t.id);
         let Some((total, ws)) = weights(t, MAX_TOTAL_WEIGHT) else {
             // Any checked table must export, so this one is left out of the file, with the reason.
@@ -96,6 +121,20 @@ pub fn commands(tables: &[Table]) -> Result<String> {
         out.push_str(&block);
     }
     Ok(out)
+}
+
+/// Refuse (exit 1) a table one of whose results TableExport cannot carry ([`refusal`]), naming the row.
+pub fn refuse(t: &Table) -> Result<()> {
+    for row in &t.rows {
+        let item = item_text(&row.result)?;
+        if let Some(why) = refusal(item.trim()) {
+            return Err(Error::Rules(format!(
+                "table `{}` ({}) cannot be exported to Roll20: the result of row {} {why}\n  = help: write the result on one line, or export the table to Foundry or CSV (`--to foundry`, `--to csv`)",
+                t.id, t.at, row.at
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// A result's text as a Roll20 item: inline rolls and references as Roll20 rolls, curly quotes.
@@ -201,7 +240,7 @@ mod tests {
             "--",
             " --",
             "[TABLEEXPORT:ESCAPE]",
-            "<%%91%%>",
+            "5d6>5 < 7",
         ] {
             let e = super::escape(s);
             assert!(!e.contains("--"), "{e}");
@@ -211,6 +250,23 @@ mod tests {
         assert_eq!(
             super::escape("[[1d6]]"),
             "<%%91%%><%%91%%>1d6<%%93%%><%%93%%>"
+        );
+        // TableExport 0.2.3 undoes no escape for `<` or `>`: they are written as they are.
+        assert_eq!(
+            super::escape("[[5d6>5]] <b>"),
+            "<%%91%%><%%91%%>5d6>5<%%93%%><%%93%%> <b>"
+        );
+    }
+
+    #[test]
+    fn what_table_export_cannot_carry_is_named() {
+        assert_eq!(super::refusal("Less < than > more [x] -- y"), None);
+        assert!(super::refusal("one\ntwo").unwrap().contains("line break"));
+        assert!(super::refusal("one\r\ntwo").unwrap().contains("line break"));
+        assert!(
+            super::refusal("a <%%91%%> b")
+                .unwrap()
+                .contains("`<%%91%%>`")
         );
     }
 
