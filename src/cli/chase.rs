@@ -46,6 +46,7 @@ pub enum ChaseCommand {
         /// The seed: the same seed gives the same chase, byte for byte.
         #[arg(long, global = true, value_parser = super::seed_parser())]
         seed: Option<u64>,
+        /// How the players make the choices the rules leave open (see the system's --help).
         #[arg(long, global = true)]
         policy: Option<String>,
         /// What to print: md (a log to read), json, or both (`md,json`), in that order.
@@ -57,6 +58,7 @@ pub enum ChaseCommand {
             default_value = "md"
         )]
         format: Vec<ChaseFormat>,
+        /// Read content (the Call of Cthulhu-style kit's track tables) from this folder.
         #[arg(long, global = true, value_name = "DIR")]
         content: Option<PathBuf>,
     },
@@ -64,11 +66,13 @@ pub enum ChaseCommand {
     Table {
         #[command(subcommand)]
         system: SystemArgs,
+        /// How the players make the choices the rules leave open (see the system's --help).
         #[arg(long, global = true)]
         policy: Option<String>,
         /// md (the grid as Markdown tables) or json.
         #[arg(long, global = true, value_enum, default_value = "md")]
         format: ChaseFormat,
+        /// Read content (the Call of Cthulhu-style kit's track tables) from this folder.
         #[arg(long, global = true, value_name = "DIR")]
         content: Option<PathBuf>,
     },

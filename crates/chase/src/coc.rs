@@ -312,7 +312,8 @@ pub fn rulings() -> Vec<Ruling> {
     ]
 }
 
-fn policies() -> Vec<Policy> {
+/// The policies, the default first.
+pub fn policies() -> Vec<Policy> {
     vec![
         Policy::new(
             "reckless",

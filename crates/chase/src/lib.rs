@@ -216,14 +216,24 @@ impl Grid {
     }
 }
 
+/// A system's policies for its `--help`: each with what it does, the first marked as the default.
+pub fn policy_help(policies: &[Policy]) -> String {
+    let mut out = String::from("Policies (--policy):");
+    for (i, p) in policies.iter().enumerate() {
+        let default = if i == 0 { " (the default)" } else { "" };
+        out.push_str(&format!("\n  {}{default}: {}", p.id, p.text));
+    }
+    out
+}
+
 /// The systems, each with its options: `chase odds SYSTEM [options]`.
 #[derive(Debug, Clone, clap::Subcommand)]
 pub enum SystemArgs {
     /// Block by Block's card chase: Hot Pursuit, the road-ahead deck, slowing down to escape.
-    #[command(name = "bbb", visible_alias = "block-by-block")]
+    #[command(name = "bbb", visible_alias = "block-by-block", after_help = policy_help(&bbb::policies()))]
     Bbb(bbb::Args),
     /// The Call of Cthulhu-style chase: speed rolls, locations, movement actions, hazards and barriers.
-    #[command(name = "coc", visible_alias = "call-of-cthulhu")]
+    #[command(name = "coc", visible_alias = "call-of-cthulhu", after_help = policy_help(&coc::policies()))]
     Coc(coc::Args),
     /// Urban World (Dungeon World): the chase ladder, 2d6 + stat for hold, hold spent on the ladder.
     #[command(name = "urban-world", visible_alias = "uw")]
