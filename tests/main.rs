@@ -13,6 +13,7 @@ mod campaign;
 mod cards;
 mod case;
 mod chase;
+mod chase_small;
 mod check;
 mod cli;
 mod cli_surface;
