@@ -19,6 +19,7 @@
 
 pub mod cli;
 pub mod project;
+pub mod studio;
 
 pub use blockprint_content as content;
 pub use blockprint_content::{check, diag, error, roll};

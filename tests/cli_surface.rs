@@ -319,6 +319,7 @@ fn top_level_help_groups_every_command_by_purpose() {
             "Look things up",
             &["tables", "odds", "roll", "draw", "verify-odds"],
         ),
+        ("Studio", &["serve"]),
         ("Content", &["check", "init"]),
         ("Campaign", &["campaign"]),
         ("Shell", &["completions", "manpage"]),

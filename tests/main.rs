@@ -36,6 +36,7 @@ mod reliability;
 mod robust;
 mod sheet;
 mod srd;
+mod studio;
 mod templates;
 mod version;
 mod wrong_output;

@@ -37,6 +37,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
         "Look things up",
         &["tables", "odds", "roll", "draw", "verify-odds"],
     ),
+    ("Studio", &["serve"]),
     ("Content", &["check", "init"]),
     ("Campaign", &["campaign"]),
     ("Shell", &["completions", "manpage"]),

@@ -30,6 +30,7 @@ mod init;
 pub mod make;
 mod odds;
 mod roll;
+mod serve;
 mod shell;
 mod tables;
 pub mod term;
@@ -239,6 +240,9 @@ pub enum Command {
         #[arg(long)]
         strict: bool,
     },
+    /// Open the studio: a local web page to make, preview and download every kind, roll on the tables
+    /// and work out the odds of any dice.
+    Serve(serve::ServeArgs),
     /// Write the built-in content into DIR for editing; read it back with `--content DIR`.
     Init {
         /// A folder that does not exist yet or is empty.
@@ -494,6 +498,7 @@ fn run_command(command: Command) -> ExitCode {
         } => cards::draw(&id, seed, count, &content, json),
         Command::Chase { command } => chase::run(command),
         Command::Campaign { command } => return done(campaign::run(command)),
+        Command::Serve(args) => return done(serve::run(args)),
         Command::Init { dir, quiet } => init::run(&dir, quiet),
         Command::Completions { shell } => shell::completions(shell),
         Command::Manpage { out, quiet } => shell::manpage(out.as_deref(), quiet),

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The studio (`blockprint serve`), measured: a script a developer runs by hand, never a test.
+#   scripts/bench-studio.sh                  # BENCH_ROUNDS=20 page answers, a batch of 200 packets
+#   BENCH_BATCH=50 scripts/bench-studio.sh
+# It builds the release binary, starts `serve --port 0` on a fresh output folder, then prints:
+#   - each page's answer time over BENCH_ROUNDS requests (median and slowest; target: under 200 ms);
+#   - a make of one case packet and of the SRD from the page's own endpoint until its last event
+#     (files written and previews drawn), and a batch of BENCH_BATCH case packets;
+#   - with headless Chromium on the machine, a 1280 × 800 screenshot of each page into BENCH_SHOTS
+#     (default out/studio-shots), to look at.
+# Scratch files go to a temporary folder under out/, removed on exit; the server is stopped with Ctrl-C.
+set -euo pipefail
+
+ROUNDS=${BENCH_ROUNDS:-20}
+BATCH=${BENCH_BATCH:-200}
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$REPO"
+TARGET=${CARGO_TARGET_DIR:-$REPO/target}
+BIN="$TARGET/release/blockprint"
+SHOTS=${BENCH_SHOTS:-$REPO/out/studio-shots}
+mkdir -p "$REPO/out" "$SHOTS"
+WORK=$(mktemp -d "$REPO/out/.bench-studio.XXXXXX")
+SERVER=""
+cleanup() {
+  if [ -n "$SERVER" ]; then kill -INT "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say() { printf '%s\n' "$*" >&2; }
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+maxof() { printf '%s\n' "$@" | sort -g | tail -1; }
+ms() { awk -v s="$1" 'BEGIN { printf "%.1f ms", s * 1000 }'; }
+
+say "== cargo build --release"
+cargo build --release
+[ -x "$BIN" ] || { say "no binary at $BIN"; exit 1; }
+
+"$BIN" serve --port 0 --out "$WORK/out" 2>"$WORK/serve.log" &
+SERVER=$!
+for _ in $(seq 1 200); do
+  grep -q '^studio: http' "$WORK/serve.log" && break
+  sleep 0.1
+done
+URL=$(sed -n 's/^studio: \(http[^ ]*\) .*/\1/p' "$WORK/serve.log")
+[ -n "$URL" ] || { cat "$WORK/serve.log" >&2; exit 1; }
+TOKEN=$(curl -s "$URL" | sed -n 's/.*name="bp-token" content="\([0-9a-f]*\)".*/\1/p')
+say "studio at $URL"
+
+printf '\n%-34s %12s %12s\n' "page" "median" "slowest"
+for path in "/" "/tables" "/odds" "/odds?expr=3d6&at_least=15&vs=2d8" "/odds?expr=10d10kh3" "/assets/studio.js"; do
+  times=()
+  for _ in $(seq 1 "$ROUNDS"); do
+    times+=("$(curl -s -o /dev/null -w '%{time_total}' "$URL${path#/}")")
+  done
+  printf '%-34s %12s %12s\n' "$path" "$(ms "$(median "${times[@]}")")" "$(ms "$(maxof "${times[@]}")")"
+done
+
+# make BODY: start a make and follow its events to the last one; prints the wall time in seconds.
+make() {
+  local start end job
+  start=$EPOCHREALTIME
+  job=$(curl -s -H "x-blockprint-token: $TOKEN" -H 'content-type: application/json' -d "$1" "${URL}make" | jq -r .job)
+  curl -sN "${URL}jobs/$job/events" >"$WORK/events-$job.txt"
+  end=$EPOCHREALTIME
+  tail -1 "$WORK/events-$job.txt" | sed 's/^data: //' >&2
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }'
+}
+
+printf '\n%-34s %12s\n' "make (files, then previews)" "wall"
+printf '%-34s %12s\n' "case, 1 packet" "$(make '{"kind":"case","seed":1}') s"
+printf '%-34s %12s\n' "case, 1 packet again (warm)" "$(make '{"kind":"case","seed":2}') s"
+printf '%-34s %12s\n' "srd" "$(make '{"kind":"srd"}') s"
+printf '%-34s %12s\n' "case, $BATCH packets" "$(make "{\"kind\":\"case\",\"seed\":3,\"count\":$BATCH}") s"
+say "batch folder: $(find "$WORK/out" -maxdepth 1 -name '*-case' | sort -V | tail -1): $(find "$WORK/out" -name '*.pdf' | wc -l) PDFs in all"
+
+if command -v chromium >/dev/null; then
+  say ""
+  say "== screenshots at 1280 x 800 into $SHOTS"
+  for page in "make:" "tables:tables" "odds:odds?expr=3d6%26at_least=15%26vs=2d8" "job:jobs/1"; do
+    name=${page%%:*}
+    path=${page#*:}
+    path=${path//%26/&}
+    chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
+      --disable-component-update --disable-sync --user-data-dir="$WORK/profile" --hide-scrollbars \
+      --window-size=1280,800 --screenshot="$SHOTS/$name.png" "$URL$path" >/dev/null 2>&1 || say "no screenshot of /$path"
+    say "$SHOTS/$name.png"
+  done
+fi

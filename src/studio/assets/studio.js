@@ -1,0 +1,171 @@
+// blockprint studio: the few things the pages do without a reload. Every request that changes
+// something carries the page's token (the server refuses it otherwise); every piece of HTML put into
+// the page comes from the server, which escapes what it shows.
+"use strict";
+
+const token = document.querySelector('meta[name="bp-token"]').content;
+
+function post(url, body) {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-blockprint-token": token },
+    body: JSON.stringify(body),
+  });
+}
+
+// Make: the options form of the chosen kind, read into the options JSON.
+function setPath(obj, path, value) {
+  const parts = path.split(".");
+  let at = obj;
+  for (const p of parts.slice(0, -1)) {
+    at = at[p] = at[p] || {};
+  }
+  at[parts[parts.length - 1]] = value;
+}
+
+function readOptions(fieldset) {
+  const options = {};
+  for (const el of fieldset.querySelectorAll("[data-path]")) {
+    const nullable = el.dataset.nullable === "true";
+    const v = el.value.trim();
+    let value;
+    switch (el.dataset.input) {
+      case "checkbox": value = el.checked; break;
+      case "number": if (v === "") { if (!nullable) continue; value = null; } else value = Number(v); break;
+      case "list":
+        value = v === "" ? [] : v.split(",").map((s) => s.trim()).filter((s) => s !== "");
+        if (el.dataset.numbers === "true") value = value.map(Number);
+        if (nullable && value.length === 0) value = null;
+        break;
+      default: value = v === "" && nullable ? null : el.value;
+    }
+    setPath(options, el.dataset.path, value);
+  }
+  return options;
+}
+
+function showJob(id, into) {
+  return fetch("/jobs/" + id).then((r) => r.text()).then((html) => {
+    into.innerHTML = html;
+  });
+}
+
+function watchJob(id) {
+  const status = document.getElementById("make-status");
+  const bar = document.getElementById("make-progress");
+  const result = document.getElementById("result");
+  const button = document.getElementById("make-button");
+  bar.hidden = false;
+  const events = new EventSource("/jobs/" + id + "/events");
+  events.addEventListener("progress", (e) => {
+    const p = JSON.parse(e.data);
+    bar.max = Math.max(p.total, 1);
+    bar.value = p.done;
+    if (p.phase === "typesetting") status.textContent = "typesetting: " + p.done + " of " + p.total;
+    else if (p.phase === "previews") status.textContent = "drawing the previews";
+    else if (p.phase === "queued") status.textContent = "starting";
+    if (p.phase === "done" || p.phase === "failed") {
+      events.close();
+      status.textContent = p.phase === "done" ? "done" : "failed";
+      bar.hidden = true;
+      button.disabled = false;
+      showJob(id, result);
+    }
+  });
+  events.onerror = () => {
+    events.close();
+    button.disabled = false;
+    status.textContent = "lost touch with the studio; reload the page";
+  };
+}
+
+function setUpMake() {
+  const form = document.getElementById("make-form");
+  if (!form) return;
+  const choose = () => {
+    const kind = form.querySelector('input[name="kind"]:checked');
+    for (const fs of form.querySelectorAll("fieldset.options")) {
+      fs.hidden = !kind || fs.dataset.kind !== kind.value;
+    }
+  };
+  for (const r of form.querySelectorAll('input[name="kind"]')) r.addEventListener("change", choose);
+  choose();
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const kind = form.querySelector('input[name="kind"]:checked');
+    if (!kind) return;
+    const fs = form.querySelector('fieldset.options[data-kind="' + CSS.escape(kind.value) + '"]');
+    const body = { kind: kind.value, options: readOptions(fs) };
+    for (const el of fs.querySelectorAll("[data-batch]")) {
+      const v = el.value.trim();
+      if (v === "") continue;
+      body[el.dataset.batch] = el.dataset.batch === "paper" ? v : Number(v);
+    }
+    const status = document.getElementById("make-status");
+    const button = document.getElementById("make-button");
+    button.disabled = true;
+    status.textContent = "starting";
+    post("/make", body).then(async (r) => {
+      if (!r.ok) {
+        button.disabled = false;
+        status.textContent = await r.text();
+        return;
+      }
+      const { job } = await r.json();
+      watchJob(job);
+    });
+  });
+  for (const a of document.querySelectorAll("a[data-job]")) {
+    a.addEventListener("click", (e) => {
+      e.preventDefault();
+      showJob(a.dataset.job, document.getElementById("result"));
+    });
+  }
+}
+
+// Tables: Roll buttons, each roll added to the top of the session's log.
+function setUpTables() {
+  const log = document.getElementById("roll-log");
+  if (!log) return;
+  for (const form of document.querySelectorAll("form.roll-form")) {
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const body = { table: form.dataset.table };
+      const seed = form.elements.seed.value.trim();
+      if (seed !== "") body.seed = Number(seed);
+      post("/roll", body).then(async (r) => {
+        const text = await r.text();
+        if (!r.ok) {
+          const li = document.createElement("li");
+          li.className = "roll problem";
+          li.textContent = text;
+          log.prepend(li);
+          return;
+        }
+        log.insertAdjacentHTML("afterbegin", text);
+      });
+    });
+  }
+}
+
+// Author mode: after every save the server checks the content again and typesets the open preview
+// again; the diagnostics and the preview are swapped in here, without a reload.
+function setUpChanges() {
+  const diagnostics = document.getElementById("diagnostics");
+  if (!diagnostics) return;
+  const events = new EventSource("/events");
+  events.addEventListener("change", (e) => {
+    const c = JSON.parse(e.data);
+    document.body.dataset.generation = c.generation;
+    fetch("/diagnostics").then((r) => r.text()).then((html) => {
+      diagnostics.innerHTML = html;
+    });
+    if (c.preview !== null && document.getElementById("job-" + c.preview)) {
+      showJob(c.preview, document.getElementById("result"));
+    }
+  });
+}
+
+setUpMake();
+setUpTables();
+setUpChanges();

@@ -1,0 +1,501 @@
+//! The Odds page (a dice expression's exact distribution as an SVG chart, at least / at most, a contest
+//! against a second expression, the caret under a bad expression) and the Tables page (every table with
+//! each row's exact odds as a bar; seeded rolls, sub-tables rolled through, and the session's roll log).
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use num_rational::BigRational;
+use serde::{Deserialize, Serialize};
+
+use super::{App, refuse};
+use crate::dice::{self, Expr};
+use crate::roll::{self, TableRoll};
+
+/// Values a chart draws at most; a wider distribution is listed but not drawn.
+const MAX_BARS: usize = 2000;
+/// Rows the value table lists at most.
+const MAX_ROWS: usize = 500;
+/// Rolls the session's log keeps (the newest).
+const MAX_LOG: usize = 200;
+/// Chart size in SVG units.
+const CHART_W: f64 = 760.0;
+const CHART_H: f64 = 200.0;
+const CHART_LEFT: f64 = 48.0;
+
+/// What the Odds page was asked.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct OddsQuery {
+    #[serde(default)]
+    expr: String,
+    #[serde(default)]
+    vs: String,
+    #[serde(default)]
+    at_least: String,
+    #[serde(default)]
+    at_most: String,
+}
+
+/// A bad expression: the message, the expression (control characters escaped) and the caret line.
+#[derive(Debug, Serialize, PartialEq)]
+pub(crate) struct Bad {
+    which: &'static str,
+    message: String,
+    hint: Option<String>,
+    source: String,
+    /// Spaces up to the fault, then one `^` per character of it.
+    caret: String,
+}
+
+#[derive(Debug, Serialize)]
+struct Bar {
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+    label: String,
+    pct: String,
+}
+
+#[derive(Debug, Serialize)]
+struct Tick {
+    x: f64,
+    label: String,
+}
+
+#[derive(Debug, Serialize)]
+struct Outcome {
+    value: String,
+    exactly: String,
+    exactly_pct: f64,
+    at_least: String,
+    at_least_pct: f64,
+    at_most: String,
+    at_most_pct: f64,
+}
+
+#[derive(Debug, Serialize)]
+struct Chance {
+    question: String,
+    fraction: String,
+    approx: f64,
+}
+
+#[derive(Debug, Serialize)]
+struct Distribution {
+    expr: String,
+    mean: String,
+    mean_approx: f64,
+    sd_approx: f64,
+    bars: Vec<Bar>,
+    ticks: Vec<Tick>,
+    top_pct: String,
+    drawn: bool,
+    outcomes: Vec<Outcome>,
+    values: usize,
+    listed: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct Contest {
+    win: Chance,
+    draw: Chance,
+    loss: Chance,
+    defender: Distribution,
+}
+
+#[derive(Debug, Default, Serialize)]
+struct Answer {
+    dist: Option<Distribution>,
+    contest: Option<Contest>,
+    chances: Vec<Chance>,
+    bad: Vec<Bad>,
+}
+
+/// `s` with control characters written as escapes (`\u{1b}`), as the command line shows them.
+fn escaped(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The bad-expression report for `src` with the fault at byte `start..end`.
+pub(crate) fn bad(
+    which: &'static str,
+    src: &str,
+    start: usize,
+    end: usize,
+    message: &str,
+    hint: Option<&str>,
+) -> Bad {
+    let start = start.min(src.len());
+    let end = end.min(src.len()).max(start);
+    let col = src
+        .get(..start)
+        .map_or(start, |s| escaped(s).chars().count());
+    let width = src
+        .get(start..end)
+        .map_or(1, |s| escaped(s).chars().count().max(1));
+    Bad {
+        which,
+        message: escaped(message),
+        hint: hint.map(escaped),
+        source: escaped(src),
+        caret: format!("{}{}", " ".repeat(col), "^".repeat(width)),
+    }
+}
+
+fn parse(which: &'static str, src: &str) -> Result<Expr, Bad> {
+    dice::parse(src).map_err(|e| {
+        bad(
+            which,
+            src,
+            e.offset,
+            e.offset + e.len,
+            &e.message,
+            e.hint.as_deref(),
+        )
+    })
+}
+
+fn dist_bad(which: &'static str, src: &str, e: &dice::DistError) -> Bad {
+    let (s, t) = e.span.map_or((0, src.len()), |sp| (sp.start, sp.end));
+    bad(which, src, s, t, &e.message, e.hint.as_deref())
+}
+
+fn chance(question: String, p: &BigRational) -> Chance {
+    Chance {
+        question,
+        fraction: dice::fraction_reduced(p),
+        approx: dice::approx(p),
+    }
+}
+
+fn distribution(src: &str, d: &dice::Dist) -> Distribution {
+    let rows = d.rows();
+    let n = rows.len();
+    let top = rows
+        .iter()
+        .map(|r| dice::approx(&r.exactly))
+        .fold(0.0, f64::max);
+    let drawn = n <= MAX_BARS && top > 0.0;
+    let bw = (CHART_W - CHART_LEFT) / n.max(1) as f64;
+    let mut bars = Vec::new();
+    let mut ticks = Vec::new();
+    if drawn {
+        for (i, r) in rows.iter().enumerate() {
+            let a = dice::approx(&r.exactly);
+            let h = a / top * CHART_H;
+            let label = dice::fraction_reduced(&r.value);
+            bars.push(Bar {
+                x: CHART_LEFT + i as f64 * bw + bw * 0.1,
+                y: CHART_H - h + 10.0,
+                w: (bw * 0.8).max(0.5),
+                h,
+                pct: format!("{:.3}%", a * 100.0),
+                label,
+            });
+        }
+        let step = n.div_ceil(12).max(1);
+        for (i, r) in rows.iter().enumerate() {
+            if i % step == 0 || i + 1 == n {
+                ticks.push(Tick {
+                    x: CHART_LEFT + (i as f64 + 0.5) * bw,
+                    label: dice::fraction_reduced(&r.value),
+                });
+            }
+        }
+        // The last tick would crowd the one before it.
+        if ticks.len() >= 2 && (ticks[ticks.len() - 1].x - ticks[ticks.len() - 2].x) < 30.0 {
+            let last = ticks.len() - 2;
+            ticks.remove(last);
+        }
+    }
+    let listed = n <= MAX_ROWS;
+    let outcomes = if listed {
+        rows.iter()
+            .map(|r| Outcome {
+                value: dice::fraction_reduced(&r.value),
+                exactly: dice::fraction_reduced(&r.exactly),
+                exactly_pct: dice::approx(&r.exactly),
+                at_least: dice::fraction_reduced(&r.at_least),
+                at_least_pct: dice::approx(&r.at_least),
+                at_most: dice::fraction_reduced(&r.at_most),
+                at_most_pct: dice::approx(&r.at_most),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mean = d.mean();
+    Distribution {
+        expr: escaped(src),
+        mean: dice::fraction_reduced(&mean),
+        mean_approx: dice::approx(&mean),
+        sd_approx: dice::sqrt_approx(&d.variance()),
+        bars,
+        ticks,
+        top_pct: format!("{:.2}%", top * 100.0),
+        drawn,
+        outcomes,
+        values: n,
+        listed,
+    }
+}
+
+/// Work out what the Odds page shows (on a blocking thread: a distribution may take up to a second).
+fn answer(q: &OddsQuery) -> Answer {
+    let mut a = Answer::default();
+    let src = q.expr.trim_end();
+    if src.trim().is_empty() {
+        return a;
+    }
+    let expr = match parse("expression", src) {
+        Ok(e) => e,
+        Err(b) => {
+            a.bad.push(b);
+            return a;
+        }
+    };
+    let dist = match expr.distribution() {
+        Ok(d) => d,
+        Err(e) => {
+            a.bad.push(dist_bad("expression", src, &e));
+            return a;
+        }
+    };
+    for (field, text, op) in [
+        ("at least", q.at_least.trim(), dice::question::Op::Ge),
+        ("at most", q.at_most.trim(), dice::question::Op::Le),
+    ] {
+        if text.is_empty() {
+            continue;
+        }
+        match dice::question::parse_number(text) {
+            Ok(n) => {
+                let p = dist.probability_where(|x| op.test(x, &n));
+                a.chances.push(chance(
+                    format!("{field} {}", dice::fraction_reduced(&n)),
+                    &p,
+                ));
+            }
+            Err(e) => a.bad.push(bad(field, text, 0, text.len(), &e, None)),
+        }
+    }
+    let vs = q.vs.trim_end();
+    if !vs.trim().is_empty() {
+        match parse("against", vs) {
+            Ok(other) => match dice::contest(&expr, &other) {
+                Ok(c) => {
+                    a.contest = Some(Contest {
+                        win: chance("higher".into(), &c.win),
+                        draw: chance("equal".into(), &c.draw),
+                        loss: chance("lower".into(), &c.loss),
+                        defender: distribution(vs, &c.second),
+                    });
+                }
+                Err((side, e)) => a.bad.push(match side {
+                    dice::Side::First => dist_bad("expression", src, &e),
+                    dice::Side::Second => dist_bad("against", vs, &e),
+                    dice::Side::Difference => {
+                        bad("against", vs, 0, vs.len(), &e.message, e.hint.as_deref())
+                    }
+                }),
+            },
+            Err(b) => a.bad.push(b),
+        }
+    }
+    a.dist = Some(distribution(src, &dist));
+    a
+}
+
+/// GET /odds?expr=3d6&vs=&at_least=&at_most=: the Odds page.
+pub(crate) async fn odds(State(app): State<Arc<App>>, Query(q): Query<OddsQuery>) -> Response {
+    let (q, answer) = match tokio::task::spawn_blocking(move || {
+        let a = answer(&q);
+        (q, a)
+    })
+    .await
+    {
+        Ok(x) => x,
+        Err(e) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    };
+    app.page(
+        "odds.html",
+        minijinja::context! {
+            current => "odds",
+            expr => q.expr,
+            vs => q.vs,
+            at_least => q.at_least,
+            at_most => q.at_most,
+            answer => minijinja::value::Serde(&answer),
+            chart_w => CHART_W,
+            chart_h => CHART_H,
+            chart_left => CHART_LEFT,
+        },
+    )
+}
+
+/// A roll in the session's log.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Logged {
+    n: usize,
+    title: String,
+    seed: u64,
+    roll: TableRoll,
+}
+
+/// GET /tables: every table with its rows' exact odds, a Roll button each, and the session's log.
+pub(crate) async fn tables(State(app): State<Arc<App>>) -> Response {
+    let loaded = app.loaded();
+    let (tables, problem, diagnostics) = match &loaded.project {
+        Ok(p) => match crate::render::data::tables(p.lib(), p.report()) {
+            Some(t) => (t, None, Some(super::diagnostics(p))),
+            None => (
+                Vec::new(),
+                Some(
+                    "the content has errors, so its tables have no odds yet: see below".to_owned(),
+                ),
+                Some(super::diagnostics(p)),
+            ),
+        },
+        Err(e) => (Vec::new(), Some(e.clone()), None),
+    };
+    #[derive(Serialize)]
+    struct TableView {
+        table: crate::render::data::TableData,
+        /// Each row's bar, as a share of the widest row.
+        widths: Vec<f64>,
+    }
+    let views: Vec<TableView> = tables
+        .into_iter()
+        .map(|t| {
+            let top = t.rows.iter().map(|r| r.approx).fold(0.0, f64::max);
+            let widths = t
+                .rows
+                .iter()
+                .map(|r| {
+                    if top > 0.0 {
+                        (r.approx / top * 1000.0).round() / 10.0
+                    } else {
+                        0.0
+                    }
+                })
+                .collect();
+            TableView { table: t, widths }
+        })
+        .collect();
+    let log: Vec<Logged> = app
+        .rolls
+        .lock()
+        .map(|l| l.iter().rev().cloned().collect())
+        .unwrap_or_default();
+    app.page(
+        "tables.html",
+        minijinja::context! {
+            current => "tables",
+            tables => minijinja::value::Serde(&views),
+            problem,
+            diagnostics => minijinja::value::Serde(&diagnostics),
+            log => minijinja::value::Serde(&log),
+        },
+    )
+}
+
+/// What the page sends to roll a table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RollRequest {
+    table: String,
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+/// POST /roll: roll a table (seeded; a fresh seed when none is given), sub-tables rolled through; the
+/// roll joins the session's log and comes back as the log's new entry.
+pub(crate) async fn roll(
+    State(app): State<Arc<App>>,
+    body: Result<Json<RollRequest>, axum::extract::rejection::JsonRejection>,
+) -> Response {
+    let Json(req) = match body {
+        Ok(b) => b,
+        Err(e) => {
+            return refuse(
+                e.status(),
+                &format!("a roll is asked as JSON: {}", e.body_text()),
+            );
+        }
+    };
+    let seed = match req.seed {
+        Some(s) if s > roll::case::MAX_SEED => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                &format!(
+                    "seed {s}: a seed is a whole number up to {}",
+                    roll::case::MAX_SEED
+                ),
+            );
+        }
+        Some(s) => s,
+        None => roll::fresh_seed(),
+    };
+    let loaded = app.loaded();
+    let project = match &loaded.project {
+        Ok(p) => p,
+        Err(e) => {
+            return refuse(
+                StatusCode::CONFLICT,
+                &format!("the content cannot be read: {e}"),
+            );
+        }
+    };
+    let cx = match project.checked(&[]) {
+        Ok(cx) => cx,
+        Err(e) => return refuse(StatusCode::CONFLICT, &e.to_string()),
+    };
+    let Some(table) = cx.lib.table(&req.table) else {
+        return refuse(
+            StatusCode::NOT_FOUND,
+            &format!("there is no table `{}`", req.table),
+        );
+    };
+    let title = table.title.clone();
+    let rolled = match roll::roll_table(&cx.lib, &req.table, &mut roll::rng(seed)) {
+        Ok(r) => r,
+        Err(e) => return refuse(StatusCode::UNPROCESSABLE_ENTITY, &e.to_string()),
+    };
+    let entry = {
+        let Ok(mut log) = app.rolls.lock() else {
+            return refuse(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the roll log is poisoned",
+            );
+        };
+        let n = log.last().map_or(1, |l| l.n + 1);
+        let entry = Logged {
+            n,
+            title,
+            seed,
+            roll: rolled,
+        };
+        log.push(entry.clone());
+        if log.len() > MAX_LOG {
+            let extra = log.len() - MAX_LOG;
+            log.drain(..extra);
+        }
+        entry
+    };
+    app.page(
+        "roll.html",
+        minijinja::context! { entry => minijinja::value::Serde(&entry) },
+    )
+}

@@ -1,0 +1,1021 @@
+//! The Make page: every registered kind with an options form built from its JSON Schema; a make runs
+//! in-process on the project's one engine, reports its progress as server-sent events, and leaves page
+//! previews (PNG through typst-render), its files and a zip of its folder. Each make writes into a folder
+//! of its own under the output folder, `<n>-<kind>`.
+
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+use axum::Json;
+use axum::extract::{Path as UrlPath, Request, State};
+use axum::http::{StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{App, refuse};
+use crate::error::{Error, Result};
+use crate::project::{Batch, Output};
+use crate::render::{Format, Paper};
+
+/// The most items one make may ask for.
+pub const MAX_COUNT: u32 = 1000;
+/// Pages of the first document shown as previews.
+pub const MAX_PREVIEWS: usize = 12;
+/// Preview resolution: an A4 page 910 pixels wide, readable on screen.
+const PREVIEW_DPI: f64 = 110.0;
+
+/// The makes of this run.
+pub(crate) struct Jobs {
+    max: usize,
+    slots: Arc<tokio::sync::Semaphore>,
+    list: Mutex<BTreeMap<u32, Arc<Job>>>,
+    /// Guards choosing a new folder number.
+    next: AtomicU32,
+}
+
+impl Jobs {
+    pub(crate) fn new(max: usize) -> Self {
+        Jobs {
+            max,
+            slots: Arc::new(tokio::sync::Semaphore::new(max)),
+            list: Mutex::new(BTreeMap::new()),
+            next: AtomicU32::new(0),
+        }
+    }
+
+    /// Makes running now.
+    pub(crate) fn running(&self) -> usize {
+        self.max - self.slots.available_permits()
+    }
+
+    /// Wait until no make runs.
+    pub(crate) async fn wait_all(&self) {
+        let n = u32::try_from(self.max).unwrap_or(u32::MAX);
+        let _ = self.slots.acquire_many(n).await;
+    }
+
+    fn get(&self, id: u32) -> Option<Arc<Job>> {
+        self.list.lock().ok()?.get(&id).cloned()
+    }
+
+    fn all(&self) -> Vec<Arc<Job>> {
+        self.list
+            .lock()
+            .map(|l| l.values().rev().cloned().collect())
+            .unwrap_or_default()
+    }
+}
+
+/// One make.
+pub(crate) struct Job {
+    id: u32,
+    kind: String,
+    /// Its folder under the output folder.
+    folder: String,
+    seed: Option<u64>,
+    count: u32,
+    paper: String,
+    /// The options it was made with (author mode typesets its preview again with them).
+    options: Value,
+    paper_size: Paper,
+    state: tokio::sync::watch::Sender<Progress>,
+    made: Mutex<Made>,
+}
+
+/// Where a make is, as the events report it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub(crate) struct Progress {
+    /// `queued`, `typesetting`, `previews`, `done` or `failed`.
+    phase: &'static str,
+    /// Documents written so far, of `total`.
+    done: usize,
+    total: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+#[derive(Default)]
+struct Made {
+    previews: Vec<Vec<u8>>,
+    /// Pages of the previewed document.
+    pages: usize,
+    /// Where each page of the previewed document is: its PDF (relative to the output folder) and
+    /// its page there.
+    links: Vec<(String, usize)>,
+    /// How often author mode typeset the preview again.
+    version: u64,
+    /// Why the last attempt to typeset it again failed.
+    error: Option<String>,
+}
+
+impl Job {
+    fn set(&self, f: impl FnOnce(&mut Progress)) {
+        self.state.send_modify(f);
+    }
+}
+
+/// What the page sends to make something.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MakeRequest {
+    kind: String,
+    #[serde(default)]
+    options: Value,
+    #[serde(default = "one")]
+    count: u32,
+    #[serde(default)]
+    seed: Option<u64>,
+    #[serde(default)]
+    paper: Option<String>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// One input of an options form.
+#[derive(Debug, Serialize)]
+pub(crate) struct Field {
+    /// The option's place in the options JSON, dotted: `layout.card_size`.
+    path: String,
+    label: String,
+    help: String,
+    /// `checkbox`, `select`, `number`, `list`, `text` or `group` (a nested object, with `children`).
+    input: &'static str,
+    choices: Vec<(String, String)>,
+    value: String,
+    checked: bool,
+    nullable: bool,
+    /// For a `list`: whether its items are numbers.
+    numbers: bool,
+    children: Vec<Field>,
+}
+
+/// The schema a `$ref` points at (`#/$defs/Name`), or the schema itself.
+fn deref<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
+    if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+        let name = r.rsplit('/').next().unwrap_or_default();
+        return root
+            .get("$defs")
+            .and_then(|d| d.get(name))
+            .unwrap_or(&Value::Null);
+    }
+    // `Option<Enum>`: anyOf [{ "$ref" }, { "type": "null" }].
+    if let Some(any) = schema.get("anyOf").and_then(Value::as_array)
+        && let Some(r) = any.iter().find(|s| s.get("$ref").is_some())
+    {
+        return deref(root, r);
+    }
+    schema
+}
+
+fn types(schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    match schema.get("type") {
+        Some(Value::String(t)) => out.push(t.clone()),
+        Some(Value::Array(ts)) => {
+            out.extend(ts.iter().filter_map(|t| t.as_str().map(str::to_owned)))
+        }
+        _ => {}
+    }
+    if let Some(any) = schema.get("anyOf").and_then(Value::as_array) {
+        for s in any {
+            out.extend(types(s));
+        }
+    }
+    out
+}
+
+/// The form of an options schema, each input holding its default.
+pub(crate) fn fields(root: &Value, schema: &Value, defaults: &Value, prefix: &str) -> Vec<Field> {
+    let schema = deref(root, schema);
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (k, v) in props {
+        let path = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        let target = deref(root, v);
+        let default = defaults.get(k).unwrap_or(&Value::Null);
+        let help = v
+            .get("description")
+            .or_else(|| target.get("description"))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let label = k.replace('_', " ");
+        let mut field = Field {
+            path: path.clone(),
+            label,
+            help,
+            input: "text",
+            choices: Vec::new(),
+            value: match default {
+                Value::Null => String::new(),
+                Value::String(s) => s.clone(),
+                Value::Array(items) => items
+                    .iter()
+                    .map(|i| match i {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                other => other.to_string(),
+            },
+            checked: default.as_bool() == Some(true),
+            nullable: false,
+            numbers: false,
+            children: Vec::new(),
+        };
+        let mut ts = types(v);
+        ts.extend(types(target));
+        field.nullable = ts.iter().any(|t| t == "null");
+        if target.get("properties").is_some() {
+            field.input = "group";
+            field.children = fields(root, target, default, &path);
+        } else if let Some(consts) = target.get("oneOf").and_then(Value::as_array) {
+            field.input = "select";
+            field.choices = consts
+                .iter()
+                .filter_map(|c| {
+                    let value = c.get("const").and_then(Value::as_str)?;
+                    let about = c
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .unwrap_or(value);
+                    Some((value.to_owned(), about.to_owned()))
+                })
+                .collect();
+        } else if let Some(values) = target.get("enum").and_then(Value::as_array) {
+            field.input = "select";
+            field.choices = values
+                .iter()
+                .filter_map(Value::as_str)
+                .map(|s| (s.to_owned(), s.to_owned()))
+                .collect();
+        } else if ts.iter().any(|t| t == "boolean") {
+            field.input = "checkbox";
+        } else if ts.iter().any(|t| t == "integer" || t == "number") {
+            field.input = "number";
+        } else if ts.iter().any(|t| t == "array") {
+            field.input = "list";
+            let items = deref(root, v.get("items").unwrap_or(&Value::Null));
+            field.numbers = types(items).iter().any(|t| t == "integer" || t == "number");
+        }
+        out.push(field);
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct KindView {
+    name: String,
+    about: String,
+    formats: String,
+    papers: Vec<String>,
+    rolls: bool,
+    fields: Vec<Field>,
+}
+
+#[derive(Serialize)]
+struct JobView {
+    id: u32,
+    kind: String,
+    folder: String,
+    phase: &'static str,
+    done: usize,
+    total: usize,
+    error: Option<String>,
+    seed: Option<u64>,
+    count: u32,
+    paper: String,
+    previews: Vec<Preview>,
+    pages: usize,
+    files: Vec<FileView>,
+    preview_error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Preview {
+    src: String,
+    pdf: Option<String>,
+    page: usize,
+}
+
+#[derive(Serialize)]
+struct FileView {
+    name: String,
+    href: String,
+    size: u64,
+}
+
+/// GET /: the Make page.
+pub(crate) async fn page(State(app): State<Arc<App>>) -> Response {
+    let loaded = app.loaded();
+    let (kinds, problem, diagnostics) = match &loaded.project {
+        Ok(project) => {
+            let mut kinds = Vec::new();
+            for def in project.registry().defs() {
+                let info = def.info();
+                let schema = def.schema();
+                let defaults = def.defaults().unwrap_or(Value::Null);
+                kinds.push(KindView {
+                    name: info.name.to_string(),
+                    about: info.about.to_string(),
+                    formats: crate::project::format_list(&info.formats),
+                    papers: info.papers.iter().map(|p| p.name().to_owned()).collect(),
+                    rolls: info.rolls,
+                    fields: fields(&schema, &schema, &defaults, ""),
+                });
+            }
+            (kinds, None, Some(super::diagnostics(project)))
+        }
+        Err(e) => (Vec::new(), Some(e.clone()), None),
+    };
+    let jobs: Vec<JobView> = app
+        .jobs
+        .all()
+        .iter()
+        .map(|j| view(&app, j, false))
+        .collect();
+    app.page(
+        "make.html",
+        minijinja::context! {
+            current => "make",
+            kinds => minijinja::value::Serde(&kinds),
+            problem,
+            diagnostics => minijinja::value::Serde(&diagnostics),
+            jobs => minijinja::value::Serde(&jobs),
+            out => app.out.display().to_string(),
+            max_count => MAX_COUNT,
+            watching => [&app.content, &app.templates]
+                .into_iter()
+                .flatten()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" and "),
+        },
+    )
+}
+
+fn view(app: &App, job: &Job, files: bool) -> JobView {
+    let p = job.state.borrow().clone();
+    let made = job.made.lock();
+    let (previews, pages, links, version, preview_error) = match &made {
+        Ok(m) => (
+            m.previews.len(),
+            m.pages,
+            m.links.clone(),
+            m.version,
+            m.error.clone(),
+        ),
+        Err(_) => (0, 0, Vec::new(), 0, None),
+    };
+    drop(made);
+    JobView {
+        id: job.id,
+        kind: job.kind.clone(),
+        folder: job.folder.clone(),
+        phase: p.phase,
+        done: p.done,
+        total: p.total,
+        error: p.error,
+        seed: job.seed,
+        count: job.count,
+        paper: job.paper.clone(),
+        previews: (0..previews)
+            .map(|i| Preview {
+                src: format!("/jobs/{}/preview/{}?v={version}", job.id, i + 1),
+                pdf: links.get(i).map(|(p, n)| format!("{}#page={n}", href(p))),
+                page: i + 1,
+            })
+            .collect(),
+        pages,
+        files: if files && p.phase == "done" {
+            list(&app.out, &job.folder)
+        } else {
+            Vec::new()
+        },
+        preview_error,
+    }
+}
+
+/// `/files/…` for a path relative to the output folder, each part percent-encoded.
+fn href(rel: &str) -> String {
+    let parts: Vec<String> = rel
+        .split('/')
+        .map(|p| percent_encoding::utf8_percent_encode(p, SEGMENT).to_string())
+        .collect();
+    format!("/files/{}", parts.join("/"))
+}
+
+/// What a path segment keeps as it is: letters, digits and `-._~`.
+const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// Every file a make wrote, relative to the output folder, in order.
+fn list(out: &Path, folder: &str) -> Vec<FileView> {
+    let mut found = Vec::new();
+    walk(&out.join(folder), &mut found);
+    found.sort();
+    found
+        .into_iter()
+        .filter_map(|p| {
+            let rel = p.strip_prefix(out).ok()?;
+            let rel: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            let size = std::fs::metadata(&p).map(|m| m.len()).unwrap_or(0);
+            Some(FileView {
+                name: rel[1..].join("/"),
+                href: href(&rel.join("/")),
+                size,
+            })
+        })
+        .collect()
+}
+
+/// Files under `dir`, hidden ones (locks, journals) left out; symbolic links are not followed.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        if e.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let Ok(t) = e.file_type() else { continue };
+        if t.is_dir() {
+            walk(&e.path(), out);
+        } else if t.is_file() {
+            out.push(e.path());
+        }
+    }
+}
+
+/// POST /make: start a make; answers `{"job": N}` at once, or why it cannot start.
+pub(crate) async fn start(
+    State(app): State<Arc<App>>,
+    body: std::result::Result<Json<MakeRequest>, axum::extract::rejection::JsonRejection>,
+) -> Response {
+    let Json(req) = match body {
+        Ok(b) => b,
+        Err(e) => {
+            return refuse(
+                e.status(),
+                &format!("a make is asked as JSON: {}", e.body_text()),
+            );
+        }
+    };
+    if !(1..=MAX_COUNT).contains(&req.count) {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            &format!("count {}: make 1 to {MAX_COUNT} at a time", req.count),
+        );
+    }
+    if let Some(s) = req.seed
+        && s > crate::roll::case::MAX_SEED
+    {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            &format!(
+                "seed {s}: a seed is a whole number up to {}",
+                crate::roll::case::MAX_SEED
+            ),
+        );
+    }
+    let paper = match req.paper.as_deref() {
+        None | Some("") => Paper::A4,
+        Some(p) => match <Paper as clap::ValueEnum>::from_str(p, true) {
+            Ok(p) => p,
+            Err(_) => return refuse(StatusCode::BAD_REQUEST, &format!("there is no paper `{p}`")),
+        },
+    };
+    let loaded = app.loaded();
+    let rolls = match &loaded.project {
+        Ok(p) => match p.registry().def(&req.kind) {
+            Some(d) => d.info().rolls,
+            None => {
+                return refuse(
+                    StatusCode::NOT_FOUND,
+                    &format!("there is no document kind `{}`", req.kind),
+                );
+            }
+        },
+        Err(e) => {
+            return refuse(
+                StatusCode::CONFLICT,
+                &format!("the content or templates cannot be read: {e}"),
+            );
+        }
+    };
+    let Ok(permit) = app.jobs.slots.clone().try_acquire_owned() else {
+        return refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            &format!(
+                "{} makes are running already, the most at once; wait for one to finish",
+                app.jobs.max
+            ),
+        );
+    };
+    let seed = rolls.then(|| req.seed.unwrap_or_else(crate::roll::fresh_seed));
+    let job = match new_job(&app, &req, seed, paper) {
+        Ok(j) => j,
+        Err(e) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    };
+    let id = job.id;
+    let run_app = app.clone();
+    let run_job = job.clone();
+    tokio::spawn(async move {
+        let j = run_job.clone();
+        let ran = tokio::task::spawn_blocking(move || {
+            let r = make(&run_app, &run_job, &req, paper);
+            drop(permit);
+            r
+        })
+        .await;
+        let failed = match ran {
+            Ok(Ok(())) => None,
+            Ok(Err(e)) => Some(e.to_string()),
+            Err(e) => Some(format!("the make stopped on an internal error: {e}")),
+        };
+        j.set(|p| match failed {
+            Some(e) => {
+                p.phase = "failed";
+                p.error = Some(e);
+            }
+            None => p.phase = "done",
+        });
+    });
+    (StatusCode::ACCEPTED, Json(serde_json::json!({ "job": id }))).into_response()
+}
+
+fn new_job(app: &App, req: &MakeRequest, seed: Option<u64>, paper: Paper) -> Result<Arc<Job>> {
+    let mut list = app
+        .jobs
+        .list
+        .lock()
+        .map_err(|_| Error::Bug("the studio's job list is poisoned".into()))?;
+    // The next number free in the output folder, so a new run never writes into an old run's folder.
+    let mut id = app.jobs.next.load(Ordering::Relaxed);
+    if id == 0 {
+        id = std::fs::read_dir(&app.out)
+            .map(|es| {
+                es.flatten()
+                    .filter_map(|e| {
+                        let n = e.file_name().to_string_lossy().into_owned();
+                        n.split_once('-').and_then(|(a, _)| a.parse::<u32>().ok())
+                    })
+                    .max()
+                    .unwrap_or(0)
+            })
+            .unwrap_or(0)
+            + 1;
+    }
+    app.jobs.next.store(id + 1, Ordering::Relaxed);
+    let safe: String = req
+        .kind
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let job = Arc::new(Job {
+        id,
+        kind: req.kind.clone(),
+        folder: format!("{id}-{safe}"),
+        seed,
+        count: req.count,
+        paper: paper.name().to_owned(),
+        options: req.options.clone(),
+        paper_size: paper,
+        state: tokio::sync::watch::Sender::new(Progress {
+            phase: "queued",
+            done: 0,
+            total: req.count as usize,
+            error: None,
+        }),
+        made: Mutex::new(Made::default()),
+    });
+    list.insert(id, job.clone());
+    Ok(job)
+}
+
+/// Run one make (on a blocking thread): the kind's files, then the previews of its first document.
+fn make(app: &App, job: &Job, req: &MakeRequest, paper: Paper) -> Result<()> {
+    let loaded = app.loaded();
+    let project = loaded
+        .project
+        .as_ref()
+        .map_err(|e| Error::Usage(format!("the content or templates cannot be read: {e}")))?;
+    let def = project.def(&req.kind)?;
+    let cx = project.checked(&[def.base()])?;
+    let kind = def.configure(cx, &req.options)?;
+    let batch = Batch {
+        seed: Some(job.seed.unwrap_or(0)),
+        count: req.count,
+        ..Batch::default()
+    };
+    let mut output = Output::new(app.out.join(&job.folder));
+    output.paper = paper;
+    output.quiet = true;
+    output.command = format!("blockprint serve (make {})", req.kind);
+    let request = project.request(kind.as_ref(), &batch, &output)?;
+    let total = kind.count(cx, &request)?;
+    job.set(|p| {
+        p.phase = "typesetting";
+        p.total = total;
+    });
+    // Progress: the documents written so far, counted in the kind's folder while the driver works.
+    let counted = if kind.formats().contains(&Format::Pdf) {
+        "pdf"
+    } else {
+        "json"
+    };
+    let dir = output.out.join(kind.folder());
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    let made = std::thread::scope(|s| {
+        s.spawn(|| {
+            while !finished.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(150));
+                let mut files = Vec::new();
+                walk(&dir, &mut files);
+                let n = files
+                    .iter()
+                    .filter(|f| f.extension().is_some_and(|e| e == counted))
+                    .count();
+                job.set(|p| {
+                    if p.phase == "typesetting" {
+                        p.done = n.min(total);
+                    }
+                });
+            }
+        });
+        let r = project.make(&[(req.kind.as_str(), req.options.clone())], &batch, &output);
+        finished.store(true, Ordering::Relaxed);
+        r
+    });
+    made?;
+    job.set(|p| {
+        p.done = total;
+        p.phase = "previews";
+    });
+    if !kind.formats().contains(&Format::Pdf) || total == 0 {
+        return Ok(());
+    }
+    let (previews, pages, doc) = typeset_previews(project, kind.as_ref(), cx, &request)?;
+    let links = page_links(&app.out, &dir, &doc);
+    if let Ok(mut m) = job.made.lock() {
+        *m = Made {
+            previews,
+            pages,
+            links,
+            version: 0,
+            error: None,
+        };
+    }
+    Ok(())
+}
+
+/// The first document of a configured kind, typeset on the project's engine: the PNGs of its first
+/// pages, its page count and its stem.
+fn typeset_previews(
+    project: &crate::project::Project,
+    kind: &dyn crate::generators::Kind,
+    cx: &crate::generators::Checked,
+    request: &crate::generators::Request,
+) -> Result<(Vec<Vec<u8>>, usize, crate::generators::Document)> {
+    let engine = project.engine()?;
+    let doc = kind.document(cx, request, 0)?;
+    let typeset = engine.typeset(&format!("{}.typ", doc.template), &kind.pdf_data(&doc))?;
+    let pages = typeset.pages().len();
+    let opts = typst_render::RenderOptions {
+        pixel_per_pt: typst::utils::Scalar::new(PREVIEW_DPI / 72.0),
+        ..Default::default()
+    };
+    let mut previews = Vec::new();
+    for page in typeset.pages().iter().take(MAX_PREVIEWS) {
+        let png = typst_render::render(page, &opts)
+            .encode_png()
+            .map_err(|e| Error::Bug(format!("cannot encode a preview: {e}")))?;
+        previews.push(png);
+    }
+    Ok((previews, pages, doc))
+}
+
+/// Author mode: typeset the preview of the latest make that has one again, from the project as it
+/// is now (its files stay as they were made). Returns that make's number.
+pub(crate) fn refresh_latest(app: &App) -> Option<u32> {
+    let job = app.jobs.all().into_iter().find(|j| {
+        j.state.borrow().phase == "done" && j.made.lock().is_ok_and(|m| !m.previews.is_empty())
+    })?;
+    let loaded = app.loaded();
+    let r = (|| -> Result<(Vec<Vec<u8>>, usize)> {
+        let project = loaded
+            .project
+            .as_ref()
+            .map_err(|e| Error::Usage(e.clone()))?;
+        let def = project.def(&job.kind)?;
+        let cx = project.checked(&[def.base()])?;
+        let kind = def.configure(cx, &job.options)?;
+        let batch = Batch {
+            seed: Some(job.seed.unwrap_or(0)),
+            count: job.count,
+            ..Batch::default()
+        };
+        let mut output = Output::new(app.out.join(&job.folder));
+        output.paper = job.paper_size;
+        output.quiet = true;
+        let request = project.request(kind.as_ref(), &batch, &output)?;
+        let (previews, pages, _) = typeset_previews(project, kind.as_ref(), cx, &request)?;
+        Ok((previews, pages))
+    })();
+    if let Ok(mut m) = job.made.lock() {
+        m.version += 1;
+        match r {
+            Ok((previews, pages)) => {
+                m.previews = previews;
+                m.pages = pages;
+                m.error = None;
+            }
+            Err(e) => m.error = Some(e.to_string()),
+        }
+    }
+    Some(job.id)
+}
+
+/// Where each page of a written document is: `<stem>.pdf` page by page, or, for a document split into
+/// parts, `<stem>-<part>.pdf` for as many pages as that file has, part after part.
+fn page_links(out: &Path, dir: &Path, doc: &crate::generators::Document) -> Vec<(String, usize)> {
+    let rel = |p: &Path| -> Option<String> {
+        let r = p.strip_prefix(out).ok()?;
+        Some(
+            r.components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/"),
+        )
+    };
+    let pages_of = |p: &Path| -> usize {
+        std::fs::read(p)
+            .ok()
+            .and_then(|b| lopdf::Document::load_mem(&b).ok())
+            .map_or(0, |d| d.get_pages().len())
+    };
+    let files: Vec<PathBuf> = if doc.parts.is_empty() {
+        vec![dir.join(format!("{}.pdf", doc.stem))]
+    } else {
+        doc.parts
+            .iter()
+            .map(|p| dir.join(format!("{}-{}.pdf", doc.stem, p.name)))
+            .collect()
+    };
+    let mut links = Vec::new();
+    for f in files {
+        let Some(r) = rel(&f) else { continue };
+        for n in 1..=pages_of(&f) {
+            links.push((r.clone(), n));
+        }
+    }
+    links
+}
+
+fn job_of(app: &App, id: &str) -> Option<Arc<Job>> {
+    id.parse().ok().and_then(|id| app.jobs.get(id))
+}
+
+/// GET /jobs/N: a make's progress, previews and files (the part of the page the script swaps in).
+pub(crate) async fn job_page(
+    State(app): State<Arc<App>>,
+    UrlPath(id): UrlPath<String>,
+) -> Response {
+    let Some(job) = job_of(&app, &id) else {
+        return refuse(StatusCode::NOT_FOUND, "there is no such make in this run");
+    };
+    let job = view(&app, &job, true);
+    app.page(
+        "job.html",
+        minijinja::context! { job => minijinja::value::Serde(&job) },
+    )
+}
+
+/// GET /jobs/N/events: the make's progress as server-sent events, until it is done or failed.
+pub(crate) async fn events(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>) -> Response {
+    let Some(job) = job_of(&app, &id) else {
+        return refuse(StatusCode::NOT_FOUND, "there is no such make in this run");
+    };
+    let rx = job.state.subscribe();
+    let stream =
+        futures_util::stream::unfold((rx, false, true), |(mut rx, over, first)| async move {
+            if over {
+                return None;
+            }
+            if !first && rx.changed().await.is_err() {
+                return None;
+            }
+            let p = rx.borrow_and_update().clone();
+            let end = p.phase == "done" || p.phase == "failed";
+            let ev = Event::default()
+                .event("progress")
+                .json_data(&p)
+                .unwrap_or_else(|_| Event::default().event("progress"));
+            Some((Ok::<_, Infallible>(ev), (rx, end, false)))
+        });
+    Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+/// GET /jobs/N/preview/P: page P of the make's first document, as PNG.
+pub(crate) async fn preview(
+    State(app): State<Arc<App>>,
+    UrlPath((id, n)): UrlPath<(String, String)>,
+) -> Response {
+    let Some(job) = job_of(&app, &id) else {
+        return refuse(StatusCode::NOT_FOUND, "there is no such make in this run");
+    };
+    let png = n.parse::<usize>().ok().and_then(|n| {
+        let m = job.made.lock().ok()?;
+        m.previews.get(n.checked_sub(1)?).cloned()
+    });
+    match png {
+        Some(b) => ([(header::CONTENT_TYPE, "image/png")], b).into_response(),
+        None => refuse(StatusCode::NOT_FOUND, "there is no such preview"),
+    }
+}
+
+/// GET /jobs/N/zip: the make's folder as one zip.
+pub(crate) async fn zip(State(app): State<Arc<App>>, UrlPath(id): UrlPath<String>) -> Response {
+    let Some(job) = job_of(&app, &id) else {
+        return refuse(StatusCode::NOT_FOUND, "there is no such make in this run");
+    };
+    if job.state.borrow().phase != "done" {
+        return refuse(StatusCode::CONFLICT, "the make has not finished");
+    }
+    let dir = app.out.join(&job.folder);
+    let folder = job.folder.clone();
+    match tokio::task::spawn_blocking(move || zip_folder(&dir)).await {
+        Ok(Ok(bytes)) => (
+            [
+                (header::CONTENT_TYPE, "application/zip".to_owned()),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"{folder}.zip\""),
+                ),
+            ],
+            bytes,
+        )
+            .into_response(),
+        Ok(Err(e)) => refuse(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+        Err(e) => refuse(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    }
+}
+
+/// Every file under `dir` (hidden ones left out) in a zip, paths relative to `dir`, in order.
+pub(crate) fn zip_folder(dir: &Path) -> Result<Vec<u8>> {
+    let mut files = Vec::new();
+    walk(dir, &mut files);
+    files.sort();
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .last_modified_time(zip::DateTime::default());
+    for f in files {
+        let rel = f.strip_prefix(dir).map_err(|e| Error::Bug(e.to_string()))?;
+        let name: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let bytes = std::fs::read(&f).map_err(|e| Error::io(&f, e))?;
+        w.start_file(name.join("/"), opts)
+            .map_err(|e| Error::Bug(format!("zip: {e}")))?;
+        std::io::Write::write_all(&mut w, &bytes).map_err(|e| Error::io(&f, e))?;
+    }
+    let cur = w.finish().map_err(|e| Error::Bug(format!("zip: {e}")))?;
+    Ok(cur.into_inner())
+}
+
+/// Why a path under `/files/` is refused.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// An empty part: `//`, a leading `/` (an absolute path) or a trailing one.
+    Empty,
+    /// A part that is not UTF-8 once decoded.
+    Encoding,
+    /// `.` or `..`.
+    Dots,
+    /// A separator, drive colon or NUL inside a part (`%2F`, `%5C`, `%00`).
+    Separator,
+    /// Not a file inside the output folder (missing, a folder, or a link that leads out).
+    Outside,
+}
+
+/// The file a `/files/` path (as sent, still percent-encoded) names inside `out` (canonical), or why
+/// it is refused. Each part is decoded on its own, so an encoded separator cannot make a new part.
+pub fn resolve(out: &Path, raw: &str) -> std::result::Result<PathBuf, Refused> {
+    let mut path = out.to_path_buf();
+    for part in raw.split('/') {
+        if part.is_empty() {
+            return Err(Refused::Empty);
+        }
+        let decoded = percent_encoding::percent_decode_str(part)
+            .decode_utf8()
+            .map_err(|_| Refused::Encoding)?;
+        if decoded == "." || decoded == ".." {
+            return Err(Refused::Dots);
+        }
+        if decoded.contains(['/', '\\', '\0', ':']) {
+            return Err(Refused::Separator);
+        }
+        path.push(decoded.as_ref());
+    }
+    let real = path.canonicalize().map_err(|_| Refused::Outside)?;
+    if !real.starts_with(out) || !real.is_file() {
+        return Err(Refused::Outside);
+    }
+    Ok(real)
+}
+
+/// GET /files/PATH: a file from inside the output folder.
+pub(crate) async fn file(State(app): State<Arc<App>>, req: Request) -> Response {
+    let raw = req
+        .uri()
+        .path()
+        .strip_prefix("/files/")
+        .unwrap_or_default()
+        .to_owned();
+    let path = match resolve(&app.out, &raw) {
+        Ok(p) => p,
+        Err(Refused::Outside) => {
+            return refuse(
+                StatusCode::NOT_FOUND,
+                "there is no such file in the output folder",
+            );
+        }
+        Err(why) => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                &format!("a file is named by its path inside the output folder ({why:?} refused)"),
+            );
+        }
+    };
+    let bytes = match tokio::fs::read(&path).await {
+        Ok(b) => b,
+        Err(_) => return refuse(StatusCode::NOT_FOUND, "the file cannot be read"),
+    };
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    // Anything that a browser would run (HTML, SVG) is sent as text: the output folder is data.
+    let kind = match ext.as_str() {
+        "pdf" => "application/pdf",
+        "png" => "image/png",
+        "json" => "application/json",
+        "zip" => "application/zip",
+        "csv" => "text/csv; charset=utf-8",
+        "md" | "txt" | "typ" | "toml" | "html" | "svg" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().replace(['"', '\\', '\r', '\n'], "_"))
+        .unwrap_or_default();
+    let disposition = if req.uri().query() == Some("download") {
+        "attachment"
+    } else {
+        "inline"
+    };
+    (
+        [
+            (header::CONTENT_TYPE, kind.to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!(
+                    "{disposition}; filename=\"{}\"",
+                    name.replace(|c: char| !c.is_ascii(), "_")
+                ),
+            ),
+        ],
+        bytes,
+    )
+        .into_response()
+}

@@ -1,0 +1,434 @@
+//! The studio, `blockprint serve`: a local web page where a GM makes, previews and downloads every kind,
+//! looks up the tables and the odds of any dice expression.
+//!
+//! It is a module of this package rather than a crate of its own because it stands on [`Project`] (the
+//! library entry point, which lives here) and on nothing the command line does not already use.
+//!
+//! Safe by default: it listens on 127.0.0.1 (`--host` elsewhere prints a warning); a request whose
+//! `Host` is not a loopback name or an IP address with the bound port is refused (a DNS-rebinding page
+//! names the attacker's domain); anything that changes state (making files, rolling into the session's
+//! log) needs the per-run token the page carries; bodies are bounded, and so are the makes that run at
+//! once; files are served only from inside the output folder ([`make::resolve`]). Every page is rendered
+//! by minijinja with HTML escaping on, so content, file names and diagnostics show as text.
+
+mod dice;
+mod make;
+mod watch;
+
+pub use make::{Refused, resolve};
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use minijinja::Environment;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::project::Project;
+
+/// The largest request body (a make's options, a roll): 64 KiB.
+pub const MAX_BODY: usize = 64 * 1024;
+
+/// How `serve` runs.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub content: Option<PathBuf>,
+    pub templates: Option<PathBuf>,
+    /// Where makes write: each make into a folder of its own below it.
+    pub out: PathBuf,
+    /// The address to listen on (an IP address, or `localhost`).
+    pub host: String,
+    /// 0 takes a free port (printed).
+    pub port: u16,
+    /// Open the page in the default browser.
+    pub open: bool,
+    /// Makes that may run at once; one more is refused until one ends.
+    pub max_jobs: usize,
+}
+
+/// The name a browser sends for this server.
+const TOKEN_HEADER: &str = "x-blockprint-token";
+
+/// What every request shares.
+pub(crate) struct App {
+    token: String,
+    port: u16,
+    content: Option<PathBuf>,
+    templates: Option<PathBuf>,
+    /// The output folder, made and canonical.
+    out: PathBuf,
+    project: RwLock<Arc<Loaded>>,
+    pages: Environment<'static>,
+    jobs: make::Jobs,
+    rolls: Mutex<Vec<dice::Logged>>,
+    /// Author mode: what the last reload found, for the pages listening on `/events`.
+    changes: tokio::sync::watch::Sender<watch::Change>,
+}
+
+/// The content and templates as last read: the project, or why it could not be opened.
+pub(crate) struct Loaded {
+    project: std::result::Result<Project, String>,
+}
+
+impl App {
+    fn loaded(&self) -> Arc<Loaded> {
+        match self.project.read() {
+            Ok(p) => p.clone(),
+            Err(p) => p.into_inner().clone(),
+        }
+    }
+
+    /// Render one of the studio's pages (its templates escape every value as HTML).
+    fn page(&self, name: &str, ctx: minijinja::Value) -> Response {
+        match self
+            .pages
+            .get_template(name)
+            .and_then(|t| t.render(minijinja::context! { token => &self.token, ..ctx }))
+        {
+            Ok(html) => Html(html).into_response(),
+            Err(e) => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the studio could not draw its page {name}: {e:#}"),
+            )
+                .into_response(),
+        }
+    }
+}
+
+/// Run the studio until Ctrl-C.
+pub fn serve(opts: Options) -> Result<()> {
+    let host: IpAddr = match opts.host.as_str() {
+        "localhost" => IpAddr::from([127, 0, 0, 1]),
+        h => h.trim_start_matches('[').trim_end_matches(']').parse().map_err(|_| {
+            Error::Usage(format!(
+                "--host {h}: give an IP address to listen on (127.0.0.1, ::1, 0.0.0.0, 192.168.1.20 …)"
+            ))
+        })?,
+    };
+    std::fs::create_dir_all(&opts.out).map_err(|e| Error::io(&opts.out, e))?;
+    let out = opts
+        .out
+        .canonicalize()
+        .map_err(|e| Error::io(&opts.out, e))?;
+    let listener = std::net::TcpListener::bind(SocketAddr::new(host, opts.port)).map_err(|e| {
+        Error::Usage(format!(
+            "cannot listen on {}: {e}{}",
+            SocketAddr::new(host, opts.port),
+            if e.kind() == std::io::ErrorKind::AddrInUse {
+                " (another program uses that port: pass --port N, or --port 0 for any free one)"
+            } else {
+                ""
+            }
+        ))
+    })?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| Error::Bug(format!("cannot set up the listening socket: {e}")))?;
+    let port = listener
+        .local_addr()
+        .map_err(|e| Error::Bug(format!("cannot read the listening address: {e}")))?
+        .port();
+    if !host.is_loopback() {
+        crate::cli::term::eprint(&format!(
+            "warning: --host {host}: the studio is open to every machine that can reach this address; anyone there can \
+             make files in {} and roll on your tables. Leave --host out to keep it to this machine.\n",
+            out.display()
+        ));
+    }
+    crate::cli::term::eprint("studio: reading the content and templates …\n");
+    let project = open(opts.content.as_deref(), opts.templates.as_deref());
+    let app = Arc::new(App {
+        token: token()?,
+        port,
+        content: opts.content.clone(),
+        templates: opts.templates.clone(),
+        out,
+        project: RwLock::new(Arc::new(project)),
+        pages: pages()?,
+        jobs: make::Jobs::new(opts.max_jobs.max(1)),
+        rolls: Mutex::new(Vec::new()),
+        changes: tokio::sync::watch::Sender::new(watch::Change::default()),
+    });
+    // Author mode: the folders given are watched, and every save reloads the project.
+    let watched: Vec<PathBuf> = [&opts.content, &opts.templates]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let _watcher = watch::start(app.clone(), watched.clone())
+        .map_err(|e| Error::Usage(format!("cannot watch {}: {e}", join_paths(&watched))))?;
+    if !watched.is_empty() {
+        crate::cli::term::eprint(&format!(
+            "studio: watching {} (every save is checked and shown in the page)\n",
+            join_paths(&watched)
+        ));
+    }
+    let shown = if host.is_unspecified() || host.is_loopback() {
+        "127.0.0.1".to_owned()
+    } else {
+        match host {
+            IpAddr::V6(h) => format!("[{h}]"),
+            IpAddr::V4(h) => h.to_string(),
+        }
+    };
+    let url = format!("http://{shown}:{port}/");
+    crate::cli::term::eprint(&format!(
+        "studio: {url} (output in {}; Ctrl-C stops it)\n",
+        app.out.display()
+    ));
+    if opts.open {
+        open_browser(&url);
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Bug(format!("cannot start the studio's runtime: {e}")))?;
+    let jobs_app = app.clone();
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)
+            .map_err(|e| Error::Bug(format!("cannot listen: {e}")))?;
+        axum::serve(listener, router(app))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .map_err(|e| Error::Bug(format!("the studio's server stopped: {e}")))
+    })?;
+    // No half-written file: a make that is running finishes (the driver writes each file whole and
+    // renames it into place) before the process ends.
+    let running = jobs_app.jobs.running();
+    if running > 0 {
+        crate::cli::term::eprint(&format!(
+            "studio: stopping; waiting for {running} running make{} to finish …\n",
+            if running == 1 { "" } else { "s" }
+        ));
+    }
+    runtime.block_on(jobs_app.jobs.wait_all());
+    runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+    crate::cli::term::eprint("studio: stopped\n");
+    Ok(())
+}
+
+fn join_paths(p: &[PathBuf]) -> String {
+    p.iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+/// A fresh token for this run: 128 random bits, hex.
+fn token() -> Result<String> {
+    let mut buf = [0u8; 16];
+    getrandom::fill(&mut buf)
+        .map_err(|e| Error::Bug(format!("no randomness for the studio's token: {e}")))?;
+    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+fn open(content: Option<&Path>, templates: Option<&Path>) -> Loaded {
+    Loaded {
+        project: Project::open(content, templates).map_err(|e| e.to_string()),
+    }
+}
+
+fn open_browser(url: &str) {
+    let tries: &[&[&str]] = if cfg!(target_os = "macos") {
+        &[&["open"]]
+    } else if cfg!(windows) {
+        &[&["cmd", "/C", "start", ""]]
+    } else {
+        &[&["xdg-open"], &["sensible-browser"]]
+    };
+    for t in tries {
+        let mut cmd = std::process::Command::new(t[0]);
+        cmd.args(&t[1..])
+            .arg(url)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        if cmd.spawn().is_ok() {
+            return;
+        }
+    }
+    crate::cli::term::eprint(&format!(
+        "warning: --open: found no program to open a browser with; open {url} yourself\n"
+    ));
+}
+
+/// The pages, compiled into the binary.
+fn pages() -> Result<Environment<'static>> {
+    let mut env = Environment::new();
+    for (name, src) in [
+        ("base.html", include_str!("assets/base.html")),
+        ("make.html", include_str!("assets/make.html")),
+        ("job.html", include_str!("assets/job.html")),
+        ("odds.html", include_str!("assets/odds.html")),
+        ("tables.html", include_str!("assets/tables.html")),
+        ("roll.html", include_str!("assets/roll.html")),
+        ("diagnostics.html", include_str!("assets/diagnostics.html")),
+    ] {
+        env.add_template(name, src)
+            .map_err(|e| Error::Bug(format!("the studio's page {name}: {e:#}")))?;
+    }
+    env.add_filter("pct", |x: f64| format!("{:.2}%", x * 100.0));
+    env.add_filter("size", |n: u64| human_size(n));
+    Ok(env)
+}
+
+fn human_size(n: u64) -> String {
+    if n < 1024 {
+        format!("{n} B")
+    } else if n < 1024 * 1024 {
+        format!("{:.1} KB", n as f64 / 1024.0)
+    } else {
+        format!("{:.1} MB", n as f64 / (1024.0 * 1024.0))
+    }
+}
+
+pub(crate) fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(make::page))
+        .route("/make", post(make::start))
+        .route("/jobs/{id}", get(make::job_page))
+        .route("/jobs/{id}/events", get(make::events))
+        .route("/jobs/{id}/preview/{n}", get(make::preview))
+        .route("/jobs/{id}/zip", get(make::zip))
+        .route("/files/{*path}", get(make::file))
+        .route("/odds", get(dice::odds))
+        .route("/tables", get(dice::tables))
+        .route("/roll", post(dice::roll))
+        .route("/events", get(watch::events))
+        .route("/diagnostics", get(watch::diagnostics))
+        .route("/assets/studio.js", get(script))
+        .route("/assets/studio.css", get(style))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn_with_state(app.clone(), guard))
+        .with_state(app)
+}
+
+/// Every request passes here first: the Host check, then the token for anything but a read.
+async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    if !host_allowed(req.headers(), app.port) {
+        return refuse(
+            StatusCode::MISDIRECTED_REQUEST,
+            "this studio answers only to requests for localhost or an IP address of this machine with its port \
+             (a page on another site cannot reach it through a name of its own)",
+        );
+    }
+    let reads = matches!(*req.method(), Method::GET | Method::HEAD);
+    if !reads {
+        let given = req
+            .headers()
+            .get(TOKEN_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default();
+        if !same(given.as_bytes(), app.token.as_bytes()) {
+            return refuse(
+                StatusCode::FORBIDDEN,
+                "this action needs the studio's token, which only its own page carries: reload the page",
+            );
+        }
+    }
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'self'; frame-ancestors 'none'",
+        ),
+    );
+    res
+}
+
+/// Whether the `Host` header names this server: `localhost` or an IP address, with the bound port.
+/// A DNS-rebinding attack reaches the port through a name of the attacker's, which is refused.
+pub(crate) fn host_allowed(headers: &HeaderMap, port: u16) -> bool {
+    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
+        return false;
+    };
+    let (name, p) = match host.rsplit_once(':') {
+        Some((n, p)) if !n.is_empty() && !p.contains(']') => (n, p),
+        _ => return false,
+    };
+    if p.parse::<u16>().ok() != Some(port) {
+        return false;
+    }
+    let name = name.to_ascii_lowercase();
+    if name == "localhost" {
+        return true;
+    }
+    let bare = name
+        .strip_prefix('[')
+        .and_then(|n| n.strip_suffix(']'))
+        .unwrap_or(&name);
+    bare.parse::<IpAddr>().is_ok()
+}
+
+/// Equal byte strings, compared in time that does not depend on where they differ.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+pub(crate) fn refuse(code: StatusCode, message: &str) -> Response {
+    (
+        code,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        format!("{message}\n"),
+    )
+        .into_response()
+}
+
+async fn script() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        include_str!("assets/studio.js"),
+    )
+        .into_response()
+}
+
+async fn style() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        include_str!("assets/studio.css"),
+    )
+        .into_response()
+}
+
+/// The content's diagnostics, as the page shows them: each with its place and the rendered text.
+#[derive(Serialize)]
+pub(crate) struct Shown {
+    errors: usize,
+    warnings: usize,
+    /// `file:line:col: message` of each.
+    items: Vec<String>,
+    /// The diagnostics as the command line renders them (source lines and carets).
+    rendered: String,
+}
+
+pub(crate) fn diagnostics(project: &Project) -> Shown {
+    let ds = &project.report().diagnostics;
+    Shown {
+        errors: ds.iter().filter(|d| d.is_error()).count(),
+        warnings: ds.iter().filter(|d| !d.is_error()).count(),
+        items: ds
+            .iter()
+            .map(|d| format!("{}:{}:{}: {}", d.file, d.line, d.column, d.message))
+            .collect(),
+        rendered: crate::diag::render_text(ds, &project.lib().sources),
+    }
+}

@@ -1,0 +1,1394 @@
+//! The studio, `blockprint serve` (issue 24): every page and action over real HTTP against the built
+//! binary, the refusals (a foreign Host, a missing token, a big body, too many makes, paths out of the
+//! output folder), escaping of hostile content, makes with progress, previews, files and the zip, the
+//! Odds and Tables pages, Ctrl-C; and a real browser (headless Chromium over WebDriver) at the end.
+//!
+//! The HTTP client is a few lines over `TcpStream`, so a test sends exactly the bytes it means (a path
+//! with `..` or `%2F` in it, a Host of its own choosing) with no client normalising them first.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::support::{blockprint, bp, ok, s, stdout};
+
+/// A running `blockprint serve`, stopped (Ctrl-C) when dropped.
+pub struct Studio {
+    child: Child,
+    pub port: u16,
+    pub token: String,
+    pub out: PathBuf,
+    stderr: Arc<Mutex<String>>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// An answer: status, headers (names lowercased) and body.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Answer {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Send one request and read the whole answer (`Connection: close`), chunked bodies decoded.
+pub fn http(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Answer {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect to the studio");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(300)))
+        .unwrap();
+    let mut req = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+    if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("host")) {
+        req.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
+    for (n, v) in headers {
+        req.push_str(&format!("{n}: {v}\r\n"));
+    }
+    if !body.is_empty() || method == "POST" {
+        req.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    req.push_str("\r\n");
+    stream.write_all(req.as_bytes()).unwrap();
+    // The server may answer (413) before reading a big body, and close: a failed write is fine then.
+    let _ = stream.write_all(body);
+    // Read until the answer is whole: by its Content-Length, its last chunk, or the connection's end
+    // (a WebDriver server may keep the connection open whatever the request asked).
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 65536];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+        if complete(&raw) {
+            break;
+        }
+    }
+    parse(&raw)
+}
+
+/// Whether `raw` holds a whole answer.
+fn complete(raw: &[u8]) -> bool {
+    let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
+        return false;
+    };
+    let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+    let body = &raw[end + 4..];
+    if let Some(n) = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|n| n.trim().parse::<usize>().ok())
+    {
+        return body.len() >= n;
+    }
+    if head.contains("transfer-encoding: chunked") {
+        return body.ends_with(b"0\r\n\r\n");
+    }
+    false
+}
+
+fn parse(raw: &[u8]) -> Answer {
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no header end in {:?}", String::from_utf8_lossy(raw)));
+    let head = String::from_utf8_lossy(&raw[..end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status: u16 = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    let mut body = raw[end + 4..].to_vec();
+    if headers
+        .iter()
+        .any(|(n, v)| n == "transfer-encoding" && v.contains("chunked"))
+    {
+        let mut out = Vec::new();
+        let mut at = 0;
+        while let Some(nl) = body[at..].windows(2).position(|w| w == b"\r\n") {
+            let size = usize::from_str_radix(
+                String::from_utf8_lossy(&body[at..at + nl])
+                    .split(';')
+                    .next()
+                    .unwrap()
+                    .trim(),
+                16,
+            )
+            .unwrap();
+            at += nl + 2;
+            if size == 0 {
+                break;
+            }
+            out.extend_from_slice(&body[at..at + size]);
+            at += size + 2;
+        }
+        body = out;
+    }
+    Answer {
+        status,
+        headers,
+        body,
+    }
+}
+
+impl Studio {
+    /// `blockprint serve --port 0` with `args`, into a fresh output folder.
+    pub fn start(args: &[&str]) -> Studio {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let mut s = Studio::start_in(&out, args);
+        s._dir = Some(dir);
+        s
+    }
+
+    pub fn start_in(out: &Path, args: &[&str]) -> Studio {
+        let mut child = bp()
+            .args(["serve", "--port", "0", "--out", s(out)])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start blockprint serve");
+        let mut err = BufReader::new(child.stderr.take().unwrap());
+        let log = Arc::new(Mutex::new(String::new()));
+        let mut port = 0;
+        let mut line = String::new();
+        while err.read_line(&mut line).unwrap_or(0) > 0 {
+            log.lock().unwrap().push_str(&line);
+            if let Some(rest) = line.strip_prefix("studio: http://127.0.0.1:") {
+                port = rest.split('/').next().unwrap().parse().unwrap();
+                break;
+            }
+            line.clear();
+        }
+        assert!(
+            port > 0,
+            "serve printed no address: {}",
+            log.lock().unwrap()
+        );
+        let keep = log.clone();
+        std::thread::spawn(move || {
+            let mut rest = String::new();
+            let _ = err.read_to_string(&mut rest);
+            keep.lock().unwrap().push_str(&rest);
+        });
+        let page = http(port, "GET", "/", &[], b"");
+        assert_eq!(page.status, 200, "{}", page.text());
+        let html = page.text();
+        let token = html
+            .split(r#"<meta name="bp-token" content=""#)
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .expect("the page carries its token")
+            .to_owned();
+        Studio {
+            child,
+            port,
+            token,
+            out: out.canonicalize().unwrap(),
+            stderr: log,
+            _dir: None,
+        }
+    }
+
+    pub fn get(&self, path: &str) -> Answer {
+        http(self.port, "GET", path, &[], b"")
+    }
+
+    /// POST JSON with the page's token.
+    pub fn post(&self, path: &str, body: &Value) -> Answer {
+        http(
+            self.port,
+            "POST",
+            path,
+            &[
+                ("Content-Type", "application/json"),
+                ("X-Blockprint-Token", &self.token),
+            ],
+            body.to_string().as_bytes(),
+        )
+    }
+
+    /// Start a make and follow its events to the end: (job id, the events' JSON, in order).
+    pub fn make(&self, body: &Value) -> (u32, Vec<Value>) {
+        let a = self.post("/make", body);
+        assert_eq!(a.status, 202, "{}", a.text());
+        let id = serde_json::from_slice::<Value>(&a.body).unwrap()["job"]
+            .as_u64()
+            .unwrap() as u32;
+        let events = self.get(&format!("/jobs/{id}/events"));
+        assert_eq!(
+            events.header("content-type"),
+            Some("text/event-stream"),
+            "{}",
+            events.text()
+        );
+        let data: Vec<Value> = events
+            .text()
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .map(|d| serde_json::from_str(d).unwrap())
+            .collect();
+        (id, data)
+    }
+
+    /// Ctrl-C, and what the server printed until it ended, with its exit status.
+    pub fn stop(mut self) -> (std::process::ExitStatus, String) {
+        interrupt(self.child.id());
+        let status = wait(&mut self.child, Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(100));
+        let log = self.stderr.lock().unwrap().clone();
+        (status, log)
+    }
+}
+
+impl Drop for Studio {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            interrupt(self.child.id());
+            let _ = wait_opt(&mut self.child, Duration::from_secs(30));
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+fn interrupt(pid: u32) {
+    let _ = std::process::Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status();
+}
+
+fn wait_opt(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if let Ok(Some(s)) = child.try_wait() {
+            return Some(s);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    None
+}
+
+fn wait(child: &mut Child, limit: Duration) -> std::process::ExitStatus {
+    wait_opt(child, limit).expect("the studio did not stop after Ctrl-C")
+}
+
+/// The PNG's width and height from its IHDR.
+fn png_size(b: &[u8]) -> (u32, u32) {
+    assert_eq!(&b[..8], b"\x89PNG\r\n\x1a\n");
+    (
+        u32::from_be_bytes(b[16..20].try_into().unwrap()),
+        u32::from_be_bytes(b[20..24].try_into().unwrap()),
+    )
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 1. The server: pages, Host check, token, bounds, Ctrl-C.
+
+#[test]
+fn pages_answer_and_list_every_kind_with_its_about_line() {
+    let studio = Studio::start(&[]);
+    let page = studio.get("/");
+    assert_eq!(
+        page.header("content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    let html = page.text();
+    let registry =
+        blockprint::generators::Registry::new(&blockprint::render::Templates::builtin()).unwrap();
+    let mut kinds = 0;
+    for def in registry.defs() {
+        let info = def.info();
+        let radio = format!(r#"<input type="radio" name="kind" value="{}""#, info.name);
+        assert!(html.contains(&radio), "no {radio}");
+        let about = format!(r#"<span class="about">{}</span>"#, escape(&info.about));
+        assert!(html.contains(&about), "no {about}");
+        kinds += 1;
+    }
+    assert_eq!(html.matches(r#"name="kind""#).count(), kinds);
+    for (path, title) in [
+        ("/tables", "<title>Tables · blockprint studio</title>"),
+        ("/odds", "<title>Odds · blockprint studio</title>"),
+    ] {
+        let a = studio.get(path);
+        assert_eq!(a.status, 200);
+        assert!(a.text().contains(title), "{path}");
+    }
+    for (path, kind) in [
+        ("/assets/studio.js", "text/javascript; charset=utf-8"),
+        ("/assets/studio.css", "text/css; charset=utf-8"),
+    ] {
+        let a = studio.get(path);
+        assert_eq!((a.status, a.header("content-type")), (200, Some(kind)));
+    }
+    // Every answer forbids inline script and framing by other sites.
+    assert_eq!(
+        page.header("content-security-policy"),
+        Some(
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'self'; frame-ancestors 'none'"
+        )
+    );
+    assert_eq!(studio.get("/nothing-here").status, 404);
+}
+
+/// HTML escaping as minijinja does it.
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#x27;")
+        .replace('/', "&#x2f;")
+}
+
+#[test]
+fn a_foreign_host_is_refused_and_loopback_names_are_not() {
+    let studio = Studio::start(&[]);
+    let p = studio.port;
+    for host in [
+        format!("evil.example:{p}"),
+        format!("127.0.0.1.nip.io:{p}"),
+        "127.0.0.1:1".to_owned(),
+        "127.0.0.1".to_owned(),
+        format!("localhost.evil.example:{p}"),
+    ] {
+        let a = http(p, "GET", "/", &[("Host", &host)], b"");
+        assert_eq!(a.status, 421, "{host}");
+        assert!(
+            a.text()
+                .starts_with("this studio answers only to requests for localhost"),
+            "{}",
+            a.text()
+        );
+    }
+    for host in [
+        format!("localhost:{p}"),
+        format!("LOCALHOST:{p}"),
+        format!("127.0.0.1:{p}"),
+        format!("[::1]:{p}"),
+    ] {
+        assert_eq!(
+            http(p, "GET", "/", &[("Host", &host)], b"").status,
+            200,
+            "{host}"
+        );
+    }
+    // A foreign Host cannot act either, token or not.
+    let a = http(
+        p,
+        "POST",
+        "/roll",
+        &[
+            ("Host", &format!("evil.example:{p}")),
+            ("X-Blockprint-Token", &studio.token),
+            ("Content-Type", "application/json"),
+        ],
+        br#"{"table":"bbb.homicide.district"}"#,
+    );
+    assert_eq!(a.status, 421);
+}
+
+#[test]
+fn state_changes_need_the_token_of_this_run() {
+    let studio = Studio::start(&[]);
+    assert_eq!(studio.token.len(), 32);
+    assert!(studio.token.chars().all(|c| c.is_ascii_hexdigit()));
+    let body = br#"{"kind":"tables"}"#;
+    for token in [
+        None,
+        Some("0".repeat(32)),
+        Some(format!("{}x", studio.token)),
+    ] {
+        let mut headers = vec![("Content-Type", "application/json")];
+        if let Some(t) = &token {
+            headers.push(("X-Blockprint-Token", t.as_str()));
+        }
+        for path in ["/make", "/roll"] {
+            let a = http(studio.port, "POST", path, &headers, body);
+            assert_eq!(a.status, 403, "{path} {token:?}");
+            assert_eq!(
+                a.text(),
+                "this action needs the studio's token, which only its own page carries: reload the page\n"
+            );
+        }
+    }
+    // Nothing was made.
+    assert_eq!(std::fs::read_dir(&studio.out).unwrap().count(), 0);
+    // Another run has another token.
+    let other = Studio::start(&[]);
+    assert_ne!(other.token, studio.token);
+}
+
+#[test]
+fn bodies_and_concurrent_makes_are_bounded() {
+    let studio = Studio::start(&["--max-jobs", "1"]);
+    let big = format!(
+        r#"{{"kind":"tables","options":{{"x":"{}"}}}}"#,
+        "a".repeat(70 * 1024)
+    );
+    let a = http(
+        studio.port,
+        "POST",
+        "/make",
+        &[
+            ("Content-Type", "application/json"),
+            ("X-Blockprint-Token", &studio.token),
+        ],
+        big.as_bytes(),
+    );
+    assert_eq!(a.status, 413, "{}", a.text());
+    // One make at a time: a second one while the SRD is typeset is refused, with the reason.
+    let first = studio.post("/make", &json!({"kind": "srd"}));
+    assert_eq!(first.status, 202, "{}", first.text());
+    let second = studio.post("/make", &json!({"kind": "tables"}));
+    assert_eq!(second.status, 429);
+    assert_eq!(
+        second.text(),
+        "1 makes are running already, the most at once; wait for one to finish\n"
+    );
+    // Bad requests are refused before anything runs.
+    for (body, status, text) in [
+        (
+            json!({"kind": "nope"}),
+            404,
+            "there is no document kind `nope`\n",
+        ),
+        (
+            json!({"kind": "case", "count": 0}),
+            400,
+            "count 0: make 1 to 1000 at a time\n",
+        ),
+        (
+            json!({"kind": "case", "count": 1001}),
+            400,
+            "count 1001: make 1 to 1000 at a time\n",
+        ),
+        (
+            json!({"kind": "case", "paper": "a3"}),
+            400,
+            "there is no paper `a3`\n",
+        ),
+    ] {
+        let a = studio.post("/make", &body);
+        assert_eq!((a.status, a.text().as_str()), (status, text), "{body}");
+    }
+    let a = studio.post("/make", &json!({"kind": "case", "colour": "red"}));
+    assert_eq!(a.status, 422);
+    assert!(a.text().contains("unknown field `colour`"), "{}", a.text());
+    // The SRD's make finishes (the server waits for it on Ctrl-C).
+    let (status, log) = studio.stop();
+    assert!(status.success(), "{log}");
+    assert!(log.contains("studio: stopped\n"), "{log}");
+}
+
+#[test]
+fn ctrl_c_stops_it_cleanly_and_waits_for_a_running_make() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let studio = Studio::start_in(&out, &[]);
+    let a = studio.post("/make", &json!({"kind": "case", "seed": 5, "count": 3}));
+    assert_eq!(a.status, 202);
+    let (status, log) = studio.stop();
+    assert_eq!(status.code(), Some(0), "{log}");
+    assert!(log.ends_with("studio: stopped\n"), "{log}");
+    // The make finished whole: its manifest lists every file, and no temporary is left.
+    let folder = out.join("1-case").join("cases");
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(folder.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["batch"]["seed"], 5);
+    let mut files = Vec::new();
+    walk(&out, &mut files);
+    let stray: Vec<&String> = files
+        .iter()
+        .filter(|f| {
+            let name = f.rsplit('/').next().unwrap();
+            name.starts_with('.') || name.contains("tmp") || name.contains("journal")
+        })
+        .collect();
+    assert!(stray.is_empty(), "{stray:?}");
+    assert_eq!(files.len(), 16, "{files:?}");
+}
+
+fn walk(dir: &Path, out: &mut Vec<String>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        if e.file_type().unwrap().is_dir() {
+            walk(&e.path(), out);
+        } else {
+            out.push(e.path().display().to_string());
+        }
+    }
+}
+
+#[test]
+fn host_flag_warns_and_bad_addresses_are_refused() {
+    let o = blockprint(&["serve", "--host", "example.com", "--port", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        crate::support::stderr(&o),
+        "error: --host example.com: give an IP address to listen on (127.0.0.1, ::1, 0.0.0.0, 192.168.1.20 …)\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let studio = Studio::start_in(&dir.path().join("out"), &["--host", "0.0.0.0"]);
+    let (status, log) = studio.stop();
+    assert!(status.success());
+    assert!(
+        log.starts_with("warning: --host 0.0.0.0: the studio is open to every machine that can reach this address;"),
+        "{log}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 2. Make: progress, previews, files, the zip, and the output folder's walls.
+
+#[test]
+fn a_case_packet_is_made_with_progress_previews_files_and_a_zip() {
+    let studio = Studio::start(&[]);
+    let (id, events) =
+        studio.make(&json!({"kind": "case", "seed": 11, "count": 2, "paper": "letter"}));
+    assert_eq!(id, 1);
+    let last = events.last().unwrap();
+    assert_eq!(last, &json!({"phase": "done", "done": 2, "total": 2}));
+    assert!(
+        events.iter().any(|e| e["phase"] == "typesetting"),
+        "{events:?}"
+    );
+    // Progress only grows.
+    let dones: Vec<u64> = events.iter().map(|e| e["done"].as_u64().unwrap()).collect();
+    assert!(dones.windows(2).all(|w| w[0] <= w[1]), "{dones:?}");
+
+    // The same files as the command line makes with the same seed.
+    let cli = tempfile::tempdir().unwrap();
+    ok(&blockprint(&[
+        "case",
+        "--seed",
+        "11",
+        "--count",
+        "2",
+        "--paper",
+        "letter",
+        "-q",
+        "--out",
+        s(cli.path()),
+    ]));
+    let made = crate::support::tree(&studio.out.join("1-case"));
+    let want = crate::support::tree(cli.path());
+    let names = |t: &std::collections::BTreeMap<String, Vec<u8>>| -> Vec<String> {
+        t.keys()
+            .filter(|k| !k.ends_with("manifest.json"))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(names(&made), names(&want));
+    for (k, v) in &want {
+        if k.ends_with(".json") && !k.ends_with("manifest.json") {
+            assert_eq!(&made[k], v, "{k}");
+        }
+    }
+
+    let job = studio.get("/jobs/1").text();
+    assert!(
+        job.contains("seed <strong class=\"seed\">11</strong>"),
+        "{job}"
+    );
+    // Every page of the first packet as a preview, each a link to its page in the PDF it is in: the
+    // GM's part page by page, then the handout's.
+    let mut at = Vec::new();
+    for part in ["gm", "handout"] {
+        let rel = format!("cases/1976-01/1976-01-{part}.pdf");
+        let doc = lopdf::Document::load_mem(&want[&rel]).unwrap();
+        for n in 1..=doc.get_pages().len() {
+            at.push((rel.clone(), n));
+        }
+    }
+    let pdf_rel = at[0].0.clone();
+    let pages = job.matches(r#"<img class="preview""#).count();
+    assert_eq!(pages, at.len(), "{job}");
+    for (i, (file, page)) in at.iter().enumerate() {
+        let n = i + 1;
+        // minijinja escapes `/` in attributes too (`&#x2f;`), which a browser reads as `/`.
+        let link = format!(
+            r#"<a href="{}" target="_blank" rel="noopener"><img class="preview" src="{}""#,
+            escape(&format!("/files/1-case/{file}#page={page}")),
+            escape(&format!("/jobs/1/preview/{n}?v=0"))
+        );
+        assert!(job.contains(&link), "no {link} in {job}");
+        let png = studio.get(&format!("/jobs/1/preview/{n}"));
+        assert_eq!(png.header("content-type"), Some("image/png"));
+        // US Letter at 110 dpi: 8.5 × 11 inches.
+        assert_eq!(png_size(&png.body), (935, 1210), "page {n}");
+    }
+    assert_eq!(
+        studio.get(&format!("/jobs/1/preview/{}", pages + 1)).status,
+        404
+    );
+    assert_eq!(studio.get("/jobs/1/preview/0").status, 404);
+
+    // Each file, served from the make's folder as written.
+    let pdf = studio.get(&format!("/files/1-case/{pdf_rel}"));
+    assert_eq!(pdf.header("content-type"), Some("application/pdf"));
+    assert_eq!(
+        pdf.body,
+        std::fs::read(studio.out.join("1-case").join(&pdf_rel)).unwrap()
+    );
+    let dl = studio.get(&format!("/files/1-case/{pdf_rel}?download"));
+    assert!(
+        dl.header("content-disposition")
+            .unwrap()
+            .starts_with("attachment; filename=\"")
+    );
+    for k in made.keys() {
+        let href = format!(r#"href="{}""#, escape(&format!("/files/1-case/{k}")));
+        assert!(job.contains(&href), "no {href}");
+    }
+    // The zip holds the folder, file for file.
+    let zip = studio.get("/jobs/1/zip");
+    assert_eq!(zip.header("content-type"), Some("application/zip"));
+    assert_eq!(
+        zip.header("content-disposition"),
+        Some("attachment; filename=\"1-case.zip\"")
+    );
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip.body)).unwrap();
+    let mut in_zip = std::collections::BTreeMap::new();
+    for i in 0..archive.len() {
+        let mut f = archive.by_index(i).unwrap();
+        let mut b = Vec::new();
+        f.read_to_end(&mut b).unwrap();
+        in_zip.insert(f.name().unwrap().into_owned(), b);
+    }
+    assert_eq!(in_zip, made);
+
+    // A second make gets the next folder; the page lists both.
+    let (id2, _) = studio.make(&json!({"kind": "tables"}));
+    assert_eq!(id2, 2);
+    let page = studio.get("/").text();
+    assert!(
+        page.contains(r#"<a href="/jobs/2" data-job="2">2-tables</a> — done"#),
+        "{page}"
+    );
+    assert!(
+        page.contains(r#"<a href="/jobs/1" data-job="1">1-case</a> — done, seed 11"#),
+        "{page}"
+    );
+}
+
+#[test]
+fn a_failing_make_shows_its_error_and_the_server_goes_on() {
+    let studio = Studio::start(&[]);
+    let (id, events) = studio.make(&json!({"kind": "deck", "options": {"ids": ["no.such.deck"]}}));
+    let last = events.last().unwrap();
+    assert_eq!(last["phase"], "failed");
+    let error = last["error"].as_str().unwrap();
+    assert!(error.contains("no.such.deck"), "{error}");
+    let job = studio.get(&format!("/jobs/{id}")).text();
+    assert!(job.contains("<h3>The make failed</h3>"), "{job}");
+    assert!(
+        job.contains(&escape(error).replace("&#x2f;", "/")) || job.contains(&escape(error)),
+        "{job}"
+    );
+    // The next make works.
+    let (_, events) = studio.make(&json!({"kind": "tables"}));
+    assert_eq!(events.last().unwrap()["phase"], "done");
+}
+
+#[test]
+fn no_file_outside_the_output_folder_is_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(out.join("1-x")).unwrap();
+    std::fs::write(dir.path().join("secret.txt"), "the secret").unwrap();
+    std::fs::write(out.join("1-x").join("a b%.md"), "inside").unwrap();
+    std::os::unix::fs::symlink(
+        dir.path().join("secret.txt"),
+        out.join("1-x").join("link.md"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(dir.path(), out.join("1-x").join("up")).unwrap();
+    let studio = Studio::start_in(&out, &[]);
+    let inside = studio.get("/files/1-x/a%20b%25.md");
+    assert_eq!((inside.status, inside.text().as_str()), (200, "inside"));
+    assert_eq!(
+        inside.header("content-type"),
+        Some("text/plain; charset=utf-8")
+    );
+    for (path, status) in [
+        ("/files/../secret.txt", 400),
+        ("/files/1-x/../../secret.txt", 400),
+        ("/files/%2e%2e/secret.txt", 400),
+        ("/files/1-x/%2E%2E/%2E%2E/secret.txt", 400),
+        ("/files/..%2Fsecret.txt", 400),
+        ("/files/1-x%2F..%2F..%2Fsecret.txt", 400),
+        ("/files/1-x/..%5C..%5Csecret.txt", 400),
+        ("/files//etc/passwd", 400),
+        ("/files/%2Fetc%2Fpasswd", 400),
+        ("/files/1-x/a%00.md", 400),
+        ("/files/C:%5Cwindows", 400),
+        ("/files/1-x/link.md", 404),
+        ("/files/1-x/up/secret.txt", 404),
+        ("/files/1-x", 404),
+        ("/files/1-x/missing.md", 404),
+    ] {
+        let a = studio.get(path);
+        assert_eq!(a.status, status, "{path}: {}", a.text());
+        assert!(!a.text().contains("the secret"), "{path}");
+    }
+    assert_eq!(
+        blockprint::studio::resolve(&studio.out, "1-x/%2e%2e"),
+        Err(blockprint::studio::Refused::Dots)
+    );
+}
+
+/// A copy of the built-in content with hostile text in a table's title and rows, and a dice error
+/// whose diagnostic quotes hostile text.
+fn hostile_content(broken: bool) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    ok(&blockprint(&["init", s(&content), "-q"]));
+    let file = content.join("bbb").join("01-homicide.toml");
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text = text.replacen(
+        "title = \"District\"",
+        "title = \"<script>alert(1)</script> District\"",
+        1,
+    );
+    text = text.replacen(
+        "result = \"Resort area\"",
+        "result = \"<img src=x onerror=alert(1)> Resort area & \\\"quotes\\\"\"",
+        1,
+    );
+    if broken {
+        text = text.replacen(
+            "dice = \"2d6\"",
+            "dice = \"2d6<b onmouseover=alert(1)>\"",
+            1,
+        );
+    }
+    std::fs::write(&file, text).unwrap();
+    dir
+}
+
+#[test]
+fn hostile_content_shows_as_inert_text_on_every_page() {
+    let content = hostile_content(false);
+    let studio = Studio::start(&["--content", s(&content.path().join("content"))]);
+    let tables = studio.get("/tables").text();
+    assert!(
+        !tables.contains("<script>alert"),
+        "a script tag reached the page"
+    );
+    assert!(
+        !tables.contains("<img src=x"),
+        "an img tag reached the page"
+    );
+    assert!(
+        tables.contains("<strong>&lt;script&gt;alert(1)&lt;&#x2f;script&gt; District</strong>")
+    );
+    assert!(tables.contains(
+        "<td>&lt;img src=x onerror=alert(1)&gt; Resort area &amp; &quot;quotes&quot;</td>"
+    ));
+    // A roll echoes the row as text too; find a seed that lands on it.
+    let mut found = false;
+    for seed in 0..400u64 {
+        let r = studio.post(
+            "/roll",
+            &json!({"table": "bbb.homicide.district", "seed": seed}),
+        );
+        assert_eq!(r.status, 200);
+        let t = r.text();
+        assert!(!t.contains("<img src=x") && !t.contains("<script>"), "{t}");
+        if t.contains("&lt;img src=x onerror=alert(1)&gt; Resort area") {
+            assert!(
+                t.contains("<strong>&lt;script&gt;alert(1)&lt;&#x2f;script&gt; District</strong>"),
+                "{t}"
+            );
+            found = true;
+            break;
+        }
+    }
+    assert!(found, "no seed rolled the hostile row");
+    // A make of tables writes the hostile title into files; the file list and previews stay text.
+    let (id, events) = studio.make(&json!({"kind": "tables"}));
+    assert_eq!(events.last().unwrap()["phase"], "done");
+    let job = studio.get(&format!("/jobs/{id}")).text();
+    assert!(!job.contains("<script>"));
+}
+
+#[test]
+fn diagnostics_show_their_place_and_source_escaped() {
+    let content = hostile_content(true);
+    let studio = Studio::start(&["--content", s(&content.path().join("content"))]);
+    let page = studio.get("/").text();
+    assert!(!page.contains("<b onmouseover"), "{page}");
+    let dir = content.path().join("content");
+    let root = dir.display().to_string();
+    // The CLI's diagnostics, as the page must show them (escaped).
+    let check = blockprint(&["check", "--content", &root]);
+    let text = format!("{}{}", stdout(&check), crate::support::stderr(&check));
+    assert!(text.contains("2d6<b onmouseover=alert(1)>"), "{text}");
+    let first_place = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("┌─ "))
+        .expect("a place line")
+        .to_owned();
+    assert!(
+        page.contains(&escape(&first_place)),
+        "no {first_place} in the page"
+    );
+    assert!(page.contains(&escape("2d6<b onmouseover=alert(1)>")));
+    assert!(page.contains("<details class=\"diagnostics\" open>"));
+    // With errors, making is refused with the diagnostics, and the server goes on.
+    let (_, events) = studio.make(&json!({"kind": "tables"}));
+    assert_eq!(events.last().unwrap()["phase"], "failed");
+    assert_eq!(studio.get("/tables").status, 200);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 3. Odds and Tables.
+
+#[test]
+fn odds_draw_the_exact_distribution_with_at_least_at_most_and_a_contest() {
+    let studio = Studio::start(&[]);
+    let page = studio.get("/odds?expr=3d6&at_least=15&at_most=4").text();
+    assert!(page.contains("<p class=\"facts\">mean 21&#x2f;2 ≈ 10.5 · standard deviation ≈ 2.95804 · 16 values</p>"), "{page}");
+    // One bar per value, each titled with its exact chance.
+    assert_eq!(page.matches("<rect x=").count(), 16);
+    assert!(page.contains("<title>10: 12.500%</title>"), "{page}");
+    assert!(page.contains("<title>3: 0.463%</title>"));
+    assert!(
+        page.contains(
+            "Chance of at least 15: <strong>9.26%</strong> <span class=\"exact\">(5&#x2f;54)</span>"
+        ),
+        "{page}"
+    );
+    assert!(page.contains(
+        "Chance of at most 4: <strong>1.85%</strong> <span class=\"exact\">(1&#x2f;54)</span>"
+    ));
+    assert!(page.contains("<tr><td class=\"num\">18</td><td class=\"num\">0.46% <span class=\"exact\">1&#x2f;216</span></td>"), "{page}");
+
+    let contest = studio.get("/odds?expr=1d6&vs=1d6").text();
+    for (q, pct, frac) in [
+        ("higher", "41.67%", "5&#x2f;12"),
+        ("equal", "16.67%", "1&#x2f;6"),
+        ("lower", "41.67%", "5&#x2f;12"),
+    ] {
+        let row = format!(r#"<tr><td>{q}</td><td class="bar"><svg"#);
+        assert!(contest.contains(&row), "{q}");
+        assert!(
+            contest.contains(&format!(
+                "<span class=\"pct\">{pct}</span></td><td class=\"num exact\">{frac}</td>"
+            )),
+            "{q}"
+        );
+    }
+    assert_eq!(contest.matches("<svg class=\"chart\"").count(), 2);
+}
+
+#[test]
+fn a_bad_expression_shows_the_caret_under_its_place_as_the_cli_does() {
+    let studio = Studio::start(&[]);
+    for expr in ["3d6x", "1d6+<b>", "2d6 + (1d4"] {
+        let cli = crate::support::stderr(&blockprint(&["odds", expr]));
+        let mut lines = cli.lines();
+        let message = lines
+            .next()
+            .unwrap()
+            .strip_prefix("error[bad_dice]: ")
+            .unwrap();
+        let source = lines.next().unwrap().strip_prefix("  | ").unwrap();
+        let caret = lines.next().unwrap().strip_prefix("  | ").unwrap();
+        let q: String =
+            percent_encoding::utf8_percent_encode(expr, percent_encoding::NON_ALPHANUMERIC)
+                .to_string();
+        let page = studio.get(&format!("/odds?expr={q}")).text();
+        let want = format!(
+            "<div class=\"problem bad-dice\"><p>The expression cannot be read: {}</p>\n<pre class=\"caret\">{}\n{}</pre>",
+            escape(message),
+            escape(source),
+            caret
+        );
+        assert!(page.contains(&want), "{expr}: no\n{want}\nin\n{page}");
+        assert!(!page.contains("<b>"));
+    }
+    // The second expression of a contest is located too.
+    let page = studio.get("/odds?expr=1d6&vs=1d6q").text();
+    assert!(page.contains("<p>The against cannot be read: "), "{page}");
+}
+
+#[test]
+fn tables_show_exact_odds_and_rolls_match_the_command_line() {
+    let studio = Studio::start(&[]);
+    let page = studio.get("/tables").text();
+    let tables: Value = serde_json::from_str(&stdout(&blockprint(&["tables", "--json"]))).unwrap();
+    let tables = tables.as_array().unwrap();
+    assert_eq!(
+        page.matches("<details class=\"table\"").count(),
+        tables.len()
+    );
+    let t = &tables[0];
+    assert!(page.contains(&format!(
+        "<details class=\"table\" id=\"t-{}\">",
+        t["id"].as_str().unwrap()
+    )));
+    let r = &t["rows"][0];
+    assert!(page.contains(&format!(
+        "<td class=\"num exact\">{}</td>",
+        escape(r["probability"].as_str().unwrap())
+    )));
+    // A seeded roll is the command line's roll with that seed; sub-tables are rolled through.
+    let mut seen_sub = false;
+    for seed in 1..40u64 {
+        let cli: Value = serde_json::from_str(&stdout(&blockprint(&[
+            "roll",
+            "--table",
+            "bbb.homicide.method",
+            "--seed",
+            &seed.to_string(),
+            "--json",
+        ])))
+        .unwrap();
+        let roll = &cli["rolls"][0];
+        let a = studio.post(
+            "/roll",
+            &json!({"table": "bbb.homicide.method", "seed": seed}),
+        );
+        assert_eq!(a.status, 200);
+        let html = a.text();
+        assert!(
+            html.contains(&format!("<span class=\"seed\">seed {seed}</span>")),
+            "{html}"
+        );
+        assert!(
+            html.contains(&format!(
+                "<span class=\"dice\">{} → {}</span> (row {}): <span class=\"text\">{}</span>",
+                roll["dice"].as_str().unwrap(),
+                roll["roll"],
+                escape(roll["on"].as_str().unwrap()),
+                escape(roll["text"].as_str().unwrap())
+            )),
+            "{html}\n{roll}"
+        );
+        if let Some(sub) = roll["subtables"].as_array().and_then(|s| s.first()) {
+            assert!(html.contains(&format!(
+                "<ul class=\"sub\">\n<li><span class=\"dice\">{} → {}</span> (row {}): <span class=\"text\">{}</span>",
+                sub["dice"].as_str().unwrap(),
+                sub["roll"],
+                escape(sub["on"].as_str().unwrap()),
+                escape(sub["text"].as_str().unwrap())
+            )), "{html}");
+            seen_sub = true;
+            break;
+        }
+    }
+    assert!(seen_sub, "no seed rolled into a sub-table");
+    // A roll without a seed gets a fresh one, shown; the session's log lists every roll, newest first.
+    let a = studio
+        .post("/roll", &json!({"table": "bbb.homicide.district"}))
+        .text();
+    let seed: u64 = a
+        .split("seed ")
+        .nth(1)
+        .unwrap()
+        .split('<')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let again = studio
+        .post(
+            "/roll",
+            &json!({"table": "bbb.homicide.district", "seed": seed}),
+        )
+        .text();
+    let strip = |s: &str| s.split_once("</span> <strong>").unwrap().1.to_owned();
+    assert_eq!(strip(&a), strip(&again));
+    let log = studio.get("/tables").text();
+    let numbers: Vec<u32> = log
+        .split("<li class=\"roll\" data-n=\"")
+        .skip(1)
+        .map(|p| p.split('"').next().unwrap().parse().unwrap())
+        .collect();
+    let n = numbers.len() as u32;
+    assert!(n >= 3);
+    assert_eq!(numbers, (1..=n).rev().collect::<Vec<_>>());
+    // Refusals: an unknown table, a seed out of range.
+    let a = studio.post("/roll", &json!({"table": "no.such"}));
+    assert_eq!(
+        (a.status, a.text().as_str()),
+        (404, "there is no table `no.such`\n")
+    );
+    let a = studio.post(
+        "/roll",
+        &json!({"table": "bbb.homicide.district", "seed": 1u64 << 60}),
+    );
+    assert_eq!(a.status, 400);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 4. Author mode.
+
+/// Poll `path` until its body contains `want` (author mode reloads in the background).
+fn poll(studio: &Studio, path: &str, want: &str) -> String {
+    let start = Instant::now();
+    loop {
+        let t = studio.get(path).text();
+        if t.contains(want) {
+            return t;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{path} never showed {want}:\n{t}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn author_mode_checks_every_save_and_typesets_the_open_preview_again() {
+    let content = tempfile::tempdir().unwrap();
+    let root = content.path().join("content");
+    ok(&blockprint(&["init", s(&root), "-q"]));
+    let studio = Studio::start(&["--content", s(&root)]);
+    let (_, events) = studio.make(&json!({"kind": "case", "seed": 3}));
+    assert_eq!(events.last().unwrap()["phase"], "done");
+    assert!(
+        studio
+            .get("/diagnostics")
+            .text()
+            .contains("<p class=\"ok\">The content checks clean.</p>")
+    );
+    // A save that breaks a table: its diagnostic, with the place and the source line.
+    let file = root.join("bbb").join("01-homicide.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replacen("dice = \"2d6\"", "dice = \"2d6x\"", 1)).unwrap();
+    let shown = poll(&studio, "/diagnostics", "bbb&#x2f;01-homicide.toml:7:");
+    assert!(
+        shown.contains("<details class=\"diagnostics\" open>"),
+        "{shown}"
+    );
+    assert!(shown.contains("7 │ dice = &quot;2d6x&quot;"), "{shown}");
+    // The Make page shows the same.
+    assert!(
+        studio
+            .get("/")
+            .text()
+            .contains("bbb&#x2f;01-homicide.toml:7:")
+    );
+    // Fixed again: clean, and the open preview was typeset again from the saved content.
+    std::fs::write(
+        &file,
+        text.replacen("The 2–3 result", "The two-to-three result", 1),
+    )
+    .unwrap();
+    poll(&studio, "/diagnostics", "The content checks clean.");
+    let job = poll(&studio, "/jobs/1", "?v=");
+    assert!(!job.contains("?v=0"), "{job}");
+    assert!(!job.contains("cannot be typeset"), "{job}");
+    // A folder that is not there cannot be watched: refused at once.
+    let o = blockprint(&["serve", "--port", "0", "--content", "/no/such/folder"]);
+    assert_eq!(o.status.code(), Some(2), "{}", crate::support::stderr(&o));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A real browser: headless Chromium driven over WebDriver (chromedriver), with the page's own script.
+
+/// A chromedriver session on a headless Chromium, ended when dropped.
+pub struct Browser {
+    driver: Child,
+    port: u16,
+    session: String,
+    _profile: tempfile::TempDir,
+}
+
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+impl Browser {
+    /// Start chromedriver and a headless Chromium at 1280 × 800, or say why not. Under CI
+    /// (`BLOCKPRINT_REQUIRE_BROWSER` set) a browser that cannot start fails the test.
+    pub fn start() -> Option<Browser> {
+        match Browser::try_start() {
+            Ok(b) => Some(b),
+            Err(why) => {
+                if std::env::var_os("BLOCKPRINT_REQUIRE_BROWSER").is_some() {
+                    panic!("BLOCKPRINT_REQUIRE_BROWSER is set but the browser cannot start: {why}");
+                }
+                eprintln!(
+                    "skipped: no headless browser ({why}); install chromium and chromium-driver"
+                );
+                None
+            }
+        }
+    }
+
+    fn try_start() -> Result<Browser, String> {
+        let driver_bin = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".into());
+        let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+        if !Path::new(&chromium).exists() {
+            return Err(format!("{chromium} does not exist"));
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map_err(|e| e.to_string())?
+            .port();
+        let driver = std::process::Command::new(&driver_bin)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot run {driver_bin}: {e}"))?;
+        let profile = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let mut b = Browser {
+            driver,
+            port,
+            session: String::new(),
+            _profile: profile,
+        };
+        let start = Instant::now();
+        loop {
+            if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                break;
+            }
+            if start.elapsed() > Duration::from_secs(20) {
+                return Err("chromedriver did not start listening".into());
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": chromium,
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--disable-quic", "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", "--window-size=1280,800",
+                    format!("--user-data-dir={}", b._profile.path().display()),
+                ]
+            }
+        }}});
+        let v = b.call("POST", "/session", Some(caps));
+        match v["sessionId"].as_str() {
+            Some(id) => b.session = id.to_owned(),
+            None => return Err(format!("no session: {v}")),
+        }
+        Ok(b)
+    }
+
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        let a = http(
+            self.port,
+            method,
+            path,
+            &[("Content-Type", "application/json")],
+            body.as_bytes(),
+        );
+        let v: Value = serde_json::from_slice(&a.body).unwrap_or(Value::Null);
+        v["value"].clone()
+    }
+
+    fn at(&self, path: &str) -> String {
+        format!("/session/{}{path}", self.session)
+    }
+
+    pub fn go(&self, url: &str) {
+        self.call("POST", &self.at("/url"), Some(json!({ "url": url })));
+    }
+
+    pub fn run(&self, script: &str) -> Value {
+        self.call(
+            "POST",
+            &self.at("/execute/sync"),
+            Some(json!({"script": script, "args": []})),
+        )
+    }
+
+    pub fn click(&self, css: &str) {
+        let el = self.call(
+            "POST",
+            &self.at("/element"),
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        let id = el[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("no element {css}: {el}"))
+            .to_owned();
+        let r = self.call(
+            "POST",
+            &self.at(&format!("/element/{id}/click")),
+            Some(json!({})),
+        );
+        assert!(r.is_null(), "click {css}: {r}");
+    }
+
+    /// Wait until `script` returns something other than null or false; return it.
+    pub fn wait_for(&self, script: &str, limit: Duration) -> Value {
+        let start = Instant::now();
+        loop {
+            let v = self.run(script);
+            if !v.is_null() && v != Value::Bool(false) {
+                return v;
+            }
+            assert!(start.elapsed() < limit, "waited {limit:?} for {script}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    /// The window as a PNG.
+    pub fn screenshot(&self) -> Vec<u8> {
+        base64_decode(
+            self.call("GET", &self.at("/screenshot"), None)
+                .as_str()
+                .unwrap(),
+        )
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let path = format!("/session/{}", self.session);
+            let _ = self.call("DELETE", &path, None);
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// Standard base64 (what WebDriver sends screenshots in).
+fn base64_decode(s: &str) -> Vec<u8> {
+    let val = |c: u8| -> u32 {
+        match c {
+            b'A'..=b'Z' => u32::from(c - b'A'),
+            b'a'..=b'z' => u32::from(c - b'a') + 26,
+            b'0'..=b'9' => u32::from(c - b'0') + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => panic!("not base64: {c}"),
+        }
+    };
+    let bytes: Vec<u8> = s
+        .bytes()
+        .filter(|c| *c != b'=' && !c.is_ascii_whitespace())
+        .collect();
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for chunk in bytes.chunks(4) {
+        let mut n = 0u32;
+        for (i, c) in chunk.iter().enumerate() {
+            n |= val(*c) << (18 - 6 * i);
+        }
+        out.push((n >> 16) as u8);
+        if chunk.len() > 2 {
+            out.push((n >> 8) as u8);
+        }
+        if chunk.len() > 3 {
+            out.push(n as u8);
+        }
+    }
+    out
+}
+
+#[test]
+fn in_a_real_browser_a_case_packet_is_made_and_previewed_and_a_table_rolled() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let content = tempfile::tempdir().unwrap();
+    let root = content.path().join("content");
+    ok(&blockprint(&["init", s(&root), "-q"]));
+    let studio = Studio::start(&["--content", s(&root)]);
+    let base = format!("http://127.0.0.1:{}", studio.port);
+    browser.go(&format!("{base}/"));
+    assert_eq!(
+        browser.run("return document.title"),
+        "Make · blockprint studio"
+    );
+    // A mark that a reload would lose.
+    browser.run("window.bpMark = 'kept'; return null");
+    browser.click("input[name=kind][value=case]");
+    browser.click("#make-button");
+    let width = browser.wait_for(
+        "const i = document.querySelector('img.preview'); return i && i.complete && i.naturalWidth",
+        Duration::from_secs(180),
+    );
+    // A4 at 110 dpi.
+    assert_eq!(width, 909);
+    assert_eq!(
+        browser.run("return document.getElementById('make-status').textContent"),
+        "done"
+    );
+    let link = browser.run("return document.querySelector('.previews a').getAttribute('href')");
+    assert!(
+        link.as_str()
+            .unwrap()
+            .starts_with("/files/1-case/cases/1976-01"),
+        "{link}"
+    );
+    assert_eq!(browser.run("return window.bpMark"), "kept");
+    if let Ok(dir) = std::env::var("BLOCKPRINT_STUDIO_SHOTS") {
+        std::fs::write(Path::new(&dir).join("make.png"), browser.screenshot()).unwrap();
+    }
+
+    browser.go(&format!("{base}/tables"));
+    browser.run("window.bpMark = 'kept'; document.getElementById('t-bbb.homicide.district').open = true; return null");
+    browser.click("form.roll-form[data-table='bbb.homicide.district'] button");
+    let text = browser.wait_for(
+        "const li = document.querySelector('#roll-log li.roll'); return li && li.textContent",
+        Duration::from_secs(30),
+    );
+    let text = text.as_str().unwrap();
+    assert!(text.starts_with("#1 District seed "), "{text}");
+    assert_eq!(browser.run("return window.bpMark"), "kept");
+    // Author mode: a save that breaks a table shows its diagnostic in the open page, no reload.
+    browser.go(&format!("{base}/"));
+    browser.run("window.bpMark = 'kept'; return null");
+    let file = root.join("bbb").join("01-homicide.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replacen("dice = \"2d6\"", "dice = \"2d6x\"", 1)).unwrap();
+    let shown = browser.wait_for(
+        "const d = document.querySelector('#diagnostics .places'); return d && d.textContent",
+        Duration::from_secs(30),
+    );
+    assert!(
+        shown.as_str().unwrap().contains("bbb/01-homicide.toml:7:"),
+        "{shown}"
+    );
+    assert_eq!(browser.run("return window.bpMark"), "kept");
+    if let Ok(dir) = std::env::var("BLOCKPRINT_STUDIO_SHOTS") {
+        std::fs::write(Path::new(&dir).join("author.png"), browser.screenshot()).unwrap();
+    }
+    std::fs::write(&file, text).unwrap();
+    browser.wait_for(
+        "return document.querySelector('#diagnostics .ok') !== null",
+        Duration::from_secs(30),
+    );
+    if let Ok(dir) = std::env::var("BLOCKPRINT_STUDIO_SHOTS") {
+        browser.go(&format!("{base}/tables"));
+        std::fs::write(Path::new(&dir).join("tables.png"), browser.screenshot()).unwrap();
+        browser.go(&format!("{base}/odds?expr=3d6&at_least=15&vs=2d8"));
+        std::fs::write(Path::new(&dir).join("odds.png"), browser.screenshot()).unwrap();
+    }
+}
