@@ -1020,3 +1020,100 @@ fn anything_check_accepts_renders_for_every_kind_however_deep_a_chapter_nests() 
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Item 15: a rerun of a finished batch rewrites nothing.
+
+/// Every file under `dir` with its modification time (to the nanosecond).
+fn mtimes(dir: &Path) -> BTreeMap<String, std::time::SystemTime> {
+    tree(dir)
+        .into_keys()
+        .map(|k| {
+            let t = std::fs::metadata(dir.join(&k)).unwrap().modified().unwrap();
+            (k, t)
+        })
+        .collect()
+}
+
+/// The reproduction (`case --format json,md --count 20` twice) and the same with PDFs: the
+/// rerun reports every file up to date and leaves every file as it was, the per-case files, the index,
+/// the merged PDFs and the manifest, to the nanosecond. A merged PDF edited by hand is merged again, a
+/// deleted Markdown file is written again, both byte for byte as before, and nothing else is touched.
+#[test]
+fn a_rerun_of_a_finished_batch_rewrites_nothing() {
+    let t = tempfile::tempdir().unwrap();
+    let run = |out: &Path, formats: &str, count: &str| {
+        let o = blockprint(&[
+            "case",
+            "--seed",
+            "42",
+            "--count",
+            count,
+            "--format",
+            formats,
+            "--out",
+            s(out),
+        ]);
+        ok(&o);
+        stderr(&o)
+    };
+    let md = t.path().join("md");
+    let first = run(&md, "json,md", "20");
+    assert!(first.contains("41 files (0 already up to date)"), "{first}");
+    let before = mtimes(&md);
+    let bytes = tree(&md);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let again = run(&md, "json,md", "20");
+    assert!(
+        again.contains("41 files (41 already up to date)"),
+        "{again}"
+    );
+    assert_eq!(mtimes(&md), before, "no file was rewritten");
+    assert_eq!(tree(&md), bytes);
+
+    let pdf = t.path().join("pdf");
+    let first = run(&pdf, "pdf,json,md", "6");
+    // 6 cases × (GM PDF, handout PDF, JSON, Markdown), the two merged PDFs and the index.
+    assert!(first.contains("27 files (0 already up to date)"), "{first}");
+    let before = mtimes(&pdf);
+    let bytes = tree(&pdf);
+    assert!(before.contains_key("cases/gm.pdf") && before.contains_key("cases/handouts.pdf"));
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let again = run(&pdf, "pdf,json,md", "6");
+    assert!(
+        again.contains("27 files (27 already up to date)"),
+        "{again}"
+    );
+    assert_eq!(mtimes(&pdf), before, "no file was rewritten");
+
+    // A merged PDF spoiled by hand and a case's Markdown deleted: both made again, nothing else.
+    std::fs::write(pdf.join("cases/gm.pdf"), b"%PDF-1.7 spoiled").unwrap();
+    std::fs::remove_file(pdf.join("cases/1976-03/1976-03.md")).unwrap();
+    let before = mtimes(&pdf);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let fixed = run(&pdf, "pdf,json,md", "6");
+    assert!(
+        fixed.contains("27 files (25 already up to date)"),
+        "{fixed}"
+    );
+    assert_eq!(
+        tree(&pdf),
+        bytes,
+        "byte for byte as the first run made them"
+    );
+    let after = mtimes(&pdf);
+    let touched: Vec<&String> = after
+        .iter()
+        .filter(|(k, t)| before.get(*k) != Some(t))
+        .map(|(k, _)| k)
+        .collect();
+    assert_eq!(
+        touched,
+        [
+            "cases/1976-03/1976-03.md",
+            "cases/gm.pdf",
+            "cases/manifest.json"
+        ],
+        "only what was spoiled, and the manifest that records it"
+    );
+}

@@ -13,6 +13,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
+use sha2::Digest;
+
 use super::manifest::{Identity, Ledger};
 use super::{Engine, Format};
 use blockprint_content::error::{Error, Result};
@@ -148,6 +150,17 @@ pub fn run(
     };
     let mut merge_inputs: Vec<Vec<super::merge::Input>> =
         collect.merges.iter().map(|_| Vec::new()).collect();
+    // What each merge is made from (each part's path, sha256 and bookmark, in order), hashed as the
+    // parts come in: a rerun whose parts are all as before keeps the merged file.
+    let mut merge_prints: Vec<sha2::Sha256> = collect
+        .merges
+        .iter()
+        .map(|m| {
+            let mut h = sha2::Sha256::new();
+            h.update(format!("{} (batch {})\n{}\n", m.title, req.seed, m.pad_to_even).as_bytes());
+            h
+        })
+        .collect();
     let mut pending: BTreeMap<usize, Done> = BTreeMap::new();
     let mut next_in_order = 0usize;
 
@@ -221,7 +234,8 @@ pub fn run(
                     }
                 }
                 for (k, part) in d.merge_parts.into_iter().enumerate() {
-                    if let Some(rel) = part {
+                    if let Some((rel, sha)) = part {
+                        merge_prints[k].update(format!("{rel} {sha} {}\n", d.bookmark).as_bytes());
                         merge_inputs[k].push(super::merge::Input {
                             path: dir.join(rel),
                             bookmark: d.bookmark.clone(),
@@ -244,16 +258,29 @@ pub fn run(
 
     let collect_started = Instant::now();
     let mut merged = Vec::new();
+    let prints: Vec<String> = merge_prints
+        .into_iter()
+        .map(|h| hex(&h.finalize()))
+        .collect();
     std::thread::scope(|s| -> Result<()> {
         let handles: Vec<_> = collect
             .merges
             .iter()
             .zip(&merge_inputs)
-            .filter(|(_, inputs)| !inputs.is_empty())
-            .map(|(m, inputs)| {
+            .zip(&prints)
+            .filter(|((_, inputs), _)| !inputs.is_empty())
+            .filter_map(|((m, inputs), print)| {
                 merged.push(serde_json::json!({ "rel": m.rel, "about": m.about }));
+                // Made from exactly these parts before and still on disk as made: kept, not merged again.
+                if ledger.is_current_from(&m.rel, print) {
+                    ledger.keep(&m.rel);
+                    let sha = ledger.known_sha(&m.rel).unwrap_or_default().to_owned();
+                    ledger.made_from(&m.rel, print.clone(), sha);
+                    kept += 1;
+                    return None;
+                }
                 let ledger = &ledger;
-                s.spawn(move || merge_into(m, inputs, req, ledger))
+                Some(s.spawn(move || merge_into(m, inputs, req, ledger, print)))
             })
             .collect();
         for h in handles {
@@ -271,16 +298,26 @@ pub fn run(
         let mut head = kind.head(cx, req);
         head.insert("merged".into(), merged.into());
         let head = engine.markdown(&index.head, &head)?;
-        let sha = write_streamed(&dir.join(&index.rel), |w| {
+        let fill = |w: &mut dyn std::io::Write| {
             w.write_all(head.as_bytes())
                 .and_then(|()| {
                     let mut rows = std::fs::File::open(&spool_path)?;
                     std::io::copy(&mut rows, w).map(drop)
                 })
                 .map_err(|e| Error::io(&spool_path, e))
-        })?;
+        };
+        // The index as this run would write it, hashed first: the same bytes already in place are kept.
+        let mut hashing = HashWriter(sha2::Sha256::new());
+        fill(&mut hashing)?;
+        let sha = hex(&hashing.0.finalize());
+        if ledger.is_current_as(&index.rel, &sha) {
+            ledger.keep(&index.rel);
+            kept += 1;
+        } else {
+            let sha = write_streamed(&dir.join(&index.rel), fill)?;
+            ledger.record(&index.rel, sha)?;
+        }
         let _ = std::fs::remove_file(&spool_path);
-        ledger.record(&index.rel, sha)?;
     }
     let collected = collect_started.elapsed();
     let files = ledger.file_count();
@@ -316,14 +353,32 @@ pub fn run(
     })
 }
 
-/// What a worker hands back for one item: counts, its index row, and its PDF parts for each merge.
+/// What a worker hands back for one item: counts, its index row, and its PDF parts for each merge (path
+/// and sha256).
 struct Done {
     index: usize,
     written: usize,
     kept: usize,
     row: Option<String>,
     bookmark: String,
-    merge_parts: Vec<Option<String>>,
+    merge_parts: Vec<Option<(String, String)>>,
+}
+
+/// A sink that only hashes what is written to it.
+struct HashWriter(sha2::Sha256);
+
+impl std::io::Write for HashWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Make, render and write item `i`; files already current are kept.
@@ -353,20 +408,29 @@ fn one(
                 ledger.keep(n);
             }
             kept += names.len();
-            files.extend(names.into_iter().map(|n| (f, n)));
+            files.extend(names.into_iter().map(|n| {
+                let sha = ledger.known_sha(&n).unwrap_or_default().to_owned();
+                (f, n, sha)
+            }));
             continue;
         }
+        // Files whose names are not known before rendering (Markdown) are rendered and compared: the
+        // same bytes as before are kept, not rewritten.
         for (rel, bytes) in render(kind, cx, engine, &doc, f)? {
-            ledger.write(&rel, &bytes)?;
-            written += 1;
-            files.push((f, rel));
+            let (wrote, sha) = ledger.write(&rel, &bytes)?;
+            if wrote {
+                written += 1;
+            } else {
+                kept += 1;
+            }
+            files.push((f, rel, sha));
         }
     }
     let part_file = |part: &str| {
         files
             .iter()
-            .find(|(f, rel)| *f == Format::Pdf && rel.ends_with(&format!("-{part}.pdf")))
-            .map(|(_, rel)| rel.clone())
+            .find(|(f, rel, _)| *f == Format::Pdf && rel.ends_with(&format!("-{part}.pdf")))
+            .map(|(_, rel, sha)| (rel.clone(), sha.clone()))
     };
     let merge_parts = collect.merges.iter().map(|m| part_file(&m.part)).collect();
     let row = match &collect.index {
@@ -377,8 +441,10 @@ fn one(
             };
             let listed: Vec<serde_json::Value> = files
                 .iter()
-                .filter(|(f, rel)| *f != Format::Md || rel.ends_with(&format!("{}.md", doc.stem)))
-                .map(|(f, rel)| {
+                .filter(|(f, rel, _)| {
+                    *f != Format::Md || rel.ends_with(&format!("{}.md", doc.stem))
+                })
+                .map(|(f, rel, _)| {
                     let part = doc
                         .parts
                         .iter()
@@ -466,6 +532,7 @@ fn merge_into(
     inputs: &[super::merge::Input],
     req: &Request,
     ledger: &Ledger,
+    print: &str,
 ) -> Result<()> {
     let opts = super::merge::Options {
         title: format!("{} (batch {})", m.title, req.seed),
@@ -476,6 +543,7 @@ fn merge_into(
             .map(drop)
             .map_err(|e| Error::Bug(format!("cannot merge into {}: {e}", m.rel)))
     })?;
+    ledger.made_from(&m.rel, print.to_owned(), sha.clone());
     ledger.record(&m.rel, sha)
 }
 

@@ -41,6 +41,18 @@ pub struct Manifest {
     pub command: String,
     /// Every file this kind wrote here (relative to the folder, `/`-separated) → sha256 (hex).
     pub files: BTreeMap<String, String>,
+    /// The files made from other files of the folder (a merged PDF from the items' parts): what they were
+    /// made from, so a rerun that would make them from the same inputs keeps them instead.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub made_from: BTreeMap<String, MadeFrom>,
+}
+
+/// What a combined file was made from: the sha256 of its inputs' description (each input's path, hash
+/// and bookmark, in order, and the options), and the sha256 of the file that made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MadeFrom {
+    pub inputs: String,
+    pub sha256: String,
 }
 
 /// The sha256 of some bytes, in hex.
@@ -70,6 +82,14 @@ pub struct Ledger {
     command: String,
     /// Files known from an earlier run of the same batch (manifest or journal).
     known: BTreeMap<String, String>,
+    /// What the earlier run's combined files were made from (from its manifest).
+    known_from: BTreeMap<String, MadeFrom>,
+    /// The earlier run's manifest, when it is of this very batch and versions: kept as it is when this
+    /// run writes nothing and lists the same files.
+    previous: Option<Manifest>,
+    /// Whether this run wrote any file (or only kept them).
+    wrote_any: std::sync::atomic::AtomicBool,
+    made_from: Mutex<BTreeMap<String, MadeFrom>>,
     /// Files written or kept by this run, in finishing order (compact: a batch has tens of thousands).
     written: Mutex<Vec<(Box<str>, [u8; 32])>>,
     journal: Mutex<std::fs::File>,
@@ -98,6 +118,20 @@ impl Ledger {
         let journal = read_journal(dir);
         let mut known = BTreeMap::new();
         let mut stale: Vec<String> = Vec::new();
+        // A finished run of this very batch and versions: its record of combined files holds, and its
+        // manifest stays as it is if this run changes nothing.
+        let same = |id: &Identity| {
+            id.kind == identity.kind
+                && id.batch == identity.batch
+                && id.content_version == identity.content_version
+                && id.templates == identity.templates
+                && id.blockprint == identity.blockprint
+        };
+        let finished = manifest.clone().filter(|m| same(&m.identity));
+        let known_from = finished
+            .as_ref()
+            .map(|m| m.made_from.clone())
+            .unwrap_or_default();
         let previous: Vec<(Identity, BTreeMap<String, String>)> = manifest
             .map(|m| (m.identity, m.files))
             .into_iter()
@@ -156,6 +190,10 @@ impl Ledger {
             identity,
             command,
             known,
+            known_from,
+            previous: finished,
+            wrote_any: std::sync::atomic::AtomicBool::new(false),
+            made_from: Mutex::new(BTreeMap::new()),
             written: Mutex::new(Vec::new()),
             journal: Mutex::new(file),
         })
@@ -170,7 +208,39 @@ impl Ledger {
         let Some(sha) = self.known.get(rel) else {
             return false;
         };
-        std::fs::read(self.dir.join(rel)).is_ok_and(|b| &sha256(&b) == sha)
+        file_sha256(&self.dir.join(rel)).is_some_and(|s| &s == sha)
+    }
+
+    /// Whether `rel` is on disk with the sha256 `sha`, as an earlier run of this batch wrote it.
+    pub fn is_current_as(&self, rel: &str, sha: &str) -> bool {
+        self.known.get(rel).is_some_and(|k| k == sha) && self.is_current(rel)
+    }
+
+    /// The sha256 an earlier run of this batch recorded for `rel`.
+    pub fn known_sha(&self, rel: &str) -> Option<&str> {
+        self.known.get(rel).map(String::as_str)
+    }
+
+    /// Whether the combined file `rel` is on disk as an earlier run made it from the inputs described
+    /// by `inputs` (see [`MadeFrom`]).
+    pub fn is_current_from(&self, rel: &str, inputs: &str) -> bool {
+        self.known_from
+            .get(rel)
+            .is_some_and(|m| m.inputs == inputs && self.is_current_as(rel, &m.sha256))
+    }
+
+    /// Note what the combined file `rel` (with sha256 `sha`) was made from, for the manifest.
+    pub fn made_from(&self, rel: &str, inputs: String, sha: String) {
+        self.made_from
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(
+                rel.to_owned(),
+                MadeFrom {
+                    inputs,
+                    sha256: sha,
+                },
+            );
     }
 
     /// Whether an earlier run of this batch wrote `rel` (current or not).
@@ -185,17 +255,26 @@ impl Ledger {
         }
     }
 
-    /// Write `bytes` to `rel` atomically and journal it.
-    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<PathBuf> {
-        let (path, sha) = super::output::Output::new(&self.dir)
+    /// Write `bytes` to `rel` atomically and journal it, unless an earlier run of this batch left exactly
+    /// these bytes there: then the file is kept as it is (never rewritten, its time unchanged). Returns
+    /// whether it was written, and its sha256.
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(bool, String)> {
+        let sha = sha256(bytes);
+        if self.is_current_as(rel, &sha) {
+            self.keep(rel);
+            return Ok((false, sha));
+        }
+        let (_, sha) = super::output::Output::new(&self.dir)
             .write_hashed(rel, bytes)
             .map_err(|e| Error::io(self.dir.join(rel), e))?;
-        self.record(rel, sha)?;
-        Ok(path)
+        self.record(rel, sha.clone())?;
+        Ok((true, sha))
     }
 
     /// Journal a file that was written into place by other means (a merged PDF).
     pub fn record(&self, rel: &str, sha: String) -> Result<()> {
+        self.wrote_any
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         {
             let mut j = self.journal.lock().unwrap_or_else(|e| e.into_inner());
             j.write_all(format!("{sha} {rel}\n").as_bytes())
@@ -215,7 +294,9 @@ impl Ledger {
         self.lock_written().len()
     }
 
-    /// Write `manifest.json` (every file of this batch in the folder) and drop the journal.
+    /// Write `manifest.json` (every file of this batch in the folder) and drop the journal. A run that
+    /// wrote nothing and lists the same files as the finished run before it leaves that run's manifest
+    /// as it is (it still names the command that last wrote here).
     pub fn finish(self) -> Result<()> {
         let written = std::mem::take(&mut *self.lock_written());
         let mut files = self.known.clone();
@@ -224,14 +305,30 @@ impl Ledger {
                 .into_iter()
                 .map(|(rel, sha)| (rel.into_string(), hex(&sha))),
         );
-        let m = Manifest {
-            identity: self.identity.clone(),
-            command: self.command.clone(),
-            files,
-        };
-        let text = serde_json::to_string_pretty(&m).map_err(|e| Error::Bug(e.to_string()))? + "\n";
+        let mut made_from = self.known_from.clone();
+        made_from.extend(std::mem::take(
+            &mut *self.made_from.lock().unwrap_or_else(|e| e.into_inner()),
+        ));
+        // Only what is still listed: a combined file the run no longer makes is not described.
+        made_from.retain(|rel, m| files.get(rel) == Some(&m.sha256));
         let path = self.dir.join(MANIFEST);
-        super::output::write_atomic(&path, text.as_bytes()).map_err(|e| Error::io(&path, e))?;
+        let unchanged = !self.wrote_any.load(std::sync::atomic::Ordering::Relaxed)
+            && self
+                .previous
+                .as_ref()
+                .is_some_and(|p| p.files == files && p.made_from == made_from)
+            && read_manifest(&self.dir).is_some_and(|m| m.files == files);
+        if !unchanged {
+            let m = Manifest {
+                identity: self.identity.clone(),
+                command: self.command.clone(),
+                files,
+                made_from,
+            };
+            let text =
+                serde_json::to_string_pretty(&m).map_err(|e| Error::Bug(e.to_string()))? + "\n";
+            super::output::write_atomic(&path, text.as_bytes()).map_err(|e| Error::io(&path, e))?;
+        }
         let _ = std::fs::remove_file(self.dir.join(JOURNAL));
         Ok(())
     }
@@ -258,6 +355,23 @@ fn describe(id: &Identity) -> String {
     } else {
         format!("`{}` with {batch}", id.kind)
     }
+}
+
+/// The sha256 (hex) of a file's bytes, read in pieces; `None` if it cannot be read.
+fn file_sha256(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path).ok()?;
+    let mut hash = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match f.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => hash.update(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    Some(hex(&hash.finalize()))
 }
 
 fn read_manifest(dir: &Path) -> Option<Manifest> {
