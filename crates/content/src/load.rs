@@ -610,23 +610,48 @@ fn located<T>(file: usize, s: Spanned<T>) -> Located<T> {
     Located::new(s.into_inner(), file, span)
 }
 
-/// Resolve each book's chapter slugs to `<book folder>/<slug>.md`, read their front matter, and report
-/// missing chapters, bad front matter, and Markdown files beside a book that it does not list.
+/// Resolve each book's chapter slugs to `<book folder>/<slug>.md`, and each kit's page slugs to
+/// `<kit folder>/kit/<slug>.md`; read their front matter, and report missing chapters, bad front matter,
+/// and Markdown files beside a book (or in a kit's `kit/` folder) that it does not list.
 fn chapters(lib: &mut Library, markdown: &BTreeMap<String, Vec<u8>>, diags: &mut Vec<Diagnostic>) {
+    let folder_of = |lib: &Library, file: usize| match lib.sources[file].path.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/"),
+        None => String::new(),
+    };
     for b in 0..lib.books.len() {
-        let book_file = lib.books[b].id.loc.file;
-        let folder = match lib.sources[book_file].path.rsplit_once('/') {
-            Some((dir, _)) => format!("{dir}/"),
-            None => String::new(),
-        };
-        let order = lib.books[b].order.clone();
-        for slug in &order {
+        let folder = folder_of(lib, lib.books[b].id.loc.file);
+        let (id, order) = (lib.books[b].id.clone(), lib.books[b].order.clone());
+        lib.books[b].chapters = pages(lib, &id, &folder, &order, "chapters", markdown, diags);
+    }
+    for k in 0..lib.kits.len() {
+        if lib.kits[k].order.is_empty() {
+            continue;
+        }
+        let folder = format!("{}kit/", folder_of(lib, lib.kits[k].id.loc.file));
+        let (id, order) = (lib.kits[k].id.clone(), lib.kits[k].order.clone());
+        lib.kits[k].pages = pages(lib, &id, &folder, &order, "pages", markdown, diags);
+    }
+}
+
+/// The Markdown pages `<folder><slug>.md` listed in `order` (the `key` of the book or kit `owner`).
+fn pages(
+    lib: &mut Library,
+    owner: &Located<String>,
+    folder: &str,
+    order: &[Located<String>],
+    key: &str,
+    markdown: &BTreeMap<String, Vec<u8>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Chapter> {
+    let mut found = Vec::new();
+    {
+        for slug in order {
             let path = format!("{folder}{}.md", slug.value);
             let Some(bytes) = markdown.get(&path) else {
                 diags.push(
                     Diagnostic::error(Kind::MissingChapter, &lib.sources, &slug.loc, format!("chapter `{}` has no file {path}", slug.value))
-                        .with_table(&lib.books[b].id.value)
-                        .with_hint(format!("create {path} with `+++ title = \"…\" +++` front matter, or remove `{}` from `chapters`", slug.value)),
+                        .with_table(&owner.value)
+                        .with_hint(format!("create {path} with `+++ title = \"…\" +++` front matter, or remove `{}` from `{key}`", slug.value)),
                 );
                 continue;
             };
@@ -645,11 +670,11 @@ fn chapters(lib: &mut Library, markdown: &BTreeMap<String, Vec<u8>>, diags: &mut
                         &loc(file, at..at + 1),
                         "file is not valid UTF-8",
                     )
-                    .with_table(&lib.books[b].id.value)
+                    .with_table(&owner.value)
                     .with_hint("save the file as UTF-8"),
                 );
             } else if let Some(d) = text_controls(&lib.sources, file) {
-                diags.push(d.with_table(&lib.books[b].id.value));
+                diags.push(d.with_table(&owner.value));
             }
             // Either error stops every output; the chapter still loads so the rest is checked too.
             match front_matter(&lib.sources[file].text) {
@@ -664,7 +689,7 @@ fn chapters(lib: &mut Library, markdown: &BTreeMap<String, Vec<u8>>, diags: &mut
                                 file,
                                 body_offset,
                             };
-                            lib.books[b].chapters.push(chapter);
+                            found.push(chapter);
                         }
                         Err(e) => {
                             let span = e.span().map_or(fm_span.start..fm_span.start, |s| {
@@ -695,7 +720,7 @@ fn chapters(lib: &mut Library, markdown: &BTreeMap<String, Vec<u8>>, diags: &mut
         }
         // Markdown beside the book that the book does not list.
         for path in markdown.keys() {
-            let Some(rest) = path.strip_prefix(&folder) else {
+            let Some(rest) = path.strip_prefix(folder) else {
                 continue;
             };
             if rest.contains('/') || rest.eq_ignore_ascii_case("README.md") {
@@ -703,22 +728,23 @@ fn chapters(lib: &mut Library, markdown: &BTreeMap<String, Vec<u8>>, diags: &mut
             }
             let slug = rest.trim_end_matches(".md");
             if !order.iter().any(|s| s.value == slug) {
-                let id = lib.books[b].id.clone();
+                let what = if key == "pages" { "kit" } else { "book" };
                 diags.push(
                     Diagnostic::warning(
                         Kind::UnlistedChapter,
                         &lib.sources,
-                        &id.loc,
-                        format!("{path} is not in the chapters of book `{}`", id.value),
+                        &owner.loc,
+                        format!("{path} is not in the {key} of {what} `{}`", owner.value),
                     )
-                    .with_table(&id.value)
+                    .with_table(&owner.value)
                     .with_hint(format!(
-                        "add `\"{slug}\"` to `chapters`, or move the file elsewhere"
+                        "add `\"{slug}\"` to `{key}`, or move the file elsewhere"
                     )),
                 );
             }
         }
     }
+    found
 }
 
 /// The byte span of the TOML between the opening and closing `+++` lines, and where the body starts.
@@ -893,6 +919,8 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
             licence: k.licence,
             attribution: k.attribution,
             editorial: k.editorial,
+            order: k.pages.into_iter().map(|c| located(file, c)).collect(),
+            pages: Vec::new(),
         });
     }
     for n in doc.npc {

@@ -134,6 +134,9 @@ pub(crate) struct KitDoc {
     pub licence: String,
     pub attribution: Option<String>,
     pub editorial: Option<String>,
+    /// The kit's prose pages: Markdown files `kit/<slug>.md` beside the kit's TOML.
+    #[serde(default)]
+    pub pages: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -434,6 +437,18 @@ pub struct Kit {
     pub attribution: Option<String>,
     /// Corrections or fills that concern the kit as a whole.
     pub editorial: Option<String>,
+    /// Page slugs as listed (`pages = [...]`), with where each is listed.
+    pub order: Vec<Located<String>>,
+    /// The kit's prose, one Markdown file per page (`<kit folder>/kit/<slug>.md`), in listed order; the
+    /// kit's PDF and Markdown both render it, so each sentence is written once.
+    pub pages: Vec<Chapter>,
+}
+
+impl Kit {
+    /// The prose page with this slug.
+    pub fn page(&self, slug: &str) -> Option<&Chapter> {
+        self.pages.iter().find(|p| p.slug == slug)
+    }
 }
 
 /// A house ruling on a point the rules leave open.

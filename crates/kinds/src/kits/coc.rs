@@ -9,7 +9,10 @@
 //! - `hazards`: the random hazard table with its exact odds for the plain d100 and with one and two bonus
 //!   and penalty dice, computed by the dice engine, and the sample hazards and barriers;
 //! - `movement`: movement actions by MOV difference, MOV to MPH, the collisions chart, barrier hit points;
-//! - `vehicles`: one reference card per vehicle of every vehicle chart, on a cut-out grid.
+//! - `vehicles`: one reference card per vehicle of every vehicle chart, on a cut-out grid;
+//! - `rules`: running a chase, every rule of the source a Keeper needs beyond the reference pages.
+//!
+//! Every sentence of prose comes from the kit's pages, `content/coc/kit/<page>.md` ([`PROSE`]).
 
 use blockprint_dice as dice;
 use num_traits::{ToPrimitive, Zero};
@@ -93,12 +96,32 @@ pub struct CocKit;
 /// The registered kind.
 pub static KIT: CocKit = CocKit;
 
-const DOCS: [&str; 5] = [
+const DOCS: [&str; 6] = [
     "track-blank",
     "track-seeded",
     "hazards",
     "movement",
     "vehicles",
+    "rules",
+];
+
+/// Each document's prose page (`content/coc/kit/<page>.md`) and the parts (anchors of its `##` headings)
+/// its templates place; the rules page prints every part it has.
+pub const PROSE: [(&str, &str, &[&str]); 6] = [
+    ("track-blank", "track", &["blank-sheet", "participants"]),
+    ("track-seeded", "track", &["seeded-track", "participants"]),
+    (
+        "hazards",
+        "hazards",
+        &["reading-the-odds", "what-is-in-the-gap"],
+    ),
+    (
+        "movement",
+        "movement",
+        &["movement-actions", "a-chase-round"],
+    ),
+    ("vehicles", "vehicles", &["on-every-card"]),
+    ("rules", "rules", &[]),
 ];
 
 /// One gap between two locations of a track.
@@ -531,6 +554,11 @@ impl CocKit {
                 about.fills.retain(|f| !on_hazards(&f.id));
                 about.rulings.retain(|r| !on_hazards(&r.id));
             }
+            // The rules page: the fills and rulings are on the two reference pages.
+            "rules" => {
+                about.fills.clear();
+                about.rulings.clear();
+            }
             _ => {}
         }
         let mut m = serde_json::Map::new();
@@ -543,6 +571,10 @@ impl CocKit {
         m.insert("content_version".into(), cx.lib.version.clone().into());
         let bug = |e: serde_json::Error| Error::Bug(e.to_string());
         m.insert("about".into(), serde_json::to_value(&about).map_err(bug)?);
+        if let Some((_, page, needs)) = PROSE.iter().find(|(doc, _, _)| *doc == name) {
+            let p = super::prose(cx, GAME, page, needs)?;
+            m.insert("prose".into(), serde_json::to_value(p).map_err(bug)?);
+        }
         let mut put = |k: &str, v: serde_json::Value| {
             m.insert(k.into(), v);
         };
@@ -590,6 +622,7 @@ impl CocKit {
                     serde_json::to_value(lookup_view(cx, BARRIER_HP)?).map_err(bug)?,
                 );
             }
+            "rules" => {}
             _ => {
                 let cards = vehicle_cards(cx)?;
                 put("count", cards.len().into());
@@ -606,6 +639,7 @@ fn title(name: &str, seed: u64) -> String {
         "track-seeded" => format!("Chase track, seed {seed}"),
         "hazards" => "Random hazards and barriers".into(),
         "movement" => "Movement, speed and collisions".into(),
+        "rules" => "Running a chase".into(),
         _ => "Vehicle reference cards".into(),
     }
 }
@@ -613,7 +647,7 @@ fn title(name: &str, seed: u64) -> String {
 /// What the `CocKit` kind is.
 pub static INFO: crate::KindInfo = crate::KindInfo::new(
     "kit-coc",
-    "Call of Cthulhu-style chase kit: track sheets (blank and seeded), hazard odds, movement and vehicle cards",
+    "Call of Cthulhu-style chase kit: track sheets (blank and seeded), hazard odds, movement, vehicle cards and the rules of a chase",
     "kits/coc",
     crate::PDF_MD_JSON,
 )
@@ -668,6 +702,7 @@ impl Kind for CocKit {
             other => match other {
                 "hazards" => "kit-coc/hazards",
                 "movement" => "kit-coc/movement",
+                "rules" => "kit-coc/rules",
                 _ => "kit-coc/vehicles",
             },
         };

@@ -8,10 +8,14 @@ pub mod coc;
 pub mod rbf;
 pub mod rbf_odds;
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::Checked;
+use blockprint_content::error::{Error, Result};
 use blockprint_content::game;
+use blockprint_content::prose::{self, Block, Inline};
 
 /// What every kit page prints about its game: the `[[kit]]` entry, and the fills and rulings whose ids
 /// belong to the game.
@@ -82,6 +86,106 @@ pub fn about(cx: &Checked, g: &str) -> Option<About> {
             })
             .collect(),
     })
+}
+
+/// A kit page's prose: `content/<game>/kit/<slug>.md` (listed in the `[[kit]]`'s `pages`), parsed by the
+/// same reader as the SRD's chapters and split at its `##` headings into parts the templates place by
+/// anchor. The PDF (templates/common/kit-prose.typ) and the Markdown (templates/common/kit-prose.md.j2)
+/// render the same blocks, so each sentence is written once.
+#[derive(Debug, Clone, Serialize)]
+pub struct Prose {
+    pub slug: String,
+    /// The page's front matter title.
+    pub title: String,
+    /// What comes before the first `##` heading.
+    pub lead: Vec<Block>,
+    /// Each `##` heading's part, by the heading's anchor.
+    pub parts: BTreeMap<String, Part>,
+    /// The parts' anchors in page order.
+    pub order: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Part {
+    /// Its place on the page, 0 for the first `##` (templates order the parts by it: a PDF's data has
+    /// break opportunities in long strings, so anchors are looked up only as written in the template).
+    pub index: usize,
+    pub anchor: String,
+    /// The heading as plain text, and as inlines.
+    pub title: String,
+    pub heading: Vec<Inline>,
+    /// Everything up to the next `##` heading (`###` headings stay inside).
+    pub blocks: Vec<Block>,
+}
+
+/// The prose page `slug` of `game`'s kit, with every part in `needs` (the anchors its templates place):
+/// a page or part the content lacks is a clear error naming the file to edit.
+pub fn prose(cx: &Checked, g: &str, slug: &str, needs: &[&str]) -> Result<Prose> {
+    let kit = cx
+        .lib
+        .kit(g)
+        .ok_or_else(|| Error::Rules(format!("the content has no `[[kit]]` with `id = \"{g}\"`")))?;
+    // Where the kit's pages are: `kit/` beside the TOML that holds the `[[kit]]`.
+    let folder = cx
+        .lib
+        .sources
+        .get(kit.id.loc.file)
+        .and_then(|f| f.path.rsplit_once('/'))
+        .map_or_else(|| "kit/".to_owned(), |(dir, _)| format!("{dir}/kit/"));
+    let page = kit.page(slug).ok_or_else(|| {
+        Error::Rules(format!(
+            "the `{g}` kit has no prose page `{slug}`: list it in the kit's `pages` and write it as {folder}{slug}.md (`blockprint init DIR` writes the built-in one)"
+        ))
+    })?;
+    let parsed = prose::parse(&page.body, slug);
+    let mut out = Prose {
+        slug: slug.to_owned(),
+        title: page.title.clone(),
+        lead: Vec::new(),
+        parts: BTreeMap::new(),
+        order: Vec::new(),
+    };
+    let mut current: Option<Part> = None;
+    for b in parsed.blocks {
+        match b {
+            Block::Heading {
+                level: 2,
+                anchor,
+                content,
+            } => {
+                if let Some(p) = current.take() {
+                    out.order.push(p.anchor.clone());
+                    out.parts.insert(p.anchor.clone(), p);
+                }
+                current = Some(Part {
+                    index: out.order.len(),
+                    anchor,
+                    title: prose::plain(&content),
+                    heading: content,
+                    blocks: Vec::new(),
+                });
+            }
+            other => match current.as_mut() {
+                Some(p) => p.blocks.push(other),
+                None => out.lead.push(other),
+            },
+        }
+    }
+    if let Some(p) = current.take() {
+        out.order.push(p.anchor.clone());
+        out.parts.insert(p.anchor.clone(), p);
+    }
+    if let Some(missing) = needs.iter().find(|a| !out.parts.contains_key(**a)) {
+        return Err(Error::Rules(format!(
+            "{folder}{slug}.md has no heading `## …` with the anchor `{missing}`, which the kit prints; its headings: {}",
+            out.order
+                .iter()
+                .map(|a| format!("`{a}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok(out)
 }
 
 pub mod bbb;

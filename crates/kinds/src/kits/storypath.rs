@@ -23,6 +23,15 @@ pub const POOL_SIZES: std::ops::RangeInclusive<u32> = 1..=10;
 pub const AT_LEAST: std::ops::RangeInclusive<i64> = 1..=4;
 
 const NAME: &str = "kit-storypath";
+/// The parts of the prose page `sheet` (content/storypath/kit/sheet.md) the sheet places by anchor.
+pub const PROSE: [&str; 6] = [
+    "chase-tracker",
+    "interval-limit",
+    "short-chases",
+    "initiative",
+    "turns-and-mixed-actions",
+    "foot-speed",
+];
 
 /// The kind.
 pub struct StorypathKit;
@@ -91,6 +100,7 @@ fn sheet_data(cx: &Checked) -> Result<serde_json::Value> {
     let get = |id: &str| cx.lib.lookup(id).ok_or_else(|| uwsp::missing(NAME, id));
     let (die, target) = pool_dice(cx)?;
     Ok(serde_json::json!({
+        "prose": super::prose(cx, GAME, "sheet", &PROSE)?,
         "pools": uwsp::lookup_json(get(POOLS)?),
         "modifiers": uwsp::lookup_json(get(MODIFIERS)?),
         "movement": uwsp::lookup_json(get(MOVEMENT)?),
