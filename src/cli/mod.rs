@@ -106,10 +106,11 @@ pub enum Command {
     ///
     /// Each value is shown with its chance of exactly, at least and at most that value, after the mean
     /// and the standard deviation. `--at-least`, `--at-most` and `--compare` answer one question
-    /// instead of listing the table (answers in that order: every `--at-least`, every `--at-most`, every
-    /// `--compare`); `--vs` rolls the expression against a second one.
+    /// instead of listing the table (answered in the order they were asked); `--vs` rolls the expression
+    /// against a second one.
     Odds {
-        /// A dice expression: 3d6, 4d6kh3, 2d10kl1, 1d6!, 5d6cs>=6, 4dF, d%, d%b1, 1d6/2, (1d4+1)*2 …
+        /// A dice expression: 3d6, 4d6kh3, 2d10kl1, 1d6!, 3d6!kh2, 1d6!!, 5d6cs>=6, 4dF, d%, d%b1, 1d6/2, -1d6 …
+        #[arg(allow_hyphen_values = true)]
         expr: String,
         /// Print JSON instead of text.
         #[arg(long)]
@@ -393,6 +394,7 @@ pub fn run_matches(m: &clap::ArgMatches) -> ExitCode {
             None => fail(&crate::error::Error::Bug(format!("`{name}` is no command"))),
         });
     }
+    odds::remember_order(m);
     match Cli::from_arg_matches(m) {
         Ok(cli) => run(cli),
         Err(e) => e.exit(),

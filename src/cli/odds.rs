@@ -178,25 +178,80 @@ fn report_dist_error(src: &str, e: &DistError) {
     );
 }
 
+/// Which question option a value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Asked {
+    AtLeast,
+    AtMost,
+    Compare,
+}
+
+/// The question options in the order they stood on the command line, read from clap's indices by
+/// [`remember_order`] before the matches become [`Options`] (whose lists lose the order between them).
+static ORDER: std::sync::OnceLock<Vec<(Asked, String)>> = std::sync::OnceLock::new();
+
+/// Note the order of `odds`' `--at-least`, `--at-most` and `--compare` values, if `m` runs `odds`.
+pub(super) fn remember_order(m: &clap::ArgMatches) {
+    let Some(("odds", sub)) = m.subcommand() else {
+        return;
+    };
+    let mut asked: Vec<(usize, Asked, String)> = Vec::new();
+    for (id, kind) in [
+        ("at_least", Asked::AtLeast),
+        ("at_most", Asked::AtMost),
+        ("compare", Asked::Compare),
+    ] {
+        if let (Some(at), Some(values)) = (sub.indices_of(id), sub.get_many::<String>(id)) {
+            asked.extend(at.zip(values).map(|(i, v)| (i, kind, v.clone())));
+        }
+    }
+    asked.sort_by_key(|(i, _, _)| *i);
+    let _ = ORDER.set(asked.into_iter().map(|(_, k, v)| (k, v)).collect());
+}
+
+/// The questions in the order asked: as [`remember_order`] saw them when it saw these very values,
+/// otherwise every `--at-least`, then every `--at-most`, then every `--compare`.
+fn asked_in_order(opts: &Options) -> Vec<(Asked, String)> {
+    let grouped: Vec<(Asked, String)> = opts
+        .at_least
+        .iter()
+        .map(|v| (Asked::AtLeast, v.clone()))
+        .chain(opts.at_most.iter().map(|v| (Asked::AtMost, v.clone())))
+        .chain(opts.compare.iter().map(|v| (Asked::Compare, v.clone())))
+        .collect();
+    match ORDER.get() {
+        Some(seen)
+            if {
+                let mut a = seen.clone();
+                let mut b = grouped.clone();
+                a.sort();
+                b.sort();
+                a == b
+            } =>
+        {
+            seen.clone()
+        }
+        _ => grouped,
+    }
+}
+
 pub(super) fn run(src: &str, opts: &Options) -> Status {
     // Questions are checked before any work, so a typo is a usage error (exit 2) at once.
     let mut questions: Vec<(Op, BigRational)> = Vec::new();
-    for n in &opts.at_least {
-        match parse_number(n) {
-            Ok(v) => questions.push((Op::Ge, v)),
-            Err(e) => return usage(&format!("--at-least: {e}")),
-        }
-    }
-    for n in &opts.at_most {
-        match parse_number(n) {
-            Ok(v) => questions.push((Op::Le, v)),
-            Err(e) => return usage(&format!("--at-most: {e}")),
-        }
-    }
-    for q in &opts.compare {
-        match parse_question(q) {
-            Ok(x) => questions.push(x),
-            Err(e) => return usage(&format!("--compare: {e}")),
+    for (kind, text) in asked_in_order(opts) {
+        match kind {
+            Asked::AtLeast => match parse_number(&text) {
+                Ok(v) => questions.push((Op::Ge, v)),
+                Err(e) => return usage(&format!("--at-least: {e}")),
+            },
+            Asked::AtMost => match parse_number(&text) {
+                Ok(v) => questions.push((Op::Le, v)),
+                Err(e) => return usage(&format!("--at-most: {e}")),
+            },
+            Asked::Compare => match parse_question(&text) {
+                Ok(x) => questions.push(x),
+                Err(e) => return usage(&format!("--compare: {e}")),
+            },
         }
     }
     let expr = match parse_or_report(src) {

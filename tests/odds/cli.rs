@@ -385,3 +385,67 @@ entries = [ { key = "Short", value = "2+1d4cs<1" } ]
         "{v}"
     );
 }
+
+/// Issue 28: several questions are answered in the order asked (options of different kinds mixed), in
+/// text and JSON; a leading minus needs no `--`; `!p` is named as penetrating dice.
+#[test]
+fn questions_in_the_order_asked_and_a_leading_minus() {
+    let args = [
+        "odds",
+        "3d6",
+        "--at-most",
+        "5",
+        "--compare",
+        ">= 15",
+        "--at-least",
+        "10",
+        "--at-most",
+        "3",
+    ];
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let asked: Vec<String> = stdout(&o)
+        .lines()
+        .filter(|l| l.starts_with("P("))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        asked,
+        [
+            "P(3d6 <= 5) = 5/108 ≈ 0.0463 (4.630%)",
+            "P(3d6 >= 15) = 5/54 ≈ 0.09259 (9.259%)",
+            "P(3d6 >= 10) = 5/8 ≈ 0.625 (62.500%)",
+            "P(3d6 <= 3) = 1/216 ≈ 0.00463 (0.463%)",
+        ]
+    );
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let v = json(&run(&with_json));
+    let qs: Vec<&str> = v["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["question"].as_str().unwrap())
+        .collect();
+    assert_eq!(qs, ["<= 5", ">= 15", ">= 10", "<= 3"]);
+
+    let o = run(&["odds", "-1d6"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("-1d6   mean -7/2 ≈ -3.5\n"),
+        "{}",
+        stdout(&o)
+    );
+    let v = json(&run(&["odds", "--json", "-1d4", "--at-least", "-2"]));
+    assert_eq!(v["expr"], "-1d4");
+    assert_eq!(v["questions"][0]["probability"], "1/2");
+
+    let o = run(&["odds", "4d6!p"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("error[bad_dice]: penetrating dice (`!p`) are not supported"),
+        "{err}"
+    );
+    assert!(!err.contains("percentile"), "{err}");
+}
