@@ -256,9 +256,9 @@ impl Storypath {
 
     /// One side's interval: roll, enhancements, hazard, Snatch and Grab. Returns (laps, gear).
     fn interval(&self, i: usize, s: &State, policy: usize, chance: &mut dyn Chance) -> (u32, bool) {
-        let who = if i == 0 { "the quarry" } else { "the pursuers" };
+        let who = if i == 0 { "the quarry" } else { "the pursuit" };
         let side = self.side(i);
-        let rolled = u32::try_from(chance.roll(who, "the chase pool", &self.pools[i])).unwrap_or(0);
+        let rolled = u32::try_from(chance.roll(who, "its pool", &self.pools[i])).unwrap_or(0);
         let mut n = rolled;
         let mut notes: Vec<String> = Vec::new();
         if n >= 1 {
@@ -374,9 +374,14 @@ impl System for Storypath {
     }
 
     fn describe(&self, s: &State) -> String {
+        let when = if s.t == 0 {
+            format!("before the first of {} intervals", self.limit)
+        } else {
+            format!("after interval {} of {}", s.t, self.limit)
+        };
         let head = format!(
-            "after interval {} of {}: quarry {} of {} laps, pursuers {} of {}",
-            s.t, self.limit, s.laps[0], self.quarry.laps, s.laps[1], self.pursuer.laps
+            "{when}: quarry {} of {} laps, pursuers {} of {}",
+            s.laps[0], self.quarry.laps, s.laps[1], self.pursuer.laps
         );
         match s.done {
             Some(0) => format!("{head}; the quarry gets away"),

@@ -179,7 +179,10 @@ impl HoldRoll {
 
 impl Check for HoldRoll {
     fn describe(&self) -> String {
-        format!("2d6 {} for hold", signed(self.stat))
+        match self.stat {
+            s if s < 0 => format!("2d6 − {}", -s),
+            s => format!("2d6 + {s}"),
+        }
     }
     fn outcomes(&self) -> Vec<(P, i64)> {
         self.outcomes.clone()
@@ -296,21 +299,27 @@ impl UrbanWorld {
     /// The hold party `who` gets this beat.
     fn hold(&self, side: usize, chance: &mut dyn Chance) -> u32 {
         let (who, leader) = if side == 0 {
-            ("the quarry", self.quarry)
+            ("the quarry's leader", self.quarry)
         } else {
-            ("the pursuers", self.pursuer)
+            ("the pursuers' leader", self.pursuer)
         };
         if let Some(roll) = &self.rolls[side] {
-            let h = chance.roll(who, "the leader's roll for hold", roll);
+            let h = chance.roll(who, "for hold", roll);
             return u32::try_from(h).unwrap_or(1);
         }
         let n = match leader {
             Leader::Npc(n) => n,
             Leader::Stat(_) => 1,
         };
+        let party = if side == 0 {
+            "the quarry"
+        } else {
+            "the pursuers"
+        };
         chance.note(&|| {
             format!(
-                "{who} (all NPCs) take their {n} point{} as hold",
+                "{} (all NPCs) take {n} point{} as hold",
+                capital(party),
                 if n == 1 { "" } else { "s" }
             )
         });
@@ -375,15 +384,15 @@ impl System for UrbanWorld {
             *state
         };
         chance.note(&|| {
-            let spend = |who: &str, h: u32, a: u32| {
+            let spend = |who: &str, verb: &str, h: u32, a: u32| {
                 if a == h {
                     format!(
-                        "{who} spend all {} hold on Gain an advantage",
+                        "{who} {verb} all {} hold on Gain an advantage",
                         count_words(h)
                     )
                 } else {
                     format!(
-                        "{who} spend {} on Gain an advantage and {} on a character action",
+                        "{who} {verb} {} on Gain an advantage and {} on a character action",
                         count_words(a),
                         count_words(h - a)
                     )
@@ -398,8 +407,8 @@ impl System for UrbanWorld {
             };
             format!(
                 "{}; {}: {result}",
-                spend("the quarry", hq, aq),
-                spend("the pursuers", hp, ap)
+                spend("The quarry", "spends", hq, aq),
+                spend("the pursuers", "spend", hp, ap)
             )
         });
         next
@@ -541,4 +550,11 @@ pub fn grid(args: &Args, _lib: &Library, policy: Option<&str>) -> Result<Grid, O
         )],
         rulings: info.rulings.clone(),
     })
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
 }
