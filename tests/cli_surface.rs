@@ -317,7 +317,7 @@ fn top_level_help_groups_every_command_by_purpose() {
         ),
         (
             "Look things up",
-            &["tables", "odds", "roll", "draw", "verify-odds"],
+            &["tables", "odds", "chase", "roll", "draw", "verify-odds"],
         ),
         ("Studio", &["serve"]),
         ("Content", &["check", "init"]),
@@ -540,6 +540,7 @@ fn json_means_stdout_everywhere() {
     assert_eq!(
         json,
         [
+            "blockprint chase odds",
             "blockprint check",
             "blockprint draw",
             "blockprint odds",

@@ -35,7 +35,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
     ),
     (
         "Look things up",
-        &["tables", "odds", "roll", "draw", "verify-odds"],
+        &["tables", "odds", "chase", "roll", "draw", "verify-odds"],
     ),
     ("Studio", &["serve"]),
     ("Content", &["check", "init"]),
