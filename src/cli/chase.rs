@@ -134,7 +134,7 @@ pub(super) fn run(command: ChaseCommand) -> Status {
                 Ok(p) => p,
                 Err(e) => return option_error(&e),
             };
-            let seed = super::seed_or_fresh(seed, "chase");
+            let seed = super::seed_or_fresh(seed, "rolls and cards");
             let log = c.play(p, seed);
             let mut first = true;
             for f in format {
