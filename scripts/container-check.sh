@@ -122,8 +122,7 @@ for k in range(job["completions"]):
     cases = os.path.join(out, f"part-{k}", "cases")
     for d in os.listdir(cases):
         if os.path.isdir(os.path.join(cases, d)):
-            s, num = d.split("-")
-            assert int(s) == seed, d
+            year, num = d.split("-")   # <year>-<number>: the campaign year, then the case's number
             assert int(num) not in numbers, f"case {d} twice"
             numbers[int(num)] = os.path.join(f"part-{k}", "cases", d)
 assert sorted(numbers) == list(range(1, n + 1)), f"{len(numbers)} cases, not 1..{n}"
