@@ -803,3 +803,67 @@ fn cli_tables_are_the_kit_grids() {
         assert!((a + b - 100.0).abs() < 0.002, "{i},{j}: {a} + {b}");
     }
 }
+
+// ---------- the kits' Chase odds page ----------
+
+#[test]
+fn kit_chase_odds_pages_pass_the_page_checker() {
+    for (kit, stem, cells) in [
+        // Urban World: +0 against +1 and +1 against +0 (symmetric but for the called-off sliver).
+        ("urban-world", "urban-world-chase-odds", ["24.3%", "75.7%"]),
+        // Storypath: 2 dice against 2 dice over 2 and 4 laps.
+        ("storypath", "storypath-chase-odds", ["52.6%", "50.7%"]),
+        // Ready/Bolt/Flow: a slow evader against a slow pursuer, and against a fast one.
+        ("rbf", "chase-odds", ["99.2%", "90.0%"]),
+    ] {
+        for paper in ["a4", "letter"] {
+            let dir = tempfile::tempdir().unwrap();
+            let o = blockprint(&[
+                "kit",
+                kit,
+                "--paper",
+                paper,
+                "--out",
+                crate::support::s(dir.path()),
+                "--check-pages",
+            ]);
+            assert!(o.status.success(), "{kit} {paper}: {}", stderr(&o));
+            let pdf = std::fs::read(dir.path().join(format!("kits/{kit}/{stem}.pdf"))).unwrap();
+            assert_eq!(
+                crate::support::glyphs::pages(&pdf).len(),
+                1,
+                "{kit} {paper}: one page"
+            );
+            let text = crate::support::pdf_text(&pdf);
+            for c in cells {
+                assert!(text.contains(c), "{kit} {paper}: {c} in\n{text}");
+            }
+            assert!(
+                text.contains("House rulings of the odds") || text.contains("HOUSE RULINGS"),
+                "{kit}"
+            );
+            // Percentages only: no fractions (a digit, a slash, a digit) and no Fudge notation.
+            let chars: Vec<char> = text.chars().collect();
+            let fraction = chars
+                .windows(3)
+                .any(|w| w[0].is_ascii_digit() && w[1] == '/' && w[2].is_ascii_digit());
+            assert!(!fraction, "{kit} {paper}: a fraction on the page");
+            assert!(!text.contains("dF"), "{kit} {paper}");
+            let md =
+                std::fs::read_to_string(dir.path().join(format!("kits/{kit}/{stem}.md"))).unwrap();
+            for c in cells {
+                assert!(md.contains(c), "{kit}: {c} in the Markdown");
+            }
+            let json: serde_json::Value = serde_json::from_slice(
+                &std::fs::read(dir.path().join(format!("kits/{kit}/{stem}.json"))).unwrap(),
+            )
+            .unwrap();
+            // The JSON keeps the exact grid.
+            assert_eq!(json["exact"], true, "{kit}");
+            assert!(
+                json["grid"]["tables"][0]["cells"][0][0]["fraction"].is_string(),
+                "{kit}"
+            );
+        }
+    }
+}
