@@ -290,11 +290,19 @@ pub(super) fn run(src: &str, opts: &Options) -> Status {
         })
         .collect();
     if opts.json {
-        return super::print_json(&out);
+        return stream_json(&out);
     }
     let mut text = header(&out);
     if out.questions.is_empty() {
-        text.push_str(&table(&out));
+        // A wide table goes out as it is written, never whole in memory.
+        let mut w = Chunked::new();
+        w.push_str(&text);
+        write_table(&out, &mut w);
+        if let Some(c) = &out.capped {
+            w.push_str(&cap_note(c));
+        }
+        w.flush_now();
+        return Status::Ok;
     } else {
         for q in &out.questions {
             text.push_str(&format!(
@@ -340,20 +348,23 @@ fn odds_out(src: &str, dist: &Dist) -> OddsOut {
     let variance = dist.variance();
     OddsOut {
         expr: src.to_owned(),
-        outcomes: dist
-            .rows()
-            .iter()
-            .map(|r| OutcomeOut {
-                // All in lowest terms already: printing them needs no gcd.
-                value: dice::fraction_reduced(&r.value),
-                probability: dice::fraction_reduced(&r.exactly),
-                approx: dice::approx(&r.exactly),
-                at_least: dice::fraction_reduced(&r.at_least),
-                at_least_approx: dice::approx(&r.at_least),
-                at_most: dice::fraction_reduced(&r.at_most),
-                at_most_approx: dice::approx(&r.at_most),
-            })
-            .collect(),
+        outcomes: {
+            // One row at a time, so only the printed strings are held, never every row's fractions too.
+            let mut v = Vec::with_capacity(dist.len());
+            dist.for_each_row(|r| {
+                v.push(OutcomeOut {
+                    // All in lowest terms already: printing them needs no gcd.
+                    value: dice::fraction_reduced(&r.value),
+                    probability: dice::fraction_reduced(&r.exactly),
+                    approx: dice::approx(&r.exactly),
+                    at_least: dice::fraction_reduced(&r.at_least),
+                    at_least_approx: dice::approx(&r.at_least),
+                    at_most: dice::fraction_reduced(&r.at_most),
+                    at_most_approx: dice::approx(&r.at_most),
+                })
+            });
+            v
+        },
         mean: dice::fraction_reduced(&mean),
         mean_approx: dice::approx(&mean),
         variance: dice::fraction_reduced(&variance),
@@ -398,7 +409,61 @@ fn summary(label: &str, label_w: usize, expr_w: usize, out: &OddsOut) -> String 
 }
 
 /// The value table: exactly / at least / at most, each a fraction and a percentage, then a bar.
-fn table(out: &OddsOut) -> String {
+/// Output written to stdout in pieces of about 64 KB, so a wide table or its JSON is never held whole.
+struct Chunked(Vec<u8>);
+
+impl Chunked {
+    fn new() -> Chunked {
+        Chunked(Vec::with_capacity(1 << 16))
+    }
+    fn push_str(&mut self, s: &str) {
+        self.0.extend_from_slice(s.as_bytes());
+        if self.0.len() >= 1 << 16 {
+            self.flush_now();
+        }
+    }
+    fn flush_now(&mut self) {
+        if !self.0.is_empty() {
+            super::write_stdout(&String::from_utf8_lossy(&self.0));
+            self.0.clear();
+        }
+    }
+}
+
+impl std::io::Write for Chunked {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.extend_from_slice(buf);
+        if self.0.len() >= 1 << 16 {
+            // A chunk may end inside a character; write up to the last whole one.
+            let cut = match std::str::from_utf8(&self.0) {
+                Ok(_) => self.0.len(),
+                Err(e) => e.valid_up_to(),
+            };
+            let rest = self.0.split_off(cut);
+            self.flush_now();
+            self.0 = rest;
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Print `v` as pretty JSON with a final newline, streamed.
+fn stream_json(v: &impl Serialize) -> Status {
+    let mut w = Chunked::new();
+    if let Err(e) = serde_json::to_writer_pretty(&mut w, v) {
+        eprintln!("error: cannot write JSON: {e}");
+        return Status::Io;
+    }
+    w.push_str("\n");
+    w.flush_now();
+    Status::Ok
+}
+
+/// Every value's row with its bars, written into `s` as it goes.
+fn write_table(out: &OddsOut, s: &mut Chunked) {
     let width = |f: &dyn Fn(&OutcomeOut) -> usize, min: usize| {
         out.outcomes.iter().map(f).max().unwrap_or(1).max(min)
     };
@@ -407,10 +472,10 @@ fn table(out: &OddsOut) -> String {
     let l_w = width(&|o| o.at_least.len(), 8);
     let m_w = width(&|o| o.at_most.len(), 7);
     let top = out.outcomes.iter().map(|o| o.approx).fold(0.0, f64::max);
-    let mut s = format!(
+    s.push_str(&format!(
         "{:>v_w$}  {:>e_w$} {:>9}  {:>l_w$} {:>9}  {:>m_w$} {:>9}\n",
         "value", "exactly", "%", "at least", "%", "at most", "%"
-    );
+    ));
     for o in &out.outcomes {
         let bar = if top > 0.0 {
             (o.approx / top * 30.0).round() as usize
@@ -430,9 +495,8 @@ fn table(out: &OddsOut) -> String {
         );
         // no trailing spaces when the bar is empty
         s.push_str(line.trim_end());
-        s.push('\n');
+        s.push_str("\n");
     }
-    s
 }
 
 fn chance_out(p: &BigRational) -> ChanceOut {

@@ -359,19 +359,25 @@ impl Dist {
     /// Every value with its probability of exactly, at least and at most that value, ascending by value;
     /// all in lowest terms (the cumulative columns are prefix sums of the integer weights, so no gcd).
     pub fn rows(&self) -> Vec<Row> {
-        let mut below = BigUint::zero();
         let mut out = Vec::with_capacity(self.entries.len());
+        self.for_each_row(|r| out.push(r));
+        out
+    }
+
+    /// [`rows`](Self::rows) one at a time, without holding them all: for printing a wide distribution
+    /// in little memory.
+    pub fn for_each_row(&self, mut f: impl FnMut(Row)) {
+        let mut below = BigUint::zero();
         for (v, w) in &self.entries {
             let at_least = &self.total - &below;
             below += w;
-            out.push(Row {
+            f(Row {
                 value: v.clone(),
                 exactly: self.share(w),
                 at_least: self.share(&at_least),
                 at_most: self.share(&below),
             });
         }
-        out
     }
 
     /// Probability that the value satisfies `keep`, in lowest terms.
