@@ -15,11 +15,10 @@ pub const GAME: &str = "bbb";
 /// Decks whose id starts with this are the kit's obstacle decks.
 pub const DECK_PREFIX: &str = "bbb.chase.";
 /// The fills and rulings the kit lists: those of the chase (the SRD's appendices list the rest).
-pub const ABOUT_ONLY: [&str; 4] = [
+pub const ABOUT_ONLY: [&str; 3] = [
     "bbb.chase.",
     "bbb.ruling.halved_hp",
     "bbb.ruling.random_attribute",
-    "bbb.ruling.tailing",
 ];
 /// Hot Pursuit boxes on the mat's tracks.
 pub const TRACK: u32 = 40;
@@ -38,110 +37,9 @@ fn decks(cx: &Checked) -> Vec<&blockprint_content::Deck> {
         .collect()
 }
 
-/// The chase in brief: (heading, [(lead, text)]), blockprint's own words for the SRD's procedure.
-pub fn procedure() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
-    vec![
-        (
-            "Setting up",
-            vec![
-                (
-                    "Hot Pursuit. ",
-                    "In a chase your HP is called Hot Pursuit. Roll Wisdom for the order of play.",
-                ),
-                (
-                    "Faster ride. ",
-                    "A side whose vehicle is clearly the faster rolls with advantage.",
-                ),
-                (
-                    "Sharing a vehicle. ",
-                    "Everyone in one vehicle adds their Hot Pursuit together; but a vehicle with two or more people more than the one it chases or flees rolls its chase rolls with disadvantage.",
-                ),
-                (
-                    "Is it a chase? ",
-                    "If one side cannot compete at all (a runner against a car on an empty highway), it is not a chase: the faster side gets away, or the scene becomes a fight. If the natural loser makes a good case for a chance (the cop on foot cutting through yards before the car leaves town), play it out with that side at disadvantage.",
-                ),
-            ],
-        ),
-        (
-            "The road ahead",
-            vec![
-                (
-                    "Deal. ",
-                    "Shuffle a deck and deal one card face up in front of the quarry and one in front of the pursuer. The quarry has already got past the pursuer's first card.",
-                ),
-                (
-                    "Read a card. ",
-                    "The rank is the damage (A = 1, 2 to 10 as printed, J Q K = 10); the suit is the attribute that meets the obstacle.",
-                ),
-                (
-                    "Meet a card: the driving challenge. ",
-                    "The quarry rolls driving, riding or running with the suit's attribute. On a success it moves one card on and deals the next; on a failure it loses Hot Pursuit equal to the card's damage.",
-                ),
-            ],
-        ),
-        (
-            "The quarry's turn (one of)",
-            vec![
-                (
-                    "Take the road ahead: ",
-                    "meet the face-up card in front of you.",
-                ),
-                (
-                    "Slow down: ",
-                    "turn the card ahead face down and stay where you are; not allowed while you share a card with the pursuer.",
-                ),
-                (
-                    "Swerve: ",
-                    "deal a fresh card and meet it straight away, whatever it shows.",
-                ),
-                ("Slow down three times in a row ", "and the quarry escapes."),
-            ],
-        ),
-        (
-            "The pursuer's turn (one of)",
-            vec![
-                ("Follow ", "any card already face up."),
-                ("Take a new route: ", "deal a card of your own."),
-                (
-                    "Slow down: ",
-                    "miss the turn and turn the card ahead face down.",
-                ),
-                (
-                    "Bridge: ",
-                    "to cross from your route to the quarry's, swerve: the new card is a bridge from your card to the quarry's current card, and you must meet it.",
-                ),
-            ],
-        ),
-        (
-            "Ending the chase",
-            vec![(
-                "",
-                "The quarry slows down three times running without being caught; or one side stops of its own accord (often the quarry, to start a fight before it runs out of Hot Pursuit); or a side drops to 0 HP or below: boxed in, cornered, rolled over. That side rolls on the Chase Outcomes table.",
-            )],
-        ),
-        (
-            "Special pursuits",
-            vec![
-                (
-                    "One-sided pursuit. ",
-                    "A quarry who does not know it is followed keeps to the road ahead and never changes route.",
-                ),
-                (
-                    "Splitting up. ",
-                    "Two or more fleeing vehicles may split: a driver gives up their attack for the turn to break away, and the pursuers choose whom to follow. Nobody follows you? Next turn you are gone.",
-                ),
-                (
-                    "Tailing. ",
-                    "Shadowing a suspect is a Wisdom check: succeed and you stay unseen; fail and it becomes a chase.",
-                ),
-                (
-                    "Obstacles. ",
-                    "The decks only suggest what a card might be: invent obstacles that fit the scene.",
-                ),
-            ],
-        ),
-    ]
-}
+/// The chase in brief: the kit's prose page `procedure` (content/bbb/kit/procedure.md), printed whole,
+/// part by part (each `##` heading a part).
+pub const PROCEDURE: &str = "procedure";
 
 fn outcome_rows(cx: &Checked) -> Result<serde_json::Value> {
     let t = cx
@@ -182,15 +80,7 @@ fn sheet_data(cx: &Checked) -> Result<serde_json::Value> {
             serde_json::json!({"suit": s, "symbol": symbol, "color": color, "attribute": abbr, "name": name, "gloss": gloss})
         })
         .collect();
-    let procedure: Vec<serde_json::Value> = procedure()
-        .into_iter()
-        .map(|(h, items)| {
-            serde_json::json!({
-                "heading": String::from(h),
-                "items": items.into_iter().map(|(l, t)| serde_json::json!({"lead": String::from(l), "text": String::from(t)})).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
+    let procedure = super::prose(cx, GAME, PROCEDURE, &[])?;
     let o = CardOptions::DEFAULT.card;
     Ok(serde_json::json!({
         "procedure": procedure,
