@@ -4,8 +4,8 @@
 //! (dist's archive, the packed crates built in release, byte-identical output) is checked by
 //! `scripts/release-check.sh`, by hand before a tag; these are its quick parts, run with every test.
 
-use std::collections::BTreeSet;
-use std::path::Path;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn cargo() -> Command {
@@ -15,8 +15,8 @@ fn cargo() -> Command {
     c
 }
 
-/// The names of the workspace's packages.
-fn members() -> BTreeSet<String> {
+/// The workspace's packages: name and folder.
+fn members() -> BTreeMap<String, PathBuf> {
     let out = cargo()
         .args([
             "metadata",
@@ -44,7 +44,13 @@ fn members() -> BTreeSet<String> {
         .unwrap()
         .iter()
         .filter(|p| ids.contains(p["id"].as_str().unwrap()))
-        .map(|p| p["name"].as_str().unwrap().to_owned())
+        .map(|p| {
+            let manifest = PathBuf::from(p["manifest_path"].as_str().unwrap());
+            (
+                p["name"].as_str().unwrap().to_owned(),
+                manifest.parent().unwrap().to_owned(),
+            )
+        })
         .collect()
 }
 
@@ -77,6 +83,11 @@ fn package_list(name: &str) -> BTreeSet<String> {
 
 /// Every file under `dir` (a folder of the repository), as `dir/…` with `/`.
 fn files_under(dir: &str) -> BTreeSet<String> {
+    files_in(Path::new(env!("CARGO_MANIFEST_DIR")), dir)
+}
+
+/// Every file under `root/dir`, as `dir/…` with `/`.
+fn files_in(root: &Path, dir: &str) -> BTreeSet<String> {
     fn walk(root: &Path, rel: &str, out: &mut BTreeSet<String>) {
         for e in std::fs::read_dir(root.join(rel)).unwrap() {
             let e = e.unwrap();
@@ -89,7 +100,7 @@ fn files_under(dir: &str) -> BTreeSet<String> {
         }
     }
     let mut out = BTreeSet::new();
-    walk(Path::new(env!("CARGO_MANIFEST_DIR")), dir, &mut out);
+    walk(root, dir, &mut out);
     out
 }
 
@@ -114,12 +125,24 @@ fn every_package_holds_its_sources_and_licences_and_nothing_else() {
         "blockprint-kinds",
     ] {
         assert!(
-            members.contains(expected),
+            members.contains_key(expected),
             "{expected} is not in {members:?}"
         );
     }
-    for name in &members {
+    for (name, dir) in &members {
         let list = package_list(name);
+        // Everything under src/ ships but the unit-test modules: a page or script a source file includes
+        // (the studio's src/studio/assets) is part of the build.
+        let src: BTreeSet<String> = files_in(dir, "src")
+            .into_iter()
+            .filter(|p| !p.ends_with("/tests.rs"))
+            .collect();
+        let packed_src: BTreeSet<String> = list
+            .iter()
+            .filter(|p| p.starts_with("src/"))
+            .cloned()
+            .collect();
+        assert_eq!(packed_src, src, "{name}: src/ packed against on disk");
         for must in ["Cargo.toml", "LICENSE-MIT", "LICENSE-APACHE"] {
             assert!(
                 list.contains(must),
@@ -145,9 +168,10 @@ fn every_package_holds_its_sources_and_licences_and_nothing_else() {
             .contains(&path.as_str())
                 || path.starts_with("LICENSE-") && !path.contains('/');
             let source = path.starts_with("src/")
-                && path.ends_with(".rs")
                 && !path.ends_with("/tests.rs")
-                && !path.contains("/tests/");
+                && !path
+                    .split('/')
+                    .any(|c| ["tests", "fixtures", "fixture", "golden"].contains(&c));
             let embedded = folders.iter().any(|f| path.starts_with(&format!("{f}/")));
             assert!(
                 top_level || source || embedded,
