@@ -910,3 +910,54 @@ fn targets_refuse_what_they_would_read_differently() {
     assert_eq!(v["results"][0]["description"], "<p>Less &lt; than</p>");
     assert_eq!(v["results"][1]["name"], "Rolls [[5d6cs>=5]], more > less");
 }
+
+/// `--excel`: each comma-separated file begins with a UTF-8 byte-order mark (Excel on Windows reads a
+/// file without one as ANSI, `−4` as `âˆ’4`) and is otherwise byte for byte the plain export; the pipe
+/// files, read by an importer, are left as they are; other targets refuse the option (exit 2).
+#[test]
+fn csv_excel_adds_only_a_byte_order_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = export(
+        &dir.path().join("plain"),
+        &["--to", "csv", SAMPLE[0], SAMPLE[1]],
+    );
+    let excel = export(
+        &dir.path().join("excel"),
+        &["--to", "csv", "--excel", SAMPLE[0], SAMPLE[1]],
+    );
+    let names = |m: &BTreeMap<String, Vec<u8>>| -> Vec<String> {
+        m.keys()
+            .filter(|k| !k.ends_with("manifest.json"))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(names(&plain), names(&excel));
+    let mut boms = 0;
+    for name in names(&plain) {
+        let (a, b) = (&plain[&name], &excel[&name]);
+        if name.contains("pipe/") {
+            assert_eq!(a, b, "{name}");
+        } else {
+            assert_eq!(&b[..3], b"\xEF\xBB\xBF", "{name}");
+            assert_eq!(&b[3..], &a[..], "{name}");
+            boms += 1;
+        }
+    }
+    assert_eq!(boms, 4, "three tables (the method table brings its gunshot table) and tables.csv");
+    let out = dir.path().join("o");
+    let o = blockprint(&[
+        "export",
+        "--to",
+        "roll20",
+        "--excel",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--excel applies to CSV only"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!out.join("export").exists());
+}

@@ -29,6 +29,8 @@ pub struct ExportKind {
     target: Target,
     /// Table and deck ids to export; `None` for all.
     ids: Option<Vec<String>>,
+    /// CSV: start each comma-separated file with a UTF-8 byte-order mark (`--excel`).
+    excel: bool,
 }
 
 /// What the `export-foundry` kind is; every table and deck of any content is exported, so its requirements
@@ -44,6 +46,7 @@ pub static FOUNDRY: ExportKind = ExportKind {
     info: &FOUNDRY_INFO,
     target: Target::Foundry(Version::V13),
     ids: None,
+    excel: false,
 };
 /// What the `export-foundry-v12` kind is; every table and deck of any content is exported, so its requirements
 /// are checked on any content.
@@ -58,6 +61,7 @@ pub static FOUNDRY_V12: ExportKind = ExportKind {
     info: &FOUNDRY_V12_INFO,
     target: Target::Foundry(Version::V12),
     ids: None,
+    excel: false,
 };
 /// What the `export-roll20` kind is; every table and deck of any content is exported, so its requirements
 /// are checked on any content.
@@ -72,6 +76,7 @@ pub static ROLL20: ExportKind = ExportKind {
     info: &ROLL20_INFO,
     target: Target::Roll20,
     ids: None,
+    excel: false,
 };
 /// What the `export-csv` kind is; every table and deck of any content is exported, so its requirements
 /// are checked on any content.
@@ -86,6 +91,7 @@ pub static CSV: ExportKind = ExportKind {
     info: &CSV_INFO,
     target: Target::Csv,
     ids: None,
+    excel: false,
 };
 
 impl ExportKind {
@@ -105,6 +111,18 @@ impl ExportKind {
             ids: Some(ids),
             ..self.clone()
         }
+    }
+
+    /// With `--excel`, a comma-separated file behind a UTF-8 byte-order mark: Excel on Windows reads a
+    /// file without one in the system's ANSI code page (`−4` shows as `âˆ’4`). The bytes after it are
+    /// unchanged; the pipe files, which an importer reads, never get one.
+    fn bom(&self, bytes: Vec<u8>) -> Vec<u8> {
+        if !self.excel {
+            return bytes;
+        }
+        let mut out = "\u{feff}".as_bytes().to_vec();
+        out.extend(bytes);
+        out
     }
 
     fn ids(&self) -> Option<&[String]> {
@@ -241,7 +259,10 @@ impl Kind for ExportKind {
             Target::Csv => {
                 if let Some(id) = ids.get(i) {
                     let t = export::table(cx, id)?;
-                    let mut list = vec![(format!("{}.csv", slug(id)), export::csv::table(&t)?)];
+                    let mut list = vec![(
+                        format!("{}.csv", slug(id)),
+                        self.bom(export::csv::table(&t)?),
+                    )];
                     if let Some(pipe) = export::csv::pipe(&cx.lib, &t)? {
                         list.push((export::csv::pipe_name(&t), pipe));
                     }
@@ -254,7 +275,10 @@ impl Kind for ExportKind {
                 Ok(doc(
                     "tables".into(),
                     "Every table".into(),
-                    files(vec![("tables.csv".into(), export::csv::combined(&tables)?)])?,
+                    files(vec![(
+                        "tables.csv".into(),
+                        self.bom(export::csv::combined(&tables)?),
+                    )])?,
                     None,
                 ))
             }
@@ -287,6 +311,11 @@ impl Kind for ExportKind {
 pub struct Options {
     /// Table or deck ids to export (default: all); tables they refer to come along.
     pub ids: Vec<String>,
+    /// CSV only: begin each comma-separated file with a UTF-8 byte-order mark, so that Excel on Windows
+    /// reads it as UTF-8; nothing else in the files changes.
+    #[arg(long)]
+    #[serde(default)]
+    pub excel: bool,
 }
 
 /// One registered export kind: its base, and the two functions that configure it and print its notes.
@@ -324,8 +353,17 @@ export_def!(CSV_DEF, CSV, configure_csv, notes_csv);
 
 /// The kind over every table and deck, or over the ones named and the tables they refer to.
 fn configure(kind: &ExportKind, cx: &Checked, o: &Options) -> Result<Box<dyn Kind>> {
+    if o.excel && kind.target != Target::Csv {
+        return Err(Error::Usage(
+            "--excel applies to CSV only (--to csv); leave it out".into(),
+        ));
+    }
+    let kind = ExportKind {
+        excel: o.excel,
+        ..kind.clone()
+    };
     if o.ids.is_empty() {
-        return Ok(Box::new(kind.clone()));
+        return Ok(Box::new(kind));
     }
     let ids = selection(&cx.lib, kind.target, &o.ids, &mut Vec::new())?;
     Ok(Box::new(kind.only(ids)))
