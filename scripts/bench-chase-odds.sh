@@ -33,9 +33,12 @@ ODDS=(
   "coc"
   "coc --policy cautious --pursuer-mov 11 --quarry-skill 90 --pursuer-skill 20"
   "coc --policy ram --quarry-build 5 --pursuer-build 9 --pursuer-mov 10"
+  "coc --policy best"
+  "coc --policy best --quarry-build 5 --pursuer-build 9 --pursuer-mov 10 --quarry-skill 70"
+  "coc --policy best --track clear,hard,regular-barrier:10,extreme,clear,hard-barrier:15,regular,regular,hard,extreme,clear,clear,regular,hard,extreme,clear,regular,regular,hard,clear,clear,clear,regular,extreme,hard,clear,regular,clear,hard,clear --range 1 --quarry-mov 9"
   "coc --track clear,hard,regular-barrier:10,extreme,clear,hard-barrier:15,regular,regular,hard,extreme,clear,clear,regular,hard,extreme,clear,regular,regular,hard,clear,clear,clear,regular,extreme,hard,clear,regular,clear,hard,clear --range 1 --quarry-mov 9"
 )
-TABLES=("bbb" "coc")
+TABLES=("bbb" "coc" "coc --policy best")
 if "$BIN" chase odds --help 2>/dev/null | grep -q "urban-world"; then
   ODDS+=("urban-world" "rbf" "storypath")
   TABLES+=("urban-world" "rbf" "storypath")

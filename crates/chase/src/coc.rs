@@ -5,6 +5,8 @@
 //! barriers (no move until the roll succeeds, or a vehicle rams it: Build × 1D10 against its hit points,
 //! and a vehicle that fails to break it is wrecked). See [`rulings`] for what the rules leave open.
 
+use std::collections::HashMap;
+
 use blockprint_content::Library;
 use blockprint_content::roll::roll_table;
 use num_bigint::BigInt;
@@ -172,16 +174,30 @@ impl Check for Percentile {
     }
 }
 
-/// The sum of `n` dice of `sides` sides (a ram: Build × 1D10).
+/// The sum of `n` dice of `sides` sides (a ram: Build × 1D10). With `at_least`, the outcome is 1 when
+/// the sum reaches it and 0 otherwise (all a ram against a barrier's hit points needs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sum {
     pub n: u32,
     pub sides: u32,
+    pub at_least: Option<i64>,
+}
+
+impl Sum {
+    fn read(&self, sum: i64) -> i64 {
+        match self.at_least {
+            Some(t) => i64::from(sum >= t),
+            None => sum,
+        }
+    }
 }
 
 impl Check for Sum {
     fn describe(&self) -> String {
-        format!("{}d{}", self.n, self.sides)
+        match self.at_least {
+            Some(t) => format!("{}d{} against {t}", self.n, self.sides),
+            None => format!("{}d{}", self.n, self.sides),
+        }
     }
 
     fn outcomes(&self) -> Vec<(P, i64)> {
@@ -196,10 +212,16 @@ impl Check for Sum {
             ways = next;
         }
         let total: u64 = ways.iter().sum();
-        ways.iter()
-            .enumerate()
-            .filter(|(_, w)| **w > 0)
-            .map(|(s, &w)| (P::new(BigInt::from(w), BigInt::from(total)), s as i64))
+        let mut by: Vec<(u64, i64)> = Vec::new();
+        for (s, &w) in ways.iter().enumerate().filter(|(_, w)| **w > 0) {
+            let o = self.read(s as i64);
+            match by.iter_mut().find(|(_, x)| *x == o) {
+                Some((c, _)) => *c += w,
+                None => by.push((w, o)),
+            }
+        }
+        by.into_iter()
+            .map(|(w, o)| (P::new(BigInt::from(w), BigInt::from(total)), o))
             .collect()
     }
 
@@ -207,7 +229,7 @@ impl Check for Sum {
         let faces: Vec<i64> = (0..self.n)
             .map(|_| i64::from(rng.random_range(1..=self.sides)))
             .collect();
-        let s = faces.iter().sum();
+        let s = self.read(faces.iter().sum());
         (faces, s)
     }
 
@@ -216,11 +238,15 @@ impl Check for Sum {
             && faces
                 .iter()
                 .all(|f| (1..=i64::from(self.sides)).contains(f)))
-        .then(|| faces.iter().sum())
+        .then(|| self.read(faces.iter().sum()))
     }
 
     fn outcome_label(&self, outcome: i64) -> String {
-        outcome.to_string()
+        match (self.at_least, outcome) {
+            (Some(t), 1) => format!("{t} or more"),
+            (Some(t), _) => format!("less than {t}"),
+            (None, o) => o.to_string(),
+        }
     }
 }
 
@@ -248,6 +274,8 @@ pub struct Coc {
     pub range: u8,
     /// Rounds after which the chase is called off.
     pub rounds: u32,
+    /// The best plans, worked out the first time the `best` policy plays.
+    pub best: std::sync::OnceLock<BestPlans>,
 }
 
 /// Where a chase stands between rounds.
@@ -327,7 +355,68 @@ pub fn policies() -> Vec<Policy> {
             "ram",
             "As reckless, but a side in a vehicle (a Build above 0) rams every barrier: Build × 1D10 against the barrier's hit points, and the vehicle is wrecked if the barrier stands.",
         ),
+        Policy::new(
+            "best",
+            "Best play, worked out over every state of the chase (value iteration): at the start of each of its turns each side picks its plan for the turn (how many bonus dice, none, one or two, to buy at each hazard with the movement actions it has to spare; with a vehicle, whether to ram barriers) to get away (the quarry) or to catch (the pursuer) as often as possible, knowing the other side does the same. A chase called off counts as the quarry getting away.",
+        ),
     ]
+}
+
+/// What a side does at hazards and barriers during one turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Plan {
+    /// Bonus dice bought at each hazard, at most (keeping one movement action to move).
+    pub bonus: i32,
+    /// Ram barriers (a side with a vehicle only).
+    pub ram: bool,
+}
+
+const PLANS: [Plan; 6] = [
+    Plan {
+        bonus: 0,
+        ram: false,
+    },
+    Plan {
+        bonus: 1,
+        ram: false,
+    },
+    Plan {
+        bonus: 2,
+        ram: false,
+    },
+    Plan {
+        bonus: 0,
+        ram: true,
+    },
+    Plan {
+        bonus: 1,
+        ram: true,
+    },
+    Plan {
+        bonus: 2,
+        ram: true,
+    },
+];
+
+/// The best plan of the side to move, for the round-start states (first mover) and the states after the
+/// first mover's turn (second mover).
+#[derive(Debug, Clone, Default)]
+pub struct BestPlans {
+    first: HashMap<State, Plan>,
+    second: HashMap<State, Plan>,
+    /// The quarry's chance of getting away under best play (a chase called off counting as getting
+    /// away), from the value iteration.
+    pub value: f64,
+}
+
+impl Plan {
+    /// The plan as a side can carry it out: no ramming without a vehicle.
+    fn for_runner(self, r: &Runner) -> Plan {
+        Plan {
+            ram: self.ram && r.build > 0,
+            ..self
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -348,7 +437,206 @@ impl Coc {
         self.quarry.dex >= self.pursuer.dex
     }
 
-    fn turn(&self, s: &mut State, who: Who, policy: usize, chance: &mut dyn Chance) {
+    /// The plan a named policy gives a side.
+    fn plan(&self, policy: usize, s: &State, who: Who, first: bool) -> Plan {
+        match policy {
+            1 => PLANS[2],
+            2 => PLANS[3],
+            3 => {
+                let best = self.best();
+                let table = if first { &best.first } else { &best.second };
+                table.get(s).copied().unwrap_or(PLANS[0])
+            }
+            _ => PLANS[0],
+        }
+        .for_runner(self.runner(who))
+    }
+
+    /// One side's turn under `plan`, every outcome with its probability (as a float: only the choice of
+    /// plan rests on it; the odds themselves come from the exact solver).
+    fn turn_outcomes(&self, s: &State, who: Who, plan: Plan) -> Vec<(f64, State)> {
+        let mut budget = u64::MAX;
+        crate::exact::enumerate(
+            |c| {
+                let mut t = s.clone();
+                self.turn(&mut t, who, plan, c);
+                t
+            },
+            &mut budget,
+        )
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(p, t)| (num_traits::ToPrimitive::to_f64(&p).unwrap_or(0.0), t))
+        .collect()
+    }
+
+    /// The plans a side can tell apart: a side without a vehicle never rams.
+    fn plans_of(&self, who: Who) -> Vec<Plan> {
+        let mut v: Vec<Plan> = Vec::new();
+        for p in PLANS.iter().map(|p| p.for_runner(self.runner(who))) {
+            if !v.contains(&p) {
+                v.push(p);
+            }
+        }
+        v
+    }
+
+    /// Value iteration over every state any plans reach: the quarry's chance of getting away under best
+    /// play on both sides, and the plans that achieve it.
+    fn best_plans(&self) -> BestPlans {
+        let order = if self.quarry_first() {
+            [Who::Quarry, Who::Pursuer]
+        } else {
+            [Who::Pursuer, Who::Quarry]
+        };
+        let mut budget = u64::MAX;
+        let start_dist: Vec<(f64, State)> = crate::exact::enumerate(|c| self.start(c), &mut budget)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(p, s)| (num_traits::ToPrimitive::to_f64(&p).unwrap_or(0.0), s))
+            .collect();
+        let starts: Vec<State> = start_dist.iter().map(|(_, s)| s.clone()).collect();
+        // Round-start states -> per plan of the first mover, its turn's outcomes; likewise mid-round.
+        let mut rounds: HashMap<State, Vec<(Plan, Vec<(f64, State)>)>> = HashMap::new();
+        let mut mids: HashMap<State, Vec<(Plan, Vec<(f64, State)>)>> = HashMap::new();
+        let mut todo: Vec<State> = starts.into_iter().filter(|s| s.end.is_none()).collect();
+        while let Some(s) = todo.pop() {
+            if rounds.contains_key(&s) || rounds.len() > 20_000 {
+                continue;
+            }
+            let mut per = Vec::new();
+            for plan in self.plans_of(order[0]) {
+                let outs = self.turn_outcomes(&s, order[0], plan);
+                for (_, m) in &outs {
+                    if m.end.is_none() && !mids.contains_key(m) {
+                        let mut per2 = Vec::new();
+                        for plan2 in self.plans_of(order[1]) {
+                            let outs2 = self.turn_outcomes(m, order[1], plan2);
+                            for (_, n) in &outs2 {
+                                if n.end.is_none() && !rounds.contains_key(n) {
+                                    todo.push(n.clone());
+                                }
+                            }
+                            per2.push((plan2, outs2));
+                        }
+                        mids.insert(m.clone(), per2);
+                    }
+                }
+                per.push((plan, outs));
+            }
+            rounds.insert(s, per);
+        }
+        let quarry_wins = |s: &State| -> f64 {
+            match s.end {
+                Some(OUTPACED | ESCAPED | PURSUER_WRECKED) => 1.0,
+                _ => 0.0,
+            }
+        };
+        // States as indices, outcomes as (probability, ending value or index) for a fast iteration.
+        let round_list: Vec<State> = rounds.keys().cloned().collect();
+        let round_ix: HashMap<&State, usize> =
+            round_list.iter().enumerate().map(|(i, s)| (s, i)).collect();
+        let mid_list: Vec<State> = mids.keys().cloned().collect();
+        let mid_ix: HashMap<&State, usize> =
+            mid_list.iter().enumerate().map(|(i, s)| (s, i)).collect();
+        // Err(value) for an ended state, Ok(index) otherwise.
+        type Outs = Vec<(f64, Result<usize, f64>)>;
+        let index = |outs: &[(f64, State)], ix: &HashMap<&State, usize>| -> Outs {
+            outs.iter()
+                .map(|(q, t)| {
+                    let to = if t.end.is_some() {
+                        Err(quarry_wins(t))
+                    } else {
+                        ix.get(t).copied().ok_or(1.0)
+                    };
+                    (*q, to)
+                })
+                .collect()
+        };
+        let round_t: Vec<Vec<(Plan, Outs)>> = round_list
+            .iter()
+            .map(|s| {
+                rounds[s]
+                    .iter()
+                    .map(|(p, outs)| (*p, index(outs, &mid_ix)))
+                    .collect()
+            })
+            .collect();
+        let mid_t: Vec<Vec<(Plan, Outs)>> = mid_list
+            .iter()
+            .map(|s| {
+                mids[s]
+                    .iter()
+                    .map(|(p, outs)| (*p, index(outs, &round_ix)))
+                    .collect()
+            })
+            .collect();
+        // The quarry maximises, the pursuer minimises.
+        let pick = |who: Who, per: &[(Plan, Outs)], v: &[f64]| -> (usize, f64) {
+            let mut best = (0, f64::NAN);
+            for (i, (_, outs)) in per.iter().enumerate() {
+                let val: f64 = outs
+                    .iter()
+                    .map(|(q, to)| q * to.map_or_else(|e| e, |j| v[j]))
+                    .sum();
+                let better = best.1.is_nan()
+                    || match who {
+                        Who::Quarry => val > best.1 + 1e-12,
+                        Who::Pursuer => val < best.1 - 1e-12,
+                    };
+                if better {
+                    best = (i, val);
+                }
+            }
+            best
+        };
+        let mut value = vec![1.0f64; round_list.len()];
+        let mut mid_value = vec![1.0f64; mid_list.len()];
+        let mut first_choice = vec![0usize; round_list.len()];
+        let mut second_choice = vec![0usize; mid_list.len()];
+        for _ in 0..2000 {
+            for (m, per) in mid_t.iter().enumerate() {
+                let (c, v) = pick(order[1], per, &value);
+                second_choice[m] = c;
+                mid_value[m] = v;
+            }
+            let mut change = 0.0f64;
+            for (r, per) in round_t.iter().enumerate() {
+                let (c, v) = pick(order[0], per, &mid_value);
+                first_choice[r] = c;
+                change = change.max((v - value[r]).abs());
+                value[r] = v;
+            }
+            if change < 1e-13 {
+                break;
+            }
+        }
+        let mut plans = BestPlans::default();
+        for (r, s) in round_list.iter().enumerate() {
+            plans.first.insert(s.clone(), round_t[r][first_choice[r]].0);
+        }
+        for (m, s) in mid_list.iter().enumerate() {
+            plans.second.insert(s.clone(), mid_t[m][second_choice[m]].0);
+        }
+        plans.value = start_dist
+            .iter()
+            .map(|(p, s)| {
+                p * if s.end.is_some() {
+                    quarry_wins(s)
+                } else {
+                    round_ix.get(s).map_or(1.0, |&i| value[i])
+                }
+            })
+            .sum();
+        plans
+    }
+
+    /// The best plans (worked out once).
+    pub fn best(&self) -> &BestPlans {
+        self.best.get_or_init(|| self.best_plans())
+    }
+
+    fn turn(&self, s: &mut State, who: Who, plan: Plan, chance: &mut dyn Chance) {
         let r = self.runner(who);
         let name = match who {
             Who::Quarry => "the quarry",
@@ -394,11 +682,7 @@ impl Coc {
                     true
                 }
                 Gap::Hazard(level) => {
-                    let bonus = if policy == 1 {
-                        (left - 1).clamp(0, 2)
-                    } else {
-                        0
-                    };
+                    let bonus = (left - 1).clamp(0, plan.bonus);
                     left -= 1 + bonus;
                     let what = format!(
                         "against the {} hazard between locations {} and {}",
@@ -430,7 +714,7 @@ impl Coc {
                 }
                 Gap::Barrier(level, hp) => {
                     left -= 1;
-                    if policy == 2 && r.build > 0 {
+                    if plan.ram && r.build > 0 {
                         let what = format!(
                             "to ram the barrier between locations {} and {} ({hp} hit points)",
                             at + 1,
@@ -442,9 +726,10 @@ impl Coc {
                             &Sum {
                                 n: r.build,
                                 sides: 10,
+                                at_least: Some(i64::from(hp)),
                             },
                         );
-                        if dmg >= i64::from(hp) {
+                        if dmg == 1 {
                             s.broken |= 1 << at;
                             chance.note(&|| format!("{name} smashes through"));
                             true
@@ -580,11 +865,12 @@ impl System for Coc {
         } else {
             [Who::Pursuer, Who::Quarry]
         };
-        for who in order {
+        for (i, who) in order.into_iter().enumerate() {
             if s.end.is_some() {
                 break;
             }
-            self.turn(&mut s, who, policy, chance);
+            let plan = self.plan(policy, &s, who, i == 0);
+            self.turn(&mut s, who, plan, chance);
         }
         s
     }
@@ -821,7 +1107,13 @@ impl Args {
             gaps,
             range: self.range,
             rounds: self.rounds,
+            best: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The system these options describe (what `build` wraps).
+    pub fn to_system(&self, lib: &Library) -> Result<Coc, OptionError> {
+        self.system(lib, self.pursuer_mov, None)
     }
 
     fn track_words(&self, c: &Coc) -> String {

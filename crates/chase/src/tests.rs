@@ -410,3 +410,50 @@ fn long_simulations_stop_at_the_work_limit() {
         )
     );
 }
+
+/// Best play: the exact odds under the `best` policy are the game's value the value iteration found
+/// (different arithmetic: floats there, fractions here), and they agree with a seeded simulation.
+#[test]
+fn coc_best_play_reaches_the_game_value() {
+    for args in [
+        &["coc"][..],
+        &[
+            "coc",
+            "--track",
+            "extreme,hard,extreme,clear,hard",
+            "--pursuer-mov",
+            "10",
+        ][..],
+        &[
+            "coc",
+            "--track",
+            "clear,hard,regular-barrier:10,extreme,clear,hard-barrier:15",
+            "--quarry-build",
+            "2",
+            "--pursuer-build",
+            "3",
+            "--pursuer-mov",
+            "9",
+        ][..],
+    ] {
+        let c = chase(args);
+        let best = policy_index(&c.info(), Some("best")).unwrap();
+        let p = c.exact(best, Limits::default()).unwrap().exact.unwrap();
+        // Getting away: outpaced, escaped, the pursuer wrecked, called off.
+        let away: f64 = [0, 1, 4, 5]
+            .iter()
+            .map(|&i| num_traits::ToPrimitive::to_f64(&p[i]).unwrap())
+            .sum();
+        let mut v = vec!["chase"];
+        v.extend_from_slice(args);
+        let SystemArgs::Coc(a) = Cli::parse_from(v).s else {
+            unreachable!()
+        };
+        let value = a.to_system(&lib()).unwrap().best().value;
+        assert!(
+            (away - value).abs() < 1e-9,
+            "{args:?}: exact {away}, value iteration {value}"
+        );
+        agree(args, best);
+    }
+}
