@@ -37,7 +37,8 @@ say "== cargo build --release"
 cargo build --release
 [ -x "$BIN" ] || { say "no binary at $BIN"; exit 1; }
 
-"$BIN" serve --port 0 --out "$WORK/out" 2>"$WORK/serve.log" &
+"$BIN" init "$WORK/content" -q
+"$BIN" serve --port 0 --out "$WORK/out" --content "$WORK/content" 2>"$WORK/serve.log" &
 SERVER=$!
 for _ in $(seq 1 200); do
   grep -q '^studio: http' "$WORK/serve.log" && break
@@ -64,24 +65,48 @@ make() {
   job=$(curl -s -H "x-blockprint-token: $TOKEN" -H 'content-type: application/json' -d "$1" "${URL}make" | jq -r .job)
   curl -sN "${URL}jobs/$job/events" >"$WORK/events-$job.txt"
   end=$EPOCHREALTIME
-  tail -1 "$WORK/events-$job.txt" | sed 's/^data: //' >&2
+  grep '^data: ' "$WORK/events-$job.txt" | tail -1 | sed 's/^data: //' >&2
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }'
 }
 
 printf '\n%-34s %12s\n' "make (files, then previews)" "wall"
 printf '%-34s %12s\n' "case, 1 packet" "$(make '{"kind":"case","seed":1}') s"
 printf '%-34s %12s\n' "case, 1 packet again (warm)" "$(make '{"kind":"case","seed":2}') s"
+# saved FILE: change FILE (a harmless edit) and wait for the studio's next change event; prints how long
+# the studio took from seeing the save to the new preview being ready (its own `millis`), and the wall
+# time from the write to the event arriving here.
+saved() {
+  local start end ev
+  curl -sN --max-time 60 "${URL}events" >"$WORK/change.txt" &
+  local reader=$!
+  sleep 0.3
+  start=$EPOCHREALTIME
+  printf '\n' >>"$1"
+  for _ in $(seq 1 600); do
+    grep -q '^data: ' "$WORK/change.txt" && break
+    sleep 0.01
+  done
+  end=$EPOCHREALTIME
+  kill "$reader" 2>/dev/null || true
+  ev=$(grep -m1 '^data: ' "$WORK/change.txt" | sed 's/^data: //')
+  say "$ev"
+  awk -v a="$start" -v b="$end" -v m="$(printf '%s' "$ev" | jq -r .millis)" 'BEGIN { printf "%.2f s (studio: %d ms)", b - a, m }'
+}
+printf '%-34s %12s\n' "save a table, case preview again" "$(saved "$WORK/content/bbb/01-homicide.toml")"
 printf '%-34s %12s\n' "srd" "$(make '{"kind":"srd"}') s"
+printf '%-34s %12s\n' "save a chapter, SRD preview again" "$(saved "$(ls "$WORK"/content/bbb/srd/*.md | head -1)")"
 printf '%-34s %12s\n' "case, $BATCH packets" "$(make "{\"kind\":\"case\",\"seed\":3,\"count\":$BATCH}") s"
 say "batch folder: $(find "$WORK/out" -maxdepth 1 -name '*-case' | sort -V | tail -1): $(find "$WORK/out" -name '*.pdf' | wc -l) PDFs in all"
 
 if command -v chromium >/dev/null; then
   say ""
   say "== screenshots at 1280 x 800 into $SHOTS"
-  for page in "make:" "tables:tables" "odds:odds?expr=3d6%26at_least=15%26vs=2d8" "job:jobs/1"; do
-    name=${page%%:*}
-    path=${page#*:}
-    path=${path//%26/&}
+  for name in make tables odds; do
+    case $name in
+      make) path="" ;;
+      tables) path="tables" ;;
+      odds) path='odds?expr=3d6&at_least=15&vs=2d8' ;;
+    esac
     chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
       --disable-component-update --disable-sync --user-data-dir="$WORK/profile" --hide-scrollbars \
       --window-size=1280,800 --screenshot="$SHOTS/$name.png" "$URL$path" >/dev/null 2>&1 || say "no screenshot of /$path"
