@@ -543,12 +543,17 @@ pub struct FeatureOut {
     pub editorial: bool,
 }
 
+/// The parts of the prose page `round` every track page prints.
+pub const ROUND: [&str; 2] = ["a-round", "how-a-chase-ends"];
+
 /// What a track page sees.
 #[derive(Debug, Clone, Serialize)]
 pub struct TrackData {
     #[serde(flatten)]
     pub meta: serde_json::Map<String, serde_json::Value>,
     pub about: About,
+    /// How a round runs and how a chase ends: the prose page `round` (content/rbf/kit/round.md).
+    pub prose: super::Prose,
     pub id: String,
     pub title: String,
     pub note: Option<String>,
@@ -683,6 +688,7 @@ fn track_doc(cx: &Checked, req: &Request, t: &Track) -> Result<Document> {
     let data = TrackData {
         meta: crate::meta(cx, req),
         about: about(cx)?,
+        prose: super::prose(cx, GAME, "round", &ROUND)?,
         id: t.id.value.clone(),
         title: String::from(&t.title),
         note: t.note.as_deref().map(String::from),
