@@ -24,7 +24,7 @@ const MAX_LOG: usize = 200;
 /// Chart size in SVG units.
 const CHART_W: f64 = 760.0;
 const CHART_H: f64 = 200.0;
-const CHART_LEFT: f64 = 48.0;
+const CHART_LEFT: f64 = 64.0;
 
 /// What the Odds page was asked.
 #[derive(Debug, Default, Deserialize)]
