@@ -943,7 +943,10 @@ fn csv_excel_adds_only_a_byte_order_mark() {
             boms += 1;
         }
     }
-    assert_eq!(boms, 4, "three tables (the method table brings its gunshot table) and tables.csv");
+    assert_eq!(
+        boms, 4,
+        "three tables (the method table brings its gunshot table) and tables.csv"
+    );
     let out = dir.path().join("o");
     let o = blockprint(&[
         "export",
