@@ -123,9 +123,12 @@ pub struct Parsed {
 /// 31 nested block quotes or lists alone but 26 with a table placed inside the innermost, and 64
 /// nested emphases; the Markdown sets 35 block quotes, 33 lists, 35 emphases, but 30 lists with three
 /// emphases inside. Beyond that the typesetter or the template engine stops ("maximum show rule depth
-/// exceeded"). 20 keeps a margin under every one of those, so whatever `check` lets through, every
-/// output sets; no real chapter comes near it.
-pub const MAX_NESTING: usize = 20;
+/// exceeded"). Long before those limits, memory runs out: a chapter of 56 shapes each at most 20 deep
+/// (quotes, lists, a table placed at the bottom, breaking across pages) made the SRD's PDF take more
+/// than 23 GB (killed), while one such shape alone took 0.5 GB; typst lays a nested block out again
+/// for every region it breaks into. 10 keeps every output to ordinary memory, and no real chapter
+/// comes near it (the built-in SRD nests at most 3 deep).
+pub const MAX_NESTING: usize = 10;
 
 /// The deepest nesting of a chapter's containers, and where the first one past [`MAX_NESTING`] opens.
 #[derive(Debug, Clone, PartialEq, Default)]
