@@ -21,7 +21,7 @@ macro_rules! eprint {
     ($($arg:tt)*) => { $crate::cli::term::eprint(&format!($($arg)*)) };
 }
 
-mod campaign;
+pub(crate) mod campaign;
 mod cards;
 mod chase;
 mod check;
