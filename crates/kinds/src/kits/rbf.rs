@@ -741,7 +741,7 @@ fn pt(um: i64) -> f32 {
 /// Card sheets: the viewer preferences of every card sheet, and on each page a TrimBox around the cards'
 /// trim edges and a BleedBox around their bleed, so a print shop sees where the cut grid lies (the crop
 /// marks stand outside both).
-fn finish_sheets(doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
+pub(crate) fn finish_sheets(doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
     let um: cards::ImpositionUm = serde_json::from_value(doc.data["layout"]["um"].clone())
         .map_err(|e| Error::Bug(format!("card layout data: {e}")))?;
     let duplex = doc.data["layout"]["pdf_duplex"]
