@@ -5,6 +5,7 @@
 //! byte for byte; and the refusals, each with its exit status.
 //! Run with `BLOCKPRINT_BLESS=1` to rewrite the golden files after an intended change.
 
+use crate::support::export::{files as export, json, run, text};
 use crate::support::{blockprint, ok};
 
 use std::collections::BTreeMap;
@@ -13,15 +14,6 @@ use std::str::FromStr;
 
 use blockprint::dice::BigRational;
 use serde_json::Value;
-
-/// Export for `to` (and extra arguments) into a fresh folder; the files under `out/export/`.
-fn export(dir: &Path, args: &[&str]) -> BTreeMap<String, Vec<u8>> {
-    let out = dir.join("out");
-    let mut all = vec!["export", "--quiet", "--out", out.to_str().unwrap()];
-    all.extend_from_slice(args);
-    ok(&blockprint(&all));
-    crate::support::tree(&out.join("export"))
-}
 
 const SAMPLE: [&str; 3] = [
     "bbb.homicide.district",
@@ -48,7 +40,7 @@ fn goldens_of_three_tables_and_a_deck_in_every_format() {
         if args[1] == "foundry" {
             args.push(DECK);
         }
-        files.extend(export(&dir.path().join(n.to_string()), &args));
+        files.extend(export(&dir.path().join(n.to_string()).join("out"), &args));
     }
     let files: BTreeMap<_, _> = files
         .into_iter()
@@ -491,7 +483,7 @@ fn foundry_json_has_the_schema_fields_and_unique_ids() {
         ("v13", vec!["--to", "foundry"]),
         ("v12", vec!["--to", "foundry", "--foundry-version", "12"]),
     ] {
-        let files = export(&dir.path().join(version), &args);
+        let files = export(&dir.path().join(version).join("out"), &args);
         let id_ok = |v: &Value| {
             v.as_str()
                 .is_some_and(|s| s.len() == 16 && s.chars().all(|c| c.is_ascii_alphanumeric()))
@@ -575,8 +567,8 @@ fn foundry_json_has_the_schema_fields_and_unique_ids() {
 fn reruns_are_byte_identical_and_resume() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     for to in ["foundry", "roll20", "csv"] {
-        let x = export(a.path(), &["--to", to]);
-        let y = export(b.path(), &["--to", to]);
+        let x = export(&a.path().join("out"), &["--to", to]);
+        let y = export(&b.path().join("out"), &["--to", to]);
         assert_eq!(x.len(), y.len(), "{to}");
         for (name, bytes) in &x {
             assert!(
@@ -588,7 +580,7 @@ fn reruns_are_byte_identical_and_resume() {
     // A second run into the same folder finds everything current and changes nothing.
     let before = crate::support::tree(&a.path().join("out"));
     let out = a.path().join("out");
-    let o = blockprint(&["export", "--to", "foundry", "--out", out.to_str().unwrap()]);
+    let o = run(&out, &["--to", "foundry"]);
     ok(&o);
     let err = String::from_utf8_lossy(&o.stderr);
     // "N files (N already up to date)": every file found current, however many tables the content has.
@@ -614,47 +606,23 @@ fn reruns_are_byte_identical_and_resume() {
 fn refusals_name_the_problem_with_the_right_status() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let out = out.to_str().unwrap();
+    let out = out.as_path();
     let cases: [(&[&str], i32, &str); 4] = [
         (
-            &["export", "--to", "csv", "bbb.homicide.nope", "--out", out],
+            &["--to", "csv", "bbb.homicide.nope"],
             2,
             "names no table or deck",
         ),
+        (&["--to", "csv", DECK], 2, "decks export to Foundry only"),
         (
-            &["export", "--to", "csv", DECK, "--out", out],
-            2,
-            "decks export to Foundry only",
-        ),
-        (
-            &[
-                "export",
-                "--to",
-                "roll20",
-                "--foundry-version",
-                "12",
-                "--out",
-                out,
-            ],
+            &["--to", "roll20", "--foundry-version", "12"],
             2,
             "--to foundry only",
         ),
-        (
-            &[
-                "export",
-                "--to",
-                "foundry",
-                "--foundry-version",
-                "11",
-                "--out",
-                out,
-            ],
-            2,
-            "12",
-        ),
+        (&["--to", "foundry", "--foundry-version", "11"], 2, "12"),
     ];
     for (args, code, says) in cases {
-        let o = blockprint(args);
+        let o = run(out, args);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
@@ -689,16 +657,7 @@ rows = [
     )
     .unwrap();
     let c = content.to_str().unwrap();
-    let o = blockprint(&[
-        "export",
-        "--to",
-        "csv",
-        "--content",
-        c,
-        "--out",
-        out,
-        "bbb.odd.fudge",
-    ]);
+    let o = run(out, &["--to", "csv", "--content", c, "bbb.odd.fudge"]);
     // Anything `check` accepts exports: a table a form cannot carry is left out of that form only,
     // with a warning naming it; its other exports are complete.
     let err = String::from_utf8_lossy(&o.stderr);
@@ -708,20 +667,20 @@ rows = [
             && err.contains("no pipe file"),
         "{err}"
     );
-    let csv_dir = Path::new(out).join("export/csv");
+    let csv_dir = out.join("export/csv");
     assert!(csv_dir.join("bbb_odd_fudge.csv").is_file());
     assert!(!csv_dir.join("pipe/bbb_odd_fudge.csv").exists());
-    let o = blockprint(&[
-        "export",
-        "--to",
-        "roll20",
-        "--content",
-        c,
-        "--out",
+    let o = run(
         out,
-        "bbb.odd.many",
-        "bbb.odd.fudge",
-    ]);
+        &[
+            "--to",
+            "roll20",
+            "--content",
+            c,
+            "bbb.odd.many",
+            "bbb.odd.fudge",
+        ],
+    );
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(
@@ -729,36 +688,28 @@ rows = [
             && err.contains("left out of the Roll20 file"),
         "{err}"
     );
-    let txt = std::fs::read_to_string(Path::new(out).join("export/roll20/tables.txt")).unwrap();
+    let txt = text(out, "roll20/tables.txt");
     assert!(
         txt.contains("!import-table --bbb_odd_fudge --hide"),
         "{txt}"
     );
     assert!(!txt.contains("bbb_odd_many"), "{txt}");
     // Foundry takes both: its formula rolls the dice themselves.
-    let o = blockprint(&[
-        "export",
-        "--to",
-        "foundry",
-        "--content",
-        c,
-        "--out",
+    ok(&run(
         out,
-        "bbb.odd.fudge",
-        "bbb.odd.many",
-    ]);
-    ok(&o);
-    let v: Value = serde_json::from_slice(
-        &std::fs::read(Path::new(out).join("export/foundry-v13/tables/bbb_odd_fudge.json"))
-            .unwrap(),
-    )
-    .unwrap();
+        &[
+            "--to",
+            "foundry",
+            "--content",
+            c,
+            "bbb.odd.fudge",
+            "bbb.odd.many",
+        ],
+    ));
+    let v = json(out, "foundry-v13/tables/bbb_odd_fudge.json");
     assert_eq!(v["formula"], "4df");
     assert_eq!(v["results"][0]["range"], serde_json::json!([-4, -1]));
-    let v: Value = serde_json::from_slice(
-        &std::fs::read(Path::new(out).join("export/foundry-v13/tables/bbb_odd_many.json")).unwrap(),
-    )
-    .unwrap();
+    let v = json(out, "foundry-v13/tables/bbb_odd_many.json");
     assert_eq!(v["formula"], "8d20");
     assert_eq!(v["results"][1]["range"], serde_json::json!([81, 160]));
 }
@@ -827,9 +778,8 @@ fn targets_refuse_what_they_would_read_differently() {
     let dir = tempfile::tempdir().unwrap();
     let c = odd_content(dir.path());
     let out = dir.path().join("out");
-    let out = out.to_str().unwrap();
-    let run =
-        |to: &str, id: &str| blockprint(&["export", "--to", to, "--content", &c, "--out", out, id]);
+    let out = out.as_path();
+    let export_one = |to: &str, id: &str| run(out, &["--to", to, "--content", &c, id]);
     for (id, says) in [
         (
             "bbb.odd.compound",
@@ -840,7 +790,7 @@ fn targets_refuse_what_they_would_read_differently() {
             "its dice `4dFcs>=1` use counting successes on Fudge dice",
         ),
     ] {
-        let o = run("foundry", id);
+        let o = export_one("foundry", id);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{id}: {err}");
         assert!(
@@ -849,36 +799,34 @@ fn targets_refuse_what_they_would_read_differently() {
         );
         assert!(err.contains("cannot be exported to Foundry VTT"), "{err}");
         assert!(
-            !Path::new(out).join("export/foundry-v13").exists(),
+            !out.join("export/foundry-v13").exists(),
             "{id}: wrote files"
         );
     }
     // An inline roll that compounds is refused as well, naming its row.
-    let o = blockprint(&[
-        "export",
-        "--to",
-        "foundry",
-        "--content",
-        &c,
-        "--out",
+    let o = run(
         out,
-        "bbb.odd.plain",
-        "bbb.odd.compound",
-    ]);
+        &[
+            "--to",
+            "foundry",
+            "--content",
+            &c,
+            "bbb.odd.plain",
+            "bbb.odd.compound",
+        ],
+    );
     assert_eq!(o.status.code(), Some(1));
     // Roll20: `!!` kept, `<` and `>` as they are.
-    let o = run("roll20", "bbb.odd.compound");
-    ok(&o);
-    let txt = std::fs::read_to_string(Path::new(out).join("export/roll20/tables.txt")).unwrap();
+    ok(&export_one("roll20", "bbb.odd.compound"));
+    let txt = text(out, "roll20/tables.txt");
     assert_eq!(
         txt,
         "!import-table --bbb_odd_compound --hide\n\
          !import-table-item --bbb_odd_compound --Less < than <%%91%%><%%91%%>3d6!!kh2<%%93%%><%%93%%> > more --1 --\n\
          !import-table-item --bbb_odd_compound --Many <%%91%%><%%91%%>3d6!kh2<%%93%%><%%93%%> --3 --\n"
     );
-    let o = run("roll20", "bbb.odd.plain");
-    ok(&o);
-    let txt = std::fs::read_to_string(Path::new(out).join("export/roll20/tables.txt")).unwrap();
+    ok(&export_one("roll20", "bbb.odd.plain"));
+    let txt = text(out, "roll20/tables.txt");
     let items: Vec<String> = txt
         .lines()
         .skip(1)
@@ -886,8 +834,8 @@ fn targets_refuse_what_they_would_read_differently() {
         .collect();
     assert_eq!(items, ["Less < than", "Rolls [[5d6>5]], more > less"]);
     // A line break: Roll20 refuses the table by its row; Foundry and CSV carry it.
-    std::fs::remove_dir_all(Path::new(out).join("export")).unwrap();
-    let o = run("roll20", "bbb.odd.lines");
+    std::fs::remove_dir_all(out.join("export")).unwrap();
+    let o = export_one("roll20", "bbb.odd.lines");
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
@@ -896,16 +844,12 @@ fn targets_refuse_what_they_would_read_differently() {
             && err.contains("holds a line break"),
         "{err}"
     );
-    assert!(!Path::new(out).join("export/roll20").exists());
-    ok(&run("csv", "bbb.odd.lines"));
-    ok(&run("foundry", "bbb.odd.lines"));
+    assert!(!out.join("export/roll20").exists());
+    ok(&export_one("csv", "bbb.odd.lines"));
+    ok(&export_one("foundry", "bbb.odd.lines"));
     // Foundry v13: `name` raw, `description` HTML.
-    ok(&run("foundry", "bbb.odd.plain"));
-    let v: Value = serde_json::from_slice(
-        &std::fs::read(Path::new(out).join("export/foundry-v13/tables/bbb_odd_plain.json"))
-            .unwrap(),
-    )
-    .unwrap();
+    ok(&export_one("foundry", "bbb.odd.plain"));
+    let v = json(out, "foundry-v13/tables/bbb_odd_plain.json");
     assert_eq!(v["results"][0]["name"], "Less < than");
     assert_eq!(v["results"][0]["description"], "<p>Less &lt; than</p>");
     assert_eq!(v["results"][1]["name"], "Rolls [[5d6cs>=5]], more > less");
@@ -918,11 +862,11 @@ fn targets_refuse_what_they_would_read_differently() {
 fn csv_excel_adds_only_a_byte_order_mark() {
     let dir = tempfile::tempdir().unwrap();
     let plain = export(
-        &dir.path().join("plain"),
+        &dir.path().join("plain").join("out"),
         &["--to", "csv", SAMPLE[0], SAMPLE[1]],
     );
     let excel = export(
-        &dir.path().join("excel"),
+        &dir.path().join("excel").join("out"),
         &["--to", "csv", "--excel", SAMPLE[0], SAMPLE[1]],
     );
     let names = |m: &BTreeMap<String, Vec<u8>>| -> Vec<String> {
@@ -948,14 +892,7 @@ fn csv_excel_adds_only_a_byte_order_mark() {
         "three tables (the method table brings its gunshot table) and tables.csv"
     );
     let out = dir.path().join("o");
-    let o = blockprint(&[
-        "export",
-        "--to",
-        "roll20",
-        "--excel",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = run(&out, &["--to", "roll20", "--excel"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("--excel applies to CSV only"),

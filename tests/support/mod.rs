@@ -1,6 +1,7 @@
 //! Helpers the integration tests share.
 #![allow(dead_code)]
 
+pub mod export;
 pub mod glyphs;
 
 use std::collections::BTreeMap;
