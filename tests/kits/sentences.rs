@@ -222,10 +222,11 @@ fn kit_dir(game: &str, paper: &str, out: &Path) -> std::path::PathBuf {
 
 /// The kits' documents the comparison covers. Not yet: the Call of Cthulhu-style track sheets and
 /// vehicle cards (their Markdown is a table where the PDF is a form or a card, and it prints the fills
-/// and rulings the sheets leave to the reference pages), and the other kits' documents (the Storypath
-/// sheet's prose comes from its page, but its tracker, odds table and "About this kit" are still laid
-/// out differently in its two templates; the other kits' prose is still written in their templates).
-const COVERED: [(&str, &[&str]); 1] = [("coc", &["hazards", "movement", "rules"])];
+/// and rulings the sheets leave to the reference pages), and the other kits' documents not listed here.
+const COVERED: [(&str, &[&str]); 2] = [
+    ("coc", &["hazards", "movement", "rules"]),
+    ("urban-world", &["urban-world"]),
+];
 
 #[test]
 fn kit_pdfs_and_markdown_say_the_same_sentences() {

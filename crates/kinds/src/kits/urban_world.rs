@@ -22,6 +22,17 @@ pub const STATS: std::ops::RangeInclusive<i64> = -1..=3;
 
 const NAME: &str = "kit-urban-world";
 
+/// The parts of the prose page `sheet` (content/urban-world/kit/sheet.md) the sheet places by anchor.
+pub const PROSE: [&str; 7] = [
+    "markers",
+    "lay-out-the-terrain",
+    "roll-and-assign-hold",
+    "apply-the-results",
+    "exact-odds",
+    "aiding-and-interfering",
+    "the-singleton-rule",
+];
+
 /// The kind.
 pub struct UrbanWorldKit;
 pub static KIT: UrbanWorldKit = UrbanWorldKit;
@@ -128,6 +139,7 @@ fn sheet_data(cx: &Checked) -> Result<serde_json::Value> {
     Ok(serde_json::json!({
         "ladder": uwsp::lookup_json(ladder),
         "start": START,
+        "prose": super::prose(cx, GAME, "sheet", &PROSE)?,
         "terrain": uwsp::lookup_json(get(TERRAIN)?),
         "options": uwsp::lookup_json(get(OPTIONS)?),
         "npc_points": uwsp::lookup_json(get(NPC_POINTS)?),
