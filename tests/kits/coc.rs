@@ -379,7 +379,8 @@ fn one_vehicle_card_per_vehicle_in_the_content() {
     assert_eq!(v["cards"].as_array().unwrap().len(), rows);
     let text = pdf_text(&files["vehicles.pdf"]);
     assert_eq!(text.matches("Every full 10 damage").count(), rows);
-    assert_eq!(pages(&files["vehicles.pdf"]), rows.div_ceil(9));
+    // Nine cards to a sheet, each sheet of fronts followed by its sheet of backs.
+    assert_eq!(pages(&files["vehicles.pdf"]), 2 * rows.div_ceil(9));
     // The copy error is fixed and marked.
     let speedboat = v["cards"]
         .as_array()
@@ -397,6 +398,118 @@ fn one_vehicle_card_per_vehicle_in_the_content() {
         .filter(|c| c["name"] == "Bicycle")
         .count();
     assert_eq!(bicycles, 1);
+}
+
+/// The vehicle cards are laid out by the card engine, like every other card sheet: poker cards three by
+/// three, centred; on every page a TrimBox round the cards' trim and a BleedBox round their bleed (none:
+/// the same box); crop marks outside every card; each sheet of backs mirrored for long-edge duplex
+/// printing, which the PDF asks the print dialog for.
+#[test]
+fn vehicle_cards_are_on_the_card_imposition_with_print_boxes() {
+    const PT_PER_MM: f64 = 72.0 / 25.4;
+    let (card_w, card_h) = (63.5, 88.9);
+    let dir = tempfile::tempdir().unwrap();
+    for (paper, pw, ph) in [("a4", 210.0, 297.0), ("letter", 215.9, 279.4)] {
+        let files = kit(
+            &dir.path().join(paper),
+            &["--seed", "1", "--paper", paper, "--format", "pdf,json"],
+        );
+        let doc = lopdf::Document::load_mem(&files["vehicles.pdf"]).unwrap();
+        let (gw, gh) = (3.0 * card_w, 3.0 * card_h);
+        let (l, t) = ((pw - gw) / 2.0, (ph - gh) / 2.0);
+        let want = [l, ph - t - gh, l + gw, ph - t].map(|v| v * PT_PER_MM);
+        let pages = doc.get_pages();
+        assert_eq!(pages.len(), 6, "{paper}");
+        for (n, id) in pages {
+            let page = doc.get_dictionary(id).unwrap();
+            let rect = |key: &[u8]| -> Vec<f64> {
+                page.get(key)
+                    .unwrap_or_else(|_| panic!("{paper} page {n}: no {key:?}"))
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|o| match o {
+                        lopdf::Object::Real(r) => f64::from(*r),
+                        lopdf::Object::Integer(i) => *i as f64,
+                        _ => panic!("not a number"),
+                    })
+                    .collect()
+            };
+            let (trim, bleed) = (rect(b"TrimBox"), rect(b"BleedBox"));
+            // 27 vehicles: three full sheets of nine.
+            for (a, b) in trim.iter().zip(want) {
+                assert!(
+                    (a - b).abs() < 0.05,
+                    "{paper} page {n}: {trim:?} vs {want:?}"
+                );
+            }
+            assert_eq!(trim, bleed, "{paper} page {n}");
+        }
+        let prefs = doc
+            .catalog()
+            .unwrap()
+            .get(b"ViewerPreferences")
+            .unwrap()
+            .as_dict()
+            .unwrap();
+        assert_eq!(
+            prefs.get(b"Duplex").unwrap().as_name().unwrap(),
+            b"DuplexFlipLongEdge"
+        );
+        let v = json(&files, "vehicles.json");
+        let layout = &v["layout"];
+        assert_eq!(
+            (layout["cols"].as_u64(), layout["rows"].as_u64()),
+            (Some(3), Some(3))
+        );
+        let sheets = layout["pages"].as_array().unwrap();
+        let sides: Vec<&str> = sheets.iter().map(|p| p["side"].as_str().unwrap()).collect();
+        assert_eq!(sides, ["front", "back", "front", "back", "front", "back"]);
+        let faces = v["faces"].as_array().unwrap();
+        assert_eq!(faces.len(), 28);
+        assert_eq!(faces[27]["kind"], "back");
+        assert_eq!(faces[27]["title"], "Vehicles");
+        let at = |p: &serde_json::Value, k: usize| {
+            let c = &p["cards"][k];
+            (
+                c["x"].as_f64().unwrap(),
+                c["y"].as_f64().unwrap(),
+                c["face"].as_u64().unwrap(),
+            )
+        };
+        for (k, pair) in sheets.chunks(2).enumerate() {
+            let (front, back) = (&pair[0], &pair[1]);
+            for i in 0..9 {
+                let (fx, fy, face) = at(front, i);
+                let (bx, by, back_face) = at(back, i);
+                assert_eq!(face as usize, 9 * k + i);
+                assert_eq!(back_face, 27);
+                // Long edge: the back of a card stands in the mirrored column of the same row.
+                assert!(
+                    (bx - (pw - fx - card_w)).abs() < 1e-6 && (by - fy).abs() < 1e-6,
+                    "{paper} {i}"
+                );
+            }
+            // No crop mark reaches into a card.
+            for p in [front, back] {
+                let cards: Vec<(f64, f64)> = (0..9).map(|i| (at(p, i).0, at(p, i).1)).collect();
+                let marks = p["marks"].as_array().unwrap();
+                assert!(!marks.is_empty(), "{paper}: a sheet without crop marks");
+                for m in marks {
+                    let c = |k: &str| m[k].as_f64().unwrap();
+                    let (x0, x1) = (c("x1").min(c("x2")), c("x1").max(c("x2")));
+                    let (y0, y1) = (c("y1").min(c("y2")), c("y1").max(c("y2")));
+                    for (x, y) in &cards {
+                        let inside = x1 > *x + 1e-6
+                            && x0 < x + card_w - 1e-6
+                            && y1 > *y + 1e-6
+                            && y0 < y + card_h - 1e-6;
+                        assert!(!inside, "{paper}: mark {m} crosses the card at ({x}, {y})");
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The Keeper's reference pages are one page each on A4 and on Letter (Letter movement used to spill one
@@ -475,7 +588,7 @@ fn letter_paper_and_long_unbroken_strings_stay_in_their_boxes() {
                 s(&dir.path().join("content")),
             ],
         );
-        assert_eq!(pages(&files["vehicles.pdf"]), 3, "{paper}");
+        assert_eq!(pages(&files["vehicles.pdf"]), 6, "{paper}");
         assert_eq!(pages(&files["track-seeded.pdf"]), 1, "{paper}");
         assert_eq!(pages(&files["track-blank.pdf"]), 1, "{paper}");
         assert_eq!(pages(&files["movement.pdf"]), 1, "{paper}");

@@ -9,7 +9,9 @@
 //! - `hazards`: the random hazard table with its exact odds for the plain d100 and with one and two bonus
 //!   and penalty dice, computed by the dice engine, and the sample hazards and barriers;
 //! - `movement`: movement actions by MOV difference, MOV to MPH, the collisions chart, barrier hit points;
-//! - `vehicles`: one reference card per vehicle of every vehicle chart, on a cut-out grid;
+//! - `vehicles`: one reference card per vehicle of every vehicle chart, laid out by the card engine
+//!   ([`crate::cards`]: poker cards nine to a sheet, crop marks outside the cards, the backs mirrored for
+//!   duplex printing, TrimBox and BleedBox on every page);
 //! - `rules`: running a chase, every rule of the source a Keeper needs beyond the reference pages.
 //!
 //! Every sentence of prose comes from the kit's pages, `content/coc/kit/<page>.md` ([`PROSE`]).
@@ -20,6 +22,7 @@ use rand::SeedableRng;
 use serde::Serialize;
 
 use super::super::{Checked, Document, Kind, Request, Requirements};
+use crate::cards::{self, Card, CardOptions};
 use blockprint_content::check::row_probability;
 use blockprint_content::error::{Error, Result};
 use blockprint_content::roll::{ChaCha20Rng, display_value, roll_table};
@@ -625,12 +628,48 @@ impl CocKit {
             "rules" => {}
             _ => {
                 let cards = vehicle_cards(cx)?;
+                let (faces, list) = vehicle_faces(&cards, &about.title);
+                let opts = CardOptions::DEFAULT;
+                opts.validate(req.paper)?;
+                let layout = cards::impose(&opts, req.paper, &list)?;
+                put("title", title(name, req.seed).into());
                 put("count", cards.len().into());
                 put("cards", serde_json::to_value(cards).map_err(bug)?);
+                put("faces", serde_json::to_value(faces).map_err(bug)?);
+                put("layout", serde_json::to_value(layout).map_err(bug)?);
             }
         }
-        Ok(m.into())
+        let mut data = serde_json::Value::Object(m);
+        if name == "vehicles" {
+            // Crop marks shortened and kept beside the cards, and the places for the sheet's footer.
+            super::uwsp::kit_sheet(&mut data)?;
+        }
+        Ok(data)
     }
+}
+
+/// One side of a vehicle card: a vehicle's front, or the back every card shares.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum VehicleFace {
+    Vehicle(VehicleCard),
+    Back { title: String, subtitle: String },
+}
+
+/// The title on the back of every vehicle card.
+pub const VEHICLE_BACK: &str = "Vehicles";
+
+/// The faces of the vehicle cards (every vehicle, then the shared back, which names the kit) and the
+/// cards the imposition lays out: one per vehicle, in chart and row order.
+pub fn vehicle_faces(vehicles: &[VehicleCard], kit: &str) -> (Vec<VehicleFace>, Vec<Card>) {
+    let back = vehicles.len();
+    let mut faces: Vec<VehicleFace> = vehicles.iter().cloned().map(VehicleFace::Vehicle).collect();
+    faces.push(VehicleFace::Back {
+        title: VEHICLE_BACK.into(),
+        subtitle: kit.into(),
+    });
+    let list = (0..back).map(|front| Card { front, back }).collect();
+    (faces, list)
 }
 
 fn title(name: &str, seed: u64) -> String {
@@ -660,6 +699,16 @@ impl Kind for CocKit {
     }
     fn info(&self) -> &crate::KindInfo {
         &INFO
+    }
+    /// The vehicle cards get the card sheets' print boxes: on every page a TrimBox round the cards' trim
+    /// and a BleedBox round their bleed, and the duplex viewer preferences; the other pages stay as typst
+    /// wrote them.
+    fn finish_pdf(&self, doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
+        if doc.data.get("layout").is_some() {
+            super::rbf::finish_sheets(doc, pdf)
+        } else {
+            Ok(pdf)
+        }
     }
     fn requires(&self) -> Requirements {
         let s = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
