@@ -183,7 +183,7 @@ fn tables_are_grids_of_odds() {
     assert_eq!(g.headline.id, "caught");
     assert_eq!(g.tables.len(), 1);
     let t = &g.tables[0];
-    assert_eq!(t.rows, ["MOV -2", "MOV -1", "MOV +0", "MOV +1", "MOV +2"]);
+    assert_eq!(t.rows, ["MOV −2", "MOV −1", "MOV +0", "MOV +1", "MOV +2"]);
     assert_eq!(t.cols, ["30%", "40%", "50%", "60%", "70%"]);
     assert!(t.cells.iter().flatten().all(|c| c.exact));
     // The middle cell is the default chase: equal MOV, skill 50 %.

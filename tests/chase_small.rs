@@ -867,3 +867,109 @@ fn kit_chase_odds_pages_pass_the_page_checker() {
         }
     }
 }
+
+/// The Block by Block and Call of Cthulhu-style kits gain the page too. Block by Block's whole chase is
+/// simulated (every cell labelled ≈, the page giving the run count, the seed and the widest 99 % margin);
+/// the Call of Cthulhu-style page is exact on the seeded track of the kit's own seed.
+#[test]
+fn bbb_and_coc_kits_gain_a_chase_odds_page() {
+    for paper in ["a4", "letter"] {
+        let dir = tempfile::tempdir().unwrap();
+        for kit in ["bbb", "coc"] {
+            let o = blockprint(&[
+                "kit",
+                kit,
+                "--paper",
+                paper,
+                "--seed",
+                "42",
+                "--out",
+                crate::support::s(dir.path()),
+                "--check-pages",
+            ]);
+            assert!(o.status.success(), "{kit} {paper}: {}", stderr(&o));
+        }
+        let read = |kit: &str, ext: &str| {
+            std::fs::read(dir.path().join(format!("kits/{kit}/chase-odds.{ext}"))).unwrap()
+        };
+        let json = |kit: &str| -> serde_json::Value {
+            serde_json::from_slice(&read(kit, "json")).unwrap()
+        };
+        for kit in ["bbb", "coc"] {
+            let pdf = read(kit, "pdf");
+            assert_eq!(
+                crate::support::glyphs::pages(&pdf).len(),
+                1,
+                "{kit} {paper}: one page"
+            );
+            let text = crate::support::pdf_text(&pdf);
+            let chars: Vec<char> = text.chars().collect();
+            assert!(
+                !chars
+                    .windows(3)
+                    .any(|w| w[0].is_ascii_digit() && w[1] == '/' && w[2].is_ascii_digit()),
+                "{kit} {paper}: a fraction on the page"
+            );
+            assert!(text.contains("House rulings of the odds") || text.contains("HOUSE RULINGS"));
+        }
+
+        // Block by Block: 10 000 chases a cell from seed 1, the same figures every time.
+        let b = json("bbb");
+        assert_eq!(b["exact"], false);
+        let cells = &b["grid"]["tables"];
+        assert_eq!(
+            cells[0]["cells"][0][0],
+            serde_json::json!({"exact": false, "interval": [16.26, 18.204], "mean_length": 1.685, "percent": 17.21, "runs": 10000})
+        );
+        assert_eq!(
+            cells[1]["cells"][1][2],
+            serde_json::json!({"exact": false, "interval": [42.248, 44.801], "mean_length": 3.081, "percent": 43.52, "runs": 10000})
+        );
+        let all: Vec<&serde_json::Value> = (0..3)
+            .flat_map(|t| cells[t]["cells"].as_array().unwrap())
+            .flat_map(|r| r.as_array().unwrap())
+            .collect();
+        assert_eq!(all.len(), 75);
+        assert!(
+            all.iter()
+                .all(|c| c["exact"] == false && c["runs"] == 10000 && c["fraction"].is_null())
+        );
+        let note = "A cell marked ≈ is simulated, not exact: 10,000 chases each, dealt and rolled from seed 1, the same figures every time. The true chance lies within 1.3 points of each such figure, 99 times in 100.";
+        assert_eq!(b["notes"][1], note);
+        let text = crate::support::pdf_text(&read("bbb", "pdf"));
+        for s in [
+            "≈17.2%",
+            "≈43.5%",
+            "≈79.8%",
+            "10,000 chases each",
+            "within 1.3",
+        ] {
+            assert!(text.contains(s), "bbb {paper}: {s} in\n{text}");
+        }
+        let md = String::from_utf8(read("bbb", "md")).unwrap();
+        assert!(md.contains("| Quarry level 1 | ≈17.2% | ≈32.5% |") && md.contains(note));
+
+        // Call of Cthulhu-style: exact, on the track `kit coc --seed 42` prints.
+        let c = json("coc");
+        assert_eq!(c["exact"], true);
+        let g = &c["grid"]["tables"][0];
+        assert_eq!(g["rows"][0], "MOV −2");
+        assert_eq!(
+            g["cells"][0][0]["fraction"],
+            "1073469530029682629/45000000000000000000"
+        );
+        assert_eq!(g["cells"][0][0]["percent"], 2.385);
+        assert_eq!(g["cells"][2][2]["fraction"], "485100484523/1048576000000");
+        assert_eq!(g["cells"][2][2]["percent"], 46.263);
+        assert!(
+            c["notes"][1]
+                .as_str()
+                .unwrap()
+                .starts_with("Track: the kit's seeded track 42, 10 locations: Hard hazard, clear")
+        );
+        let text = crate::support::pdf_text(&read("coc", "pdf"));
+        for s in ["2.4%", "46.3%", "MOV −2", "--track-seed 42"] {
+            assert!(text.contains(s), "coc {paper}: {s} in\n{text}");
+        }
+    }
+}

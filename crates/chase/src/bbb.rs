@@ -860,6 +860,29 @@ pub fn build(a: &Args, _lib: &Library) -> Result<Box<dyn Chase>, OptionError> {
     Ok(Box::new(Built { system, setup }))
 }
 
+/// The options at their defaults, as `chase odds bbb` with none given.
+pub fn default_args() -> Result<Args, OptionError> {
+    #[derive(clap::Parser)]
+    struct Defaults {
+        #[command(flatten)]
+        args: Args,
+    }
+    <Defaults as clap::Parser>::try_parse_from(["bbb"])
+        .map(|d| d.args)
+        .map_err(|e| OptionError::new("bbb", e.to_string()))
+}
+
+/// The kit's "Chase odds" page ([`crate::page`]): the grid with the default options. Every cell is
+/// simulated (see [`Bbb::too_big`]); the page says how, and with what margin.
+pub fn kit_page(lib: &Library, game: &str) -> Result<serde_json::Value, OptionError> {
+    let g = grid(&default_args()?, lib, None)?;
+    Ok(crate::page::data(
+        &g,
+        game,
+        "blockprint chase odds bbb --quarry-level 2 --pursuer-level 3 --quarry-hp 10 --pursuer-hp 10 --policy swerve",
+    ))
+}
+
 /// Levels of the grid's rows and columns, and its starting Hot Pursuit values.
 pub const GRID_LEVELS: [i32; 5] = [1, 2, 3, 4, 5];
 pub const GRID_HP: [i16; 3] = [5, 10, 15];

@@ -1154,6 +1154,37 @@ pub fn build(a: &Args, lib: &Library) -> Result<Box<dyn Chase>, OptionError> {
     Ok(Box::new(Built { system, setup }))
 }
 
+/// The options at their defaults, as `chase odds coc` with none given.
+pub fn default_args() -> Result<Args, OptionError> {
+    #[derive(clap::Parser)]
+    struct Defaults {
+        #[command(flatten)]
+        args: Args,
+    }
+    <Defaults as clap::Parser>::try_parse_from(["coc"])
+        .map(|d| d.args)
+        .map_err(|e| OptionError::new("coc", e.to_string()))
+}
+
+/// The kit's "Chase odds" page ([`crate::page`]): the grid with the default options on the seeded track
+/// the kit prints for `track_seed` (`blockprint kit coc --seed N`).
+pub fn kit_page(
+    lib: &Library,
+    game: &str,
+    track_seed: u64,
+) -> Result<serde_json::Value, OptionError> {
+    let mut a = default_args()?;
+    a.track_seed = track_seed;
+    let g = grid(&a, lib, None)?;
+    Ok(crate::page::data(
+        &g,
+        game,
+        &format!(
+            "blockprint chase odds coc --track-seed {track_seed} --pursuer-mov 9 --quarry-skill 60 --policy best"
+        ),
+    ))
+}
+
 /// The grid's MOV differences (pursuer's MOV minus the quarry's) and skill values.
 pub const GRID_MOV_DIFF: [i32; 5] = [-2, -1, 0, 1, 2];
 pub const GRID_SKILLS: [u32; 5] = [30, 40, 50, 60, 70];
@@ -1184,17 +1215,20 @@ pub fn grid(a: &Args, lib: &Library, policy: Option<&str>) -> Result<Grid, Optio
         headline: info.endings[usize::from(CAUGHT)].clone(),
         policy: info.policies[p].clone(),
         unit: info.unit.clone(),
-        rows_label: "Pursuer's MOV against the quarry's".into(),
+        rows_label: "MOV difference".into(),
         cols_label: "Skill at hazards (both sides)".into(),
         tables: vec![GridTable {
             caption: String::new(),
-            rows: GRID_MOV_DIFF.iter().map(|d| format!("MOV {d:+}")).collect(),
+            rows: GRID_MOV_DIFF
+                .iter()
+                .map(|d| format!("MOV {d:+}").replace('-', "−"))
+                .collect(),
             cols: GRID_SKILLS.iter().map(|s| format!("{s}%")).collect(),
             cells,
         }],
         notes: vec![
             format!(
-                "Quarry MOV {}, both speed rolls at {}% and {}%, DEX {} and {}, opening range {}.",
+                "MOV difference: the pursuer’s MOV less the quarry’s, before the speed rolls. Quarry MOV {}, speed rolls at {}% and {}%, DEX {} and {}, opening range {}.",
                 a.quarry_mov, a.quarry_speed, a.pursuer_speed, a.quarry_dex, a.pursuer_dex, a.range
             ),
             format!("Track: {}.", a.track_words(&probe)),

@@ -184,6 +184,9 @@ pub struct Cell {
     /// 99 % interval in percent, when simulated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interval: Option<(f64, f64)>,
+    /// Chases simulated, when simulated (from seed [`SIM_SEED`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs: Option<u64>,
     pub exact: bool,
     /// Mean length in the system's unit.
     pub mean_length: f64,
@@ -210,6 +213,10 @@ impl Grid {
             percent: e.map_or(0.0, |e| e.percent),
             fraction: e.and_then(|e| e.fraction.clone()),
             interval: e.and_then(|e| e.interval),
+            runs: match o.method {
+                Method::Simulated { runs, .. } => Some(runs),
+                Method::Exact { .. } => None,
+            },
             exact: o.is_exact(),
             mean_length: o.length.mean,
         }

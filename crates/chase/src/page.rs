@@ -29,10 +29,13 @@ pub fn percent(c: &Cell) -> String {
 /// `game` is the line over the page's title ("Urban World · Dungeon World"); `command` an example of
 /// the command line that answers other match-ups.
 pub fn data(grid: &Grid, game: &str, command: &str) -> serde_json::Value {
-    let exact = grid
+    let cells: Vec<&Cell> = grid
         .tables
         .iter()
-        .all(|t| t.cells.iter().flatten().all(|c| c.exact));
+        .flat_map(|t| t.cells.iter().flatten())
+        .collect();
+    let simulated: Vec<&Cell> = cells.iter().copied().filter(|c| !c.exact).collect();
+    let exact = simulated.is_empty();
     let tables: Vec<serde_json::Value> = grid
         .tables
         .iter()
@@ -55,6 +58,8 @@ pub fn data(grid: &Grid, game: &str, command: &str) -> serde_json::Value {
         grid.headline.label,
         if exact {
             "Worked out exactly over every way the dice can fall"
+        } else if simulated.len() == cells.len() {
+            "The whole chase is too large to work out exactly, so every cell comes from a seeded simulation (marked ≈)"
         } else {
             "Worked out exactly where the chase is small enough, and by a seeded simulation where a cell is marked ≈"
         }
@@ -67,7 +72,7 @@ pub fn data(grid: &Grid, game: &str, command: &str) -> serde_json::Value {
         "rows_label": grid.rows_label,
         "cols_label": grid.cols_label,
         "tables": tables,
-        "notes": grid.notes,
+        "notes": grid.notes.iter().cloned().chain(simulation_note(&simulated)).collect::<Vec<_>>(),
         "policy": grid.policy,
         "rulings": grid.rulings,
         "exact": exact,
@@ -75,4 +80,49 @@ pub fn data(grid: &Grid, game: &str, command: &str) -> serde_json::Value {
         "game": game,
         "grid": grid,
     })
+}
+
+/// What a page says of its simulated cells: how many chases each, from which seed, and the widest
+/// margin of their 99 % intervals (in points, rounded up to a tenth). `None` when every cell is exact.
+pub fn simulation_note(simulated: &[&Cell]) -> Option<String> {
+    let first = simulated.first()?;
+    let runs = first.runs.unwrap_or(crate::SIM_RUNS);
+    let margin = simulated
+        .iter()
+        .filter_map(|c| {
+            c.interval
+                .map(|(lo, hi)| (c.percent - lo).max(hi - c.percent))
+        })
+        .fold(0.0f64, f64::max);
+    let tenths = (margin * 10.0 - 1e-9).ceil().max(1.0) / 10.0;
+    let each = if simulated.iter().all(|c| c.runs == first.runs) {
+        format!("{} chases each", thousands(runs))
+    } else {
+        "at least ".to_owned()
+            + &thousands(
+                simulated
+                    .iter()
+                    .filter_map(|c| c.runs)
+                    .min()
+                    .unwrap_or(runs),
+            )
+            + " chases each"
+    };
+    Some(format!(
+        "A cell marked ≈ is simulated, not exact: {each}, dealt and rolled from seed {}, the same figures every time. The true chance lies within {tenths:.1} points of each such figure, 99 times in 100.",
+        crate::SIM_SEED
+    ))
+}
+
+/// 10000 → "10,000".
+fn thousands(n: u64) -> String {
+    let d = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in d.chars().enumerate() {
+        if i > 0 && (d.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
 }

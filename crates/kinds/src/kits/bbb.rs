@@ -159,7 +159,7 @@ impl Kind for BbbKit {
     }
     fn count(&self, cx: &Checked, req: &Request) -> Result<usize> {
         uwsp::card_options_ok(req)?;
-        Ok(2 + decks(cx).len())
+        Ok(3 + decks(cx).len())
     }
     fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
         let about = uwsp::about(cx, NAME, GAME, Some(&ABOUT_ONLY))?;
@@ -174,11 +174,22 @@ impl Kind for BbbKit {
                 &about,
             ),
             1 => chase_cards(cx, req, &about),
+            // The whole-chase odds (blockprint_chase::bbb, simulated and labelled so).
+            2 => uwsp::sheet_document(
+                cx,
+                req,
+                "chase-odds",
+                "Block by Block: chase odds",
+                "common/chase-odds",
+                blockprint_chase::bbb::kit_page(&cx.lib, "Block by Block")
+                    .map_err(|e| Error::Rules(e.to_string()))?,
+                &about,
+            ),
             n => {
                 let ds = decks(cx);
                 let d = ds
-                    .get(n - 2)
-                    .ok_or_else(|| Error::Bug(format!("deck {} of {}", n - 2, ds.len())))?;
+                    .get(n - 3)
+                    .ok_or_else(|| Error::Bug(format!("deck {} of {}", n - 3, ds.len())))?;
                 deck_document(cx, req, &d.id.value, &about)
             }
         }

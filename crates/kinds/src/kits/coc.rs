@@ -683,6 +683,23 @@ fn title(name: &str, seed: u64) -> String {
     }
 }
 
+/// The "Chase odds" page, last: whole-chase odds on the seeded track of the request's seed (the one
+/// `track-seeded` prints), from `blockprint_chase::coc`.
+fn chase_odds(cx: &Checked, req: &Request) -> Result<Document> {
+    let data = blockprint_chase::coc::kit_page(&cx.lib, "Call of Cthulhu-style chase", req.seed)
+        .map_err(|e| Error::Rules(e.to_string()))?;
+    let about = super::uwsp::about(cx, "kit-coc", GAME, Some(&["coc.ruling.track"]))?;
+    super::uwsp::sheet_document(
+        cx,
+        req,
+        "chase-odds",
+        "Call of Cthulhu-style chase: chase odds",
+        "common/chase-odds",
+        data,
+        &about,
+    )
+}
+
 /// What the `CocKit` kind is.
 pub static INFO: crate::KindInfo = crate::KindInfo::new(
     "kit-coc",
@@ -739,9 +756,12 @@ impl Kind for CocKit {
         }
     }
     fn count(&self, _cx: &Checked, _req: &Request) -> Result<usize> {
-        Ok(DOCS.len())
+        Ok(DOCS.len() + 1)
     }
     fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
+        if i == DOCS.len() {
+            return chase_odds(cx, req);
+        }
         let name = DOCS
             .get(i)
             .ok_or_else(|| Error::Bug(format!("kit-coc has no document {i}")))?;
