@@ -8,7 +8,7 @@
 #     (files written and previews drawn), and a batch of BENCH_BATCH case packets;
 #   - with headless Chromium on the machine, a 1280 × 800 screenshot of each page into BENCH_SHOTS
 #     (default out/studio-shots), to look at.
-# Scratch files go to a temporary folder under out/, removed on exit; the server is stopped with Ctrl-C.
+# Scratch files go to a temporary folder under $TMPDIR (or /tmp), removed on exit; the server is stopped with Ctrl-C.
 set -euo pipefail
 
 ROUNDS=${BENCH_ROUNDS:-20}
@@ -18,8 +18,8 @@ cd "$REPO"
 TARGET=${CARGO_TARGET_DIR:-$REPO/target}
 BIN="$TARGET/release/blockprint"
 SHOTS=${BENCH_SHOTS:-$REPO/out/studio-shots}
-mkdir -p "$REPO/out" "$SHOTS"
-WORK=$(mktemp -d "$REPO/out/.bench-studio.XXXXXX")
+mkdir -p "$SHOTS"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-studio.XXXXXX")
 SERVER=""
 cleanup() {
   if [ -n "$SERVER" ]; then kill -INT "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; fi

@@ -1129,6 +1129,337 @@ fn author_mode_checks_every_save_and_typesets_the_open_preview_again() {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// The Campaign page: the command line's own campaign commands, run from buttons.
+
+/// Undo minijinja's HTML escaping.
+fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&#x2f;", "/")
+        .replace("&amp;", "&")
+}
+
+/// The lines a campaign command said, as the page lists them (unescaped).
+fn said(html: &str) -> Vec<String> {
+    let Some(block) = html
+        .split(r#"<div class="said" id="campaign-said">"#)
+        .nth(1)
+        .and_then(|b| b.split("</ul>").next())
+    else {
+        return Vec::new();
+    };
+    block
+        .split("<li>")
+        .skip(1)
+        .map(|l| unescape(l.trim_end_matches("</li>")))
+        .collect()
+}
+
+/// The refusal the page shows (unescaped), if any.
+fn refused(html: &str) -> Option<String> {
+    html.split(r#"<div class="problem" id="campaign-refused">"#)
+        .nth(1)
+        .and_then(|b| b.split(r#"<pre class="error">"#).nth(1))
+        .and_then(|b| b.split("</pre>").next())
+        .map(unescape)
+}
+
+/// Every file below `dir` (but the lock file) with its bytes, by path relative to `dir`.
+fn tree(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut names = Vec::new();
+    walk(dir, &mut names);
+    names
+        .into_iter()
+        .filter(|n| !n.ends_with(".blockprint.lock"))
+        .map(|n| {
+            let rel = Path::new(&n)
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let bytes = std::fs::read(&n).unwrap();
+            (rel, bytes)
+        })
+        .collect()
+}
+
+fn new_campaign(dir: &Path, detectives: &str, packets: &str) {
+    ok(&blockprint(&[
+        "campaign",
+        "new",
+        s(dir),
+        "--seed",
+        "7",
+        "--detectives",
+        detectives,
+        "--packets",
+        packets,
+        "-q",
+    ]));
+}
+
+fn campaign_action(studio: &Studio, dir: &Path, action: &str, extra: Value) -> Answer {
+    let mut body = json!({ "dir": s(dir) });
+    if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
+        b.extend(e.clone());
+    }
+    studio.post(&format!("/campaign/{action}"), &body)
+}
+
+#[test]
+fn campaign_buttons_run_the_command_line_s_commands_on_the_same_state() {
+    let root = tempfile::tempdir().unwrap();
+    let by_page = root.path().join("page");
+    let by_cli = root.path().join("cli");
+    for d in [&by_page, &by_cli] {
+        new_campaign(d, "Ada, Ben, Cy", "md,json");
+    }
+    let studio = Studio::start(&["--campaign", s(&by_page)]);
+    let page = studio.get("/campaign");
+    assert_eq!(page.status, 200, "{}", page.text());
+    let html = page.text();
+    assert!(html.contains(r#"data-commands="0""#), "{html}");
+    assert!(
+        html.contains(r#"<strong id="campaign-as-of">Week 0 of 48, 1976</strong>"#),
+        "{html}"
+    );
+    // The three starting cases, one per detective, each closable from the page.
+    for (case, lead) in [("1976-01", "Ada"), ("1976-02", "Ben"), ("1976-03", "Cy")] {
+        assert!(
+            html.contains(&format!(r#"<option value="{case}">{case} ("#))
+                && html.contains(&format!(", lead {lead})</option>")),
+            "{case}: {html}"
+        );
+    }
+    let close = json!({ "case": "1976-01" });
+    let none = json!({});
+    let script: [(&str, &Value, &[&str]); 9] = [
+        ("week", &none, &[]),
+        ("week", &none, &[]),
+        ("close", &close, &["1976-01"]),
+        ("week", &none, &[]),
+        ("week", &none, &[]),
+        ("month", &none, &[]),
+        ("undo", &none, &[]),
+        ("month", &none, &[]),
+        ("week", &none, &[]),
+    ];
+    for (n, (action, extra, args)) in script.iter().enumerate() {
+        let a = campaign_action(&studio, &by_page, action, (*extra).clone());
+        assert_eq!(a.status, 200, "{action}: {}", a.text());
+        let html = a.text();
+        assert_eq!(
+            a.header("content-type"),
+            Some("text/html; charset=utf-8"),
+            "{action}"
+        );
+        let mut cli = vec!["campaign", action, s(&by_cli)];
+        cli.extend_from_slice(args);
+        cli.push("-q");
+        let o = blockprint(&cli);
+        ok(&o);
+        let expected: Vec<String> = stdout(&o).lines().map(str::to_owned).collect();
+        assert!(!expected.is_empty(), "{action}");
+        assert_eq!(said(&html), expected, "command {} ({action})", n + 1);
+        assert!(refused(&html).is_none(), "{html}");
+        // The state and every packet are the command line's, byte for byte.
+        assert_eq!(
+            std::fs::read_to_string(by_page.join("campaign.toml")).unwrap(),
+            std::fs::read_to_string(by_cli.join("campaign.toml")).unwrap(),
+            "after {action}"
+        );
+    }
+    assert_eq!(tree(&by_page), tree(&by_cli));
+    // The page shows where the campaign now stands: 7 commands (the undone month is gone from the log),
+    // the first month closed, week 5 played.
+    let html = studio.get("/campaign").text();
+    assert!(html.contains(r#"data-commands="7""#), "{html}");
+    assert!(
+        html.contains(r#"<strong id="campaign-as-of">Week 5 of 48, 1976</strong>"#),
+        "{html}"
+    );
+    assert!(html.contains("<td>January 1976</td>"), "{html}");
+    assert!(
+        tree(&by_page)
+            .keys()
+            .any(|k| k == "cases/1976-04/1976-04.md"),
+        "{:?}",
+        tree(&by_page).keys().collect::<Vec<_>>()
+    );
+    // Another folder opens from the field; one with no campaign says how to start one.
+    let other = studio.get(&format!("/campaign?dir={}", s(&by_cli)));
+    assert!(other.text().contains(r#"data-commands="7""#));
+    let empty = studio.get(&format!("/campaign?dir={}", s(root.path())));
+    assert_eq!(empty.status, 200);
+    assert!(
+        empty.text().contains("holds no <code>campaign.toml</code>"),
+        "{}",
+        empty.text()
+    );
+}
+
+#[test]
+fn campaign_refusals_are_the_command_line_s_shown_inert_and_write_nothing() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("squad");
+    let hostile = [
+        "Ada <script>alert(1)</script>",
+        "Ben \"Q\" <img src onerror>",
+        "Cy &amp; 'Dee'",
+    ];
+    new_campaign(&dir, &hostile.join(", "), "none");
+    let twin = root.path().join("twin");
+    new_campaign(&twin, &hostile.join(", "), "none");
+    let studio = Studio::start(&[]);
+    let state = || std::fs::read(dir.join("campaign.toml")).unwrap();
+    let before = state();
+    // The names show as text on the page, wherever they appear.
+    let html = studio.get(&format!("/campaign?dir={}", s(&dir))).text();
+    for name in hostile {
+        assert!(html.contains(&escape(name)), "{name}: {html}");
+    }
+    assert!(!html.contains("<script>alert"), "{html}");
+    assert!(!html.contains("<img src"), "{html}");
+    // A month before its four weeks, a year mid-year, undo with nothing to undo, a case that does not
+    // exist: the command line's refusal word for word, in the page, with nothing written.
+    let cases: [(&str, Value, Vec<&str>); 4] = [
+        ("month", json!({}), vec![]),
+        ("year", json!({}), vec![]),
+        ("undo", json!({}), vec![]),
+        (
+            "close",
+            json!({ "case": "<b>1976-99</b>" }),
+            vec!["<b>1976-99</b>"],
+        ),
+    ];
+    for (action, extra, args) in cases {
+        let a = campaign_action(&studio, &dir, action, extra);
+        assert_eq!(a.status, 409, "{action}: {}", a.text());
+        let mut cli = vec!["campaign", action, s(&twin)];
+        cli.extend(args);
+        let o = blockprint(&cli);
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{action}: {}",
+            crate::support::stderr(&o)
+        );
+        let shown = refused(&a.text()).unwrap_or_else(|| panic!("{action}: {}", a.text()));
+        assert_eq!(
+            shown,
+            crate::support::stderr(&o)
+                .trim_end()
+                .replace(s(&twin), s(&dir)),
+            "{action}"
+        );
+        assert!(!a.text().contains("<b>1976-99"), "{}", a.text());
+        assert_eq!(state(), before, "{action} wrote the state");
+        // The status as it stood is shown below the refusal.
+        assert!(a.text().contains(r#"data-commands="0""#), "{}", a.text());
+    }
+    // Without this run's token nothing runs; an unknown command and an empty folder name are refused.
+    let a = http(
+        studio.port,
+        "POST",
+        "/campaign/week",
+        &[("Content-Type", "application/json")],
+        json!({ "dir": s(&dir) }).to_string().as_bytes(),
+    );
+    assert_eq!(a.status, 403);
+    let a = campaign_action(&studio, &dir, "rewrite", json!({}));
+    assert_eq!(a.status, 404);
+    assert_eq!(
+        a.text(),
+        "there is no campaign command `rewrite` here; the page runs week, close, month, year and undo\n"
+    );
+    let a = studio.post("/campaign/week", &json!({ "dir": " " }));
+    assert_eq!(a.status, 400);
+    let a = campaign_action(&studio, &dir, "close", json!({}));
+    assert_eq!(a.status, 400);
+    assert_eq!(state(), before);
+    // A folder with no campaign: the command line's refusal.
+    let nowhere = root.path().join("nowhere");
+    let a = campaign_action(&studio, &nowhere, "week", json!({}));
+    assert_eq!(a.status, 409);
+    assert_eq!(
+        refused(&a.text()).unwrap(),
+        format!(
+            "error: {} holds no campaign (campaign.toml is missing); start one with `blockprint campaign new {}`",
+            s(&nowhere),
+            s(&nowhere)
+        )
+    );
+    assert!(!nowhere.exists());
+}
+
+#[test]
+fn a_campaign_button_waits_for_a_command_line_command_holding_the_folder_lock() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("squad");
+    new_campaign(&dir, "Ada, Ben", "md");
+    let studio = Studio::start(&["--campaign", s(&dir)]);
+    let before = std::fs::read(dir.join("campaign.toml")).unwrap();
+    // Hold the folder's lock as a running command does (the same lock file, the same flock).
+    let lock = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(dir.join(".blockprint.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    let port = studio.port;
+    let token = studio.token.clone();
+    let body = json!({ "dir": s(&dir) }).to_string();
+    let pressed = std::thread::spawn(move || {
+        http(
+            port,
+            "POST",
+            "/campaign/week",
+            &[
+                ("Content-Type", "application/json"),
+                ("X-Blockprint-Token", &token),
+            ],
+            body.as_bytes(),
+        )
+    });
+    let cli = bp()
+        .args(["campaign", "week", s(&dir), "-q"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        !pressed.is_finished(),
+        "the button did not wait for the lock"
+    );
+    assert_eq!(std::fs::read(dir.join("campaign.toml")).unwrap(), before);
+    // Pages still answer while the command waits.
+    assert_eq!(studio.get("/campaign").status, 200);
+    lock.unlock().unwrap();
+    let a = pressed.join().unwrap();
+    assert_eq!(a.status, 200, "{}", a.text());
+    let o = cli.wait_with_output().unwrap();
+    ok(&o);
+    assert!(
+        crate::support::stderr(&o).contains("waiting for another blockprint command on"),
+        "{}",
+        crate::support::stderr(&o)
+    );
+    // Both landed, one after the other.
+    let text = std::fs::read_to_string(dir.join("campaign.toml")).unwrap();
+    let html = studio.get("/campaign").text();
+    assert!(html.contains(r#"data-commands="2""#), "{html}\n{text}");
+    assert!(
+        html.contains(r#"<strong id="campaign-as-of">Week 2 of 48, 1976</strong>"#),
+        "{html}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------------
 // A real browser: headless Chromium driven over WebDriver (chromedriver), with the page's own script.
 
 /// A chromedriver session on a headless Chromium, ended when dropped.
@@ -1405,5 +1736,36 @@ fn in_a_real_browser_a_case_packet_is_made_and_previewed_and_a_table_rolled() {
         std::fs::write(Path::new(&dir).join("tables.png"), browser.screenshot()).unwrap();
         browser.go(&format!("{base}/odds?expr=3d6&at_least=15&vs=2d8"));
         std::fs::write(Path::new(&dir).join("odds.png"), browser.screenshot()).unwrap();
+    }
+    // Campaign: the Week button runs `campaign week` on the folder, and the status in the open page
+    // moves on to week 1, no reload.
+    let camp = content.path().join("campaign");
+    new_campaign(&camp, "Ada, Ben", "none");
+    browser.go(&format!("{base}/campaign?dir={}", s(&camp)));
+    assert_eq!(
+        browser.run("return document.getElementById('campaign-as-of').textContent"),
+        "Week 0 of 48, 1976"
+    );
+    browser.run("window.bpMark = 'kept'; return null");
+    browser.click("button[data-action=week]");
+    let now = browser.wait_for(
+        "const e = document.getElementById('campaign-as-of'); return e && e.textContent !== 'Week 0 of 48, 1976' && e.textContent",
+        Duration::from_secs(60),
+    );
+    assert_eq!(now, "Week 1 of 48, 1976");
+    let said = browser.run("return document.querySelector('#campaign-said li').textContent");
+    assert!(
+        said.as_str().unwrap().starts_with("new-case check: 1d6 = "),
+        "{said}"
+    );
+    assert_eq!(browser.run("return window.bpMark"), "kept");
+    assert!(
+        studio
+            .get(&format!("/campaign?dir={}", s(&camp)))
+            .text()
+            .contains(r#"data-commands="1""#)
+    );
+    if let Ok(dir) = std::env::var("BLOCKPRINT_STUDIO_SHOTS") {
+        std::fs::write(Path::new(&dir).join("campaign.png"), browser.screenshot()).unwrap();
     }
 }

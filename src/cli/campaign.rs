@@ -161,10 +161,13 @@ pub(super) fn run(cmd: CampaignCommand) -> Result<()> {
             &content,
             quiet,
         ),
-        CampaignCommand::Week(c) => step(&c, Step::Week),
-        CampaignCommand::Close { common, case } => step(&common, Step::Close { case }),
-        CampaignCommand::Month(c) => step(&c, Step::Month),
+        CampaignCommand::Week(c) => step(None, &c, Step::Week, &mut Terminal),
+        CampaignCommand::Close { common, case } => {
+            step(None, &common, Step::Close { case }, &mut Terminal)
+        }
+        CampaignCommand::Month(c) => step(None, &c, Step::Month, &mut Terminal),
         CampaignCommand::Year { common, top_brass } => step(
+            None,
             &common,
             Step::Year {
                 top_brass: top_brass
@@ -173,19 +176,22 @@ pub(super) fn run(cmd: CampaignCommand) -> Result<()> {
                     .filter(|s| !s.is_empty())
                     .collect(),
             },
+            &mut Terminal,
         ),
         CampaignCommand::Mend {
             common,
             detective,
             relationship,
         } => step(
+            None,
             &common,
             Step::Mend {
                 detective,
                 relationship,
             },
+            &mut Terminal,
         ),
-        CampaignCommand::Undo(c) => undo(&c),
+        CampaignCommand::Undo(c) => undo(None, &c, &mut Terminal),
         CampaignCommand::Status { common, format } => status(&common, &format),
         CampaignCommand::Plan {
             common,
@@ -196,7 +202,7 @@ pub(super) fn run(cmd: CampaignCommand) -> Result<()> {
             let _lock = lock(&c.dir)?;
             let project = context(&c.content)?;
             let cx = project.checked_names(&["case", "detective"])?;
-            let loaded = load(&c, cx)?;
+            let loaded = load(&c, cx, &mut Terminal)?;
             let engine = project.engine()?;
             if settle(engine, cx, &c, &loaded)? {
                 return Ok(());
@@ -204,6 +210,27 @@ pub(super) fn run(cmd: CampaignCommand) -> Result<()> {
             sheets(engine, cx, &loaded.camp, c.quiet, false)?;
             packets(engine, cx, &loaded.camp, c.quiet)
         }
+    }
+}
+
+/// Where a command's messages go: the terminal (the command line), or a list the studio shows in its
+/// Campaign page. Either way they are the same lines.
+pub(crate) trait Say {
+    /// A line of what the command did (stdout on the terminal).
+    fn out(&mut self, line: String);
+    /// A diagnostic or a note, newline included (stderr on the terminal).
+    fn err(&mut self, text: String);
+}
+
+/// The command line's [`Say`]: stdout and stderr.
+struct Terminal;
+
+impl Say for Terminal {
+    fn out(&mut self, line: String) {
+        outln!("{line}");
+    }
+    fn err(&mut self, text: String) {
+        eprint!("{text}");
     }
 }
 
@@ -252,12 +279,13 @@ impl Loaded {
 
 /// Load and replay the campaign; an invalid state file is reported at its place (exit 1), and so is a
 /// setup changed after the campaign began, unless `--rewrite-history` accepts it.
-fn load(c: &Common, cx: &Checked) -> Result<Loaded> {
+fn load(c: &Common, cx: &Checked, say: &mut dyn Say) -> Result<Loaded> {
     let change = match file::load(&c.dir, &cx.lib) {
         Ok(camp) => {
             if c.rewrite_history {
-                eprintln!(
-                    "--rewrite-history: the setup is the one the campaign was recorded with; there is nothing to rewrite"
+                say.err(
+                    "--rewrite-history: the setup is the one the campaign was recorded with; there is nothing to rewrite\n"
+                        .into(),
                 );
             }
             return Ok(Loaded {
@@ -267,13 +295,13 @@ fn load(c: &Common, cx: &Checked) -> Result<Loaded> {
         }
         Err(file::LoadError::Io(e)) => return Err(e),
         Err(file::LoadError::State(s)) => {
-            eprint!("{}", s.rendered);
+            say.err(s.rendered);
             return Err(Error::Rules(s.summary));
         }
         Err(file::LoadError::SetupChanged(change)) => change,
     };
     if !c.rewrite_history {
-        eprint!("{}", change.error.rendered);
+        say.err(change.error.rendered);
         return Err(Error::Rules(change.error.summary));
     }
     let derived = change.after.clone().map_err(|e| {
@@ -289,12 +317,12 @@ fn load(c: &Common, cx: &Checked) -> Result<Loaded> {
         (Some(recorded), Some(before)) => file::render(&cx.lib, recorded, &change.steps, before)?,
         _ => std::fs::read_to_string(&state).map_err(|e| Error::io(&state, e))?,
     };
-    eprintln!(
-        "rewriting the history with the changed setup: {}: {}; the campaign as it stood before is kept in {}",
+    say.err(format!(
+        "rewriting the history with the changed setup: {}: {}; the campaign as it stood before is kept in {}\n",
         change.what(),
         change.consequences(false),
         c.dir.join(campaign::PREVIOUS_FILE).display()
-    );
+    ));
     let change = *change;
     Ok(Loaded {
         camp: Campaign {
@@ -421,7 +449,7 @@ fn new(
             d.assignment
         );
     }
-    report(&c, 0);
+    report(&c, 0, &mut Terminal);
     Ok(())
 }
 
@@ -561,12 +589,25 @@ fn parse_members(list: &str) -> Result<Vec<Member>> {
     Ok(out)
 }
 
-/// Apply one command at the end of the log.
-fn step(c: &Common, s: Step) -> Result<()> {
+/// Apply one command at the end of the log. The command line opens the content and templates of `c`
+/// once it holds the folder's lock; the studio passes the `project` it has open.
+pub(crate) fn step(
+    project: Option<&crate::project::Project>,
+    c: &Common,
+    s: Step,
+    say: &mut dyn Say,
+) -> Result<()> {
     let _lock = lock(&c.dir)?;
-    let project = context(&c.content)?;
+    let opened;
+    let project = match project {
+        Some(p) => p,
+        None => {
+            opened = context(&c.content)?;
+            &opened
+        }
+    };
     let cx = project.checked_names(&["case", "detective"])?;
-    let loaded = load(c, cx)?;
+    let loaded = load(c, cx, say)?;
     let old = &loaded.camp;
     let mut steps = old.steps.clone();
     steps.push(s);
@@ -586,15 +627,27 @@ fn step(c: &Common, s: Step) -> Result<()> {
     packets(engine, cx, &new, c.quiet)?;
     let text = file::render(&cx.lib, &new.setup, &new.steps, &new.derived)?;
     file::save_keeping(&c.dir, &text, loaded.previous())?;
-    report(&new, new.steps.len() as u32);
+    report(&new, new.steps.len() as u32, say);
     Ok(())
 }
 
-fn undo(c: &Common) -> Result<()> {
+/// Take back the last command (see [`step`] for `project`).
+pub(crate) fn undo(
+    project: Option<&crate::project::Project>,
+    c: &Common,
+    say: &mut dyn Say,
+) -> Result<()> {
     let _lock = lock(&c.dir)?;
-    let project = context(&c.content)?;
+    let opened;
+    let project = match project {
+        Some(p) => p,
+        None => {
+            opened = context(&c.content)?;
+            &opened
+        }
+    };
     let cx = project.checked_names(&["case", "detective"])?;
-    let loaded = load(c, cx)?;
+    let loaded = load(c, cx, say)?;
     let mut camp = loaded.camp.clone();
     let Some(last) = camp.steps.pop() else {
         return Err(Error::Usage(format!(
@@ -612,30 +665,25 @@ fn undo(c: &Common) -> Result<()> {
     packets(engine, cx, &camp, c.quiet)?;
     let text = file::render(&cx.lib, &camp.setup, &camp.steps, &camp.derived)?;
     file::save_keeping(&c.dir, &text, loaded.previous())?;
-    outln!(
+    say.out(format!(
         "undid command {} (`{}`)",
         camp.steps.len() + 1,
         last.describe()
-    );
-    report(&camp, u32::MAX);
+    ));
+    report(&camp, u32::MAX, say);
     Ok(())
 }
 
-/// Print what command `n` rolled and what comes next.
-fn report(c: &Campaign, n: u32) {
+/// Say what command `n` rolled and what comes next.
+fn report(c: &Campaign, n: u32, say: &mut dyn Say) {
     for r in c.derived.rolls.iter().filter(|r| r.command == n) {
         let pct = campaign::parse_fraction(&r.odds)
             .map(|f| campaign::percent(&f))
             .unwrap_or_default();
-        outln!(
+        say.out(format!(
             "{}: {} = {} (odds {} = {pct} of {}) → {}",
-            r.purpose,
-            r.dice,
-            r.result,
-            r.odds,
-            r.odds_of,
-            r.outcome
-        );
+            r.purpose, r.dice, r.result, r.odds, r.odds_of, r.outcome
+        ));
     }
     if n != 0 && n != u32::MAX {
         for m in c.derived.months.iter().filter(|m| {
@@ -643,11 +691,11 @@ fn report(c: &Campaign, n: u32) {
                 m.year == cal.year && m.month == cal.months_closed && m.roll.is_none()
             })
         }) {
-            outln!("{}: {}", m.detective, m.outcome);
+            say.out(format!("{}: {}", m.detective, m.outcome));
         }
     }
     if let Some(cal) = &c.derived.calendar {
-        outln!("next: {}", cal.next);
+        say.out(format!("next: {}", cal.next));
     }
 }
 
@@ -779,7 +827,7 @@ fn status(c: &Common, formats: &[Format]) -> Result<()> {
     let _lock = lock(&c.dir)?;
     let project = context(&c.content)?;
     let cx = project.checked_names(&["case", "detective"])?;
-    let loaded = load(c, cx)?;
+    let loaded = load(c, cx, &mut Terminal)?;
     let engine = project.engine()?;
     settle(engine, cx, c, &loaded)?;
     let camp = &loaded.camp;
@@ -806,7 +854,7 @@ fn plan(c: &Common, weeks: u32, formats: &[Format]) -> Result<()> {
     let _lock = lock(&c.dir)?;
     let project = context(&c.content)?;
     let cx = project.checked_names(&["case", "detective"])?;
-    let loaded = load(c, cx)?;
+    let loaded = load(c, cx, &mut Terminal)?;
     let engine = project.engine()?;
     settle(engine, cx, c, &loaded)?;
     let camp = &loaded.camp;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::ContentArg;
 
 /// Open the studio: a page in your browser to make, preview and download every document kind, roll on
-/// the tables and work out the odds of any dice. It listens on this machine only (127.0.0.1) unless
+/// the tables, work out the odds of any dice and run a campaign's weeks. It listens on this machine only (127.0.0.1) unless
 /// --host says otherwise; Ctrl-C stops it.
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
@@ -28,6 +28,9 @@ pub struct ServeArgs {
     /// Makes that may run at once; another is refused until one ends.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=16))]
     pub max_jobs: u16,
+    /// A campaign folder (holding campaign.toml) for the Campaign page to open first.
+    #[arg(long, value_name = "DIR")]
+    pub campaign: Option<PathBuf>,
 }
 
 pub(super) fn run(args: ServeArgs) -> crate::error::Result<()> {
@@ -39,5 +42,6 @@ pub(super) fn run(args: ServeArgs) -> crate::error::Result<()> {
         port: args.port,
         open: args.open,
         max_jobs: usize::from(args.max_jobs),
+        campaign: args.campaign,
     })
 }

@@ -53,6 +53,11 @@ impl Jobs {
         self.max - self.slots.available_permits()
     }
 
+    /// A slot for work that typesets outside a make (a campaign command), if one is free.
+    pub(crate) fn try_slot(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        self.slots.clone().try_acquire_owned().ok()
+    }
+
     /// Wait until no make runs.
     pub(crate) async fn wait_all(&self) {
         let n = u32::try_from(self.max).unwrap_or(u32::MAX);

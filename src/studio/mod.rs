@@ -1,5 +1,5 @@
 //! The studio, `blockprint serve`: a local web page where a GM makes, previews and downloads every kind,
-//! looks up the tables and the odds of any dice expression.
+//! looks up the tables and the odds of any dice expression, and runs a campaign's weeks.
 //!
 //! It is a module of this package rather than a crate of its own because it stands on [`Project`] (the
 //! library entry point, which lives here) and on nothing the command line does not already use.
@@ -11,6 +11,7 @@
 //! once; files are served only from inside the output folder ([`make::resolve`]). Every page is rendered
 //! by minijinja with HTML escaping on, so content, file names and diagnostics show as text.
 
+mod campaign;
 mod dice;
 mod make;
 mod watch;
@@ -51,6 +52,8 @@ pub struct Options {
     pub open: bool,
     /// Makes that may run at once; one more is refused until one ends.
     pub max_jobs: usize,
+    /// The campaign folder the Campaign page opens first.
+    pub campaign: Option<PathBuf>,
 }
 
 /// The name a browser sends for this server.
@@ -70,6 +73,8 @@ pub(crate) struct App {
     rolls: Mutex<Vec<dice::Logged>>,
     /// Author mode: what the last reload found, for the pages listening on `/events`.
     changes: tokio::sync::watch::Sender<watch::Change>,
+    /// The campaign folder the Campaign page opens first (`--campaign`).
+    campaign: Option<PathBuf>,
 }
 
 /// The content and templates as last read: the project, or why it could not be opened.
@@ -155,6 +160,7 @@ pub fn serve(opts: Options) -> Result<()> {
         jobs: make::Jobs::new(opts.max_jobs.max(1)),
         rolls: Mutex::new(Vec::new()),
         changes: tokio::sync::watch::Sender::new(watch::Change::default()),
+        campaign: opts.campaign.clone(),
     });
     // Author mode: the folders given are watched, and every save reloads the project.
     let watched: Vec<PathBuf> = [&opts.content, &opts.templates]
@@ -272,6 +278,11 @@ fn pages() -> Result<Environment<'static>> {
         ("tables.html", include_str!("assets/tables.html")),
         ("roll.html", include_str!("assets/roll.html")),
         ("diagnostics.html", include_str!("assets/diagnostics.html")),
+        ("campaign.html", include_str!("assets/campaign.html")),
+        (
+            "campaign-status.html",
+            include_str!("assets/campaign-status.html"),
+        ),
     ] {
         env.add_template(name, src)
             .map_err(|e| Error::Bug(format!("the studio's page {name}: {e:#}")))?;
@@ -303,6 +314,8 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/odds", get(dice::odds))
         .route("/tables", get(dice::tables))
         .route("/roll", post(dice::roll))
+        .route("/campaign", get(campaign::page))
+        .route("/campaign/{action}", post(campaign::act))
         .route("/events", get(watch::events))
         .route("/diagnostics", get(watch::diagnostics))
         .route("/assets/studio.js", get(script))

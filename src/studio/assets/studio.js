@@ -166,6 +166,34 @@ function setUpChanges() {
   });
 }
 
+// Campaign: each button runs its command on the open folder; the server answers with the status block
+// as it now stands (or with the refusal above it), which replaces the one in the page.
+function setUpCampaign() {
+  const page = document.body.dataset.page === "campaign" ? document.querySelector("main") : null;
+  if (!page) return;
+  page.addEventListener("click", (e) => {
+    const button = e.target.closest("button[data-action]");
+    if (!button) return;
+    const box = button.closest(".campaign-actions");
+    const body = { dir: box.dataset.dir };
+    if (button.dataset.action === "close") body.case = box.querySelector('select[name="case"]').value;
+    if (button.dataset.action === "year") body.top_brass = box.querySelector('input[name="top_brass"]').value;
+    for (const b of box.querySelectorAll("button")) b.disabled = true;
+    document.getElementById("campaign-working").textContent = button.dataset.action + ": working";
+    post("/campaign/" + encodeURIComponent(button.dataset.action), body).then(async (r) => {
+      const html = await r.text();
+      const section = document.getElementById("campaign");
+      if (r.headers.get("content-type").startsWith("text/html")) {
+        section.outerHTML = html;
+      } else {
+        for (const b of box.querySelectorAll("button")) b.disabled = false;
+        document.getElementById("campaign-working").textContent = html;
+      }
+    });
+  });
+}
+
 setUpMake();
 setUpTables();
 setUpChanges();
+setUpCampaign();

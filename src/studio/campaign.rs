@@ -1,0 +1,323 @@
+//! The Campaign page: open a campaign folder and see where the squad stands (the calendar, each
+//! detective's caseload, the closure rates: what `campaign status` writes), and run `week`, `close`,
+//! `month`, `year` and `undo` on it. The buttons call the command line's own functions
+//! ([`crate::cli::campaign::step`] and [`crate::cli::campaign::undo`]) with the studio's open project: the
+//! same folder lock, the same replay and refusals, the same packets and the same atomic write of the state
+//! file. A refusal is shown in the page as text.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path as UrlPath, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+
+use super::{App, refuse};
+use crate::campaign::{STATE_FILE, Step, file};
+use crate::cli::campaign::{Common, Say};
+
+/// GET /campaign?dir=PATH: the page.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Open {
+    #[serde(default)]
+    dir: Option<String>,
+}
+
+/// POST /campaign/{action}: what the page sends.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Action {
+    dir: String,
+    /// `close`: the case number.
+    #[serde(default)]
+    case: Option<String>,
+    /// `year`: detectives who strain their tie with the top brass to stay, comma-separated.
+    #[serde(default)]
+    top_brass: Option<String>,
+}
+
+/// What a command said, collected for the page.
+#[derive(Default)]
+struct Collected {
+    out: Vec<String>,
+    err: String,
+}
+
+impl Say for Collected {
+    fn out(&mut self, line: String) {
+        self.out.push(line);
+    }
+    fn err(&mut self, text: String) {
+        self.err.push_str(&text);
+    }
+}
+
+/// What the status block shows of a folder.
+struct Seen {
+    /// The folder as given, and as found.
+    dir: String,
+    shown: String,
+    /// The status, when the folder holds a campaign that loads.
+    status: Option<crate::campaign::kind::Status>,
+    /// Why there is no status.
+    problem: Option<String>,
+    /// The folder holds no campaign.toml.
+    missing: bool,
+}
+
+fn shown(dir: &Path) -> String {
+    dir.canonicalize()
+        .unwrap_or_else(|_| dir.to_owned())
+        .display()
+        .to_string()
+}
+
+/// Read the campaign in `dir` (without its lock: the state file is only ever replaced whole).
+fn look(app: &App, dir: &str) -> Seen {
+    let path = PathBuf::from(dir);
+    let mut seen = Seen {
+        dir: dir.to_owned(),
+        shown: shown(&path),
+        status: None,
+        problem: None,
+        missing: false,
+    };
+    if !path.join(STATE_FILE).is_file() {
+        seen.missing = true;
+        return seen;
+    }
+    let loaded = app.loaded();
+    let project = match &loaded.project {
+        Ok(p) => p,
+        Err(e) => {
+            seen.problem = Some(format!("the content or templates cannot be read: {e}"));
+            return seen;
+        }
+    };
+    let cx = match project.checked_names(&["case", "detective"]) {
+        Ok(cx) => cx,
+        Err(e) => {
+            seen.problem = Some(e.to_string());
+            return seen;
+        }
+    };
+    let camp = match file::load(&path, &cx.lib) {
+        Ok(c) => c,
+        Err(file::LoadError::Io(e)) => {
+            seen.problem = Some(e.to_string());
+            return seen;
+        }
+        Err(file::LoadError::State(s)) => {
+            seen.problem = Some(s.rendered);
+            return seen;
+        }
+        Err(file::LoadError::SetupChanged(c)) => {
+            seen.problem = Some(format!(
+                "{}\nThe command line can rewrite the history with the changed setup \
+                 (`blockprint campaign status {} --rewrite-history`); the studio does not.",
+                c.error.rendered.trim_end(),
+                seen.shown
+            ));
+            return seen;
+        }
+    };
+    match crate::campaign::kind::status(cx, &camp) {
+        Ok(s) => seen.status = Some(s),
+        Err(e) => seen.problem = Some(e.to_string()),
+    }
+    seen
+}
+
+fn context(app: &App, seen: &Seen) -> minijinja::Value {
+    let open_cases: Vec<(String, String)> = seen
+        .status
+        .iter()
+        .flat_map(|s| s.detectives.iter())
+        .flat_map(|d| d.cases.iter().filter(move |c| c.lead == d.name))
+        .filter(|c| c.status == "open")
+        .map(|c| {
+            (
+                c.number.clone(),
+                format!("{} ({}, lead {})", c.number, c.victim, c.lead),
+            )
+        })
+        .collect();
+    let months: Vec<Vec<&crate::campaign::kind::WeekLine>> = seen
+        .status
+        .as_ref()
+        .map(|s| {
+            s.calendar
+                .chunk_by(|a, b| a.month == b.month)
+                .map(|w| w.iter().collect())
+                .collect()
+        })
+        .unwrap_or_default();
+    let last_command = seen.status.as_ref().map_or(0, |s| s.commands as u32);
+    let last_rolls: Vec<&crate::campaign::kind::RollLine> = seen
+        .status
+        .iter()
+        .flat_map(|s| s.rolls.iter())
+        .filter(|r| r.command == last_command)
+        .collect();
+    minijinja::context! {
+        current => "campaign",
+        dir => &seen.dir,
+        shown => &seen.shown,
+        missing => seen.missing,
+        problem => &seen.problem,
+        status => minijinja::value::Serde(&seen.status),
+        months => minijinja::value::Serde(&months),
+        open_cases => open_cases,
+        last_rolls => minijinja::value::Serde(&last_rolls),
+        default_dir => app.campaign.as_ref().map(|d| d.display().to_string()),
+    }
+}
+
+/// GET /campaign: the page, with the folder asked for (or the one `--campaign` named) opened.
+pub(crate) async fn page(State(app): State<Arc<App>>, Query(q): Query<Open>) -> Response {
+    let dir = q
+        .dir
+        .filter(|d| !d.trim().is_empty())
+        .or_else(|| app.campaign.as_ref().map(|d| d.display().to_string()));
+    let Some(dir) = dir else {
+        return app.page(
+            "campaign.html",
+            minijinja::context! { current => "campaign", dir => "", nothing => true },
+        );
+    };
+    let app2 = app.clone();
+    let seen = match tokio::task::spawn_blocking(move || look(&app2, &dir)).await {
+        Ok(s) => s,
+        Err(e) => {
+            return refuse(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &format!("reading the campaign stopped on an internal error: {e}"),
+            );
+        }
+    };
+    let ctx = context(&app, &seen);
+    app.page("campaign.html", ctx)
+}
+
+/// POST /campaign/{action}: run `week`, `close`, `month`, `year` or `undo` on the folder, as the command
+/// line does; answer with the status block as it now stands (200), or with the refusal above the status
+/// as it stood (409).
+pub(crate) async fn act(
+    State(app): State<Arc<App>>,
+    UrlPath(action): UrlPath<String>,
+    body: Result<Json<Action>, axum::extract::rejection::JsonRejection>,
+) -> Response {
+    let Json(req) = match body {
+        Ok(b) => b,
+        Err(e) => {
+            return refuse(
+                e.status(),
+                &format!("a campaign command is asked as JSON: {}", e.body_text()),
+            );
+        }
+    };
+    let step = match action.as_str() {
+        "week" => Some(Step::Week),
+        "month" => Some(Step::Month),
+        "close" => match req.case.as_deref().map(str::trim) {
+            Some(c) if !c.is_empty() => Some(Step::Close { case: c.to_owned() }),
+            _ => {
+                return refuse(
+                    StatusCode::BAD_REQUEST,
+                    "close needs the number of the case closed (e.g. 1976-07)",
+                );
+            }
+        },
+        "year" => Some(Step::Year {
+            top_brass: req
+                .top_brass
+                .as_deref()
+                .unwrap_or_default()
+                .split(',')
+                .map(|s| s.trim().to_owned())
+                .filter(|s| !s.is_empty())
+                .collect(),
+        }),
+        "undo" => None,
+        other => {
+            return refuse(
+                StatusCode::NOT_FOUND,
+                &format!(
+                    "there is no campaign command `{other}` here; the page runs week, close, month, year and undo"
+                ),
+            );
+        }
+    };
+    if req.dir.trim().is_empty() {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "give the campaign folder (the one holding campaign.toml)",
+        );
+    }
+    // A command types packets: it takes one of the make slots, so the studio's bound on work at once holds.
+    let Some(permit) = app.jobs.try_slot() else {
+        return refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            "the studio is busy with as many makes as it runs at once; try again when one has finished",
+        );
+    };
+    let run = app.clone();
+    let dir = req.dir.clone();
+    let ran = tokio::task::spawn_blocking(move || {
+        let c = Common {
+            dir: PathBuf::from(&dir),
+            content: crate::cli::ContentArg {
+                content: run.content.clone(),
+                templates: run.templates.clone(),
+            },
+            quiet: true,
+            rewrite_history: false,
+        };
+        let mut said = Collected::default();
+        let loaded = run.loaded();
+        let r = match &loaded.project {
+            Ok(project) => match step {
+                Some(s) => crate::cli::campaign::step(Some(project), &c, s, &mut said),
+                None => crate::cli::campaign::undo(Some(project), &c, &mut said),
+            },
+            Err(e) => Err(crate::error::Error::Usage(format!(
+                "the content or templates cannot be read: {e}"
+            ))),
+        };
+        drop(permit);
+        let refused = r.err().map(|e| {
+            let mut text = said.err.clone();
+            text.push_str(&e.to_string());
+            text
+        });
+        (look(&run, &dir), said.out, refused)
+    })
+    .await;
+    let (seen, said, refused) = match ran {
+        Ok(r) => r,
+        Err(e) => {
+            return refuse(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &format!("the campaign command stopped on an internal error: {e}"),
+            );
+        }
+    };
+    let code = if refused.is_some() {
+        StatusCode::CONFLICT
+    } else {
+        StatusCode::OK
+    };
+    let ctx = minijinja::context! {
+        action => action,
+        said => said,
+        refused => refused,
+        ..context(&app, &seen)
+    };
+    let mut res = app.page("campaign-status.html", ctx);
+    if res.status() == StatusCode::OK {
+        *res.status_mut() = code;
+    }
+    res.into_response()
+}
