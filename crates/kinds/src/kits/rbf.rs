@@ -442,6 +442,8 @@ pub struct SprintData {
     pub speed_title: String,
     pub speed_note: Option<String>,
     pub ready: Roll,
+    /// How to use the strips and how tokens come and go: the prose page `tokens`.
+    pub prose: super::Prose,
 }
 
 /// The most Sprint Tokens a track counts.
@@ -463,6 +465,7 @@ fn sprint_track(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
         speed_title: String::from(&l.title),
         speed_note: l.note.as_deref().map(String::from),
         ready: roll(cx, "rbf.ready")?,
+        prose: super::prose(cx, GAME, "tokens", &TOKENS)?,
     };
     Ok(vec![Document {
         stem: "sprint-track".into(),
@@ -544,7 +547,10 @@ pub struct FeatureOut {
 }
 
 /// The parts of the prose page `round` every track page prints.
-pub const ROUND: [&str; 2] = ["a-round", "how-a-chase-ends"];
+pub const ROUND: [&str; 4] = ["a-round", "how-a-chase-ends", "paths", "gates-and-exits"];
+
+/// The parts of the prose page `tokens` (content/rbf/kit/tokens.md) the Sprint Token tracks print.
+pub const TOKENS: [&str; 2] = ["your-strip", "gaining-and-spending"];
 
 /// What a track page sees.
 #[derive(Debug, Clone, Serialize)]
