@@ -42,9 +42,11 @@ fn goldens_of_three_tables_and_a_deck_in_every_format() {
         }
         files.extend(export(&dir.path().join(n.to_string()).join("out"), &args));
     }
+    // The card pictures are checked against `deck --png` instead
+    // (`foundry_cards_show_a_picture_of_each_card`).
     let files: BTreeMap<_, _> = files
         .into_iter()
-        .filter(|(n, _)| !n.ends_with("manifest.json"))
+        .filter(|(n, _)| !n.ends_with("manifest.json") && !n.ends_with(".png"))
         .collect();
     // The sub-tables come along with the tables that refer to them.
     for name in [
@@ -556,10 +558,16 @@ fn foundry_json_has_the_schema_fields_and_unique_ids() {
             assert!(seen.insert((c["suit"].as_str().unwrap().to_owned(), value)));
             assert!(!c["faces"][0]["text"].as_str().unwrap().is_empty());
             assert!(c["back"]["name"].is_string());
+            // `img` of a face, a back and the deck: a FilePathField of the IMAGE category, so a path
+            // ending in an image extension.
+            for img in [&c["faces"][0]["img"], &c["back"]["img"]] {
+                assert!(img.as_str().unwrap().ends_with(".png"), "{img}");
+            }
             assert_eq!(c["origin"], deck["_id"]);
             assert_eq!(c["drawn"], false);
         }
         assert_eq!(cards[0]["faces"][0]["text"], "Clear road");
+        assert_eq!(deck["img"], "cards/bbb_chase_city_streets/back.png");
     }
 }
 
@@ -583,13 +591,14 @@ fn reruns_are_byte_identical_and_resume() {
     let o = run(&out, &["--to", "foundry"]);
     ok(&o);
     let err = String::from_utf8_lossy(&o.stderr);
-    // "N files (N already up to date)": every file found current, however many tables the content has.
-    let counts: Vec<&str> = err
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|w| !w.is_empty())
-        .collect();
+    // "N files (N already up to date)": every file found current (the JSON and the card pictures),
+    // however many tables and decks the content has.
+    let counts = err
+        .split_once(" documents, ")
+        .and_then(|(_, rest)| rest.split_once(" files ("))
+        .and_then(|(files, rest)| Some((files, rest.split_once(" already up to date")?.0)));
     assert!(
-        err.contains("already up to date") && counts.len() >= 2 && counts[0] == counts[1],
+        counts.is_some_and(|(files, current)| files == current && files != "0"),
         "{err}"
     );
     let after = crate::support::tree(&out);
@@ -900,4 +909,91 @@ fn csv_excel_adds_only_a_byte_order_mark() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(!out.join("export").exists());
+}
+
+/// The width and height of a PNG, from its IHDR chunk; `None` when the bytes are not a PNG.
+fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    let be = |at: usize| -> Option<u32> {
+        Some(u32::from_be_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
+    };
+    if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") || bytes.get(12..16) != Some(b"IHDR") {
+        return None;
+    }
+    Some((be(16)?, be(20)?))
+}
+
+/// A Foundry deck shows the printed cards: every card's face `img` and back `img`, and the deck's own,
+/// is a path (relative to Foundry's Data folder, where the export's `cards` folder is copied) naming a
+/// PNG the export wrote beside the deck's JSON, at `deck --png`'s size (poker at 300 dpi with 1/8 in
+/// bleed: 825 × 1125 px) and byte for byte the picture `deck --png` makes of the same card, each card its
+/// own front in print order. Foundry's card data: `CardFaceData { name, text, img }`, `CardsData.img`
+/// (<https://foundryvtt.com/api/v13/interfaces/foundry.documents.types.CardFaceData.html>). The same
+/// on one thread and on two.
+#[test]
+fn foundry_cards_show_a_picture_of_each_card() {
+    let dir = tempfile::tempdir().unwrap();
+    let png_dir = dir.path().join("png");
+    ok(&blockprint(&[
+        "deck",
+        DECK,
+        "--quiet",
+        "--png",
+        png_dir.to_str().unwrap(),
+        "--out",
+        dir.path().join("deck").to_str().unwrap(),
+    ]));
+    let from_deck = crate::support::tree(&png_dir.join("bbb_chase_city_streets"));
+    assert_eq!(from_deck.len(), 53, "52 fronts and a back");
+    for (version, args) in [
+        ("v13", vec!["--to", "foundry", "--jobs", "1", DECK]),
+        (
+            "v12",
+            vec![
+                "--to",
+                "foundry",
+                "--foundry-version",
+                "12",
+                "--jobs",
+                "2",
+                DECK,
+            ],
+        ),
+    ] {
+        let out = dir.path().join(version);
+        let files = export(&out, &args);
+        let folder = format!("foundry-{version}");
+        let picture = |img: &Value| -> Vec<u8> {
+            let rel = img.as_str().unwrap();
+            assert!(rel.starts_with("cards/bbb_chase_city_streets/"), "{rel}");
+            let bytes = files
+                .get(&format!("{folder}/{rel}"))
+                .unwrap_or_else(|| panic!("{version}: {rel} names no exported file"))
+                .clone();
+            assert_eq!(png_size(&bytes), Some((825, 1125)), "{version}: {rel}");
+            bytes
+        };
+        let deck = json(&out, &format!("{folder}/cards/bbb_chase_city_streets.json"));
+        assert_eq!(picture(&deck["img"]), from_deck["back.png"]);
+        let cards = deck["cards"].as_array().unwrap();
+        assert_eq!(cards.len(), 52);
+        for (n, c) in cards.iter().enumerate() {
+            let front = format!("{:03}-front.png", n + 1);
+            assert_eq!(
+                c["faces"][0]["img"],
+                format!("cards/bbb_chase_city_streets/{front}"),
+                "{version}: card {n}"
+            );
+            assert!(
+                picture(&c["faces"][0]["img"]) == from_deck[&front],
+                "{version}: {front} is not deck --png's"
+            );
+            assert_eq!(c["back"]["img"], "cards/bbb_chase_city_streets/back.png");
+        }
+        // Nothing else in the deck's picture folder.
+        let pictures = files
+            .keys()
+            .filter(|n| n.starts_with(&format!("{folder}/cards/bbb_chase_city_streets/")))
+            .count();
+        assert_eq!(pictures, 53, "{version}");
+    }
 }

@@ -135,6 +135,18 @@ pub struct Document {
     pub bookmark: String,
 }
 
+/// Pictures a document's files refer to (a Foundry deck's card faces), declared as data: `template`
+/// (without extension) typeset with `data` as its `sys.inputs`, each page rendered to PNG at `dpi` and
+/// written to its name in `names` (relative to the kind's folder, one per page). The driver writes them
+/// with the document's JSON and keeps them when they are current.
+#[derive(Debug, Clone)]
+pub struct Pictures {
+    pub template: String,
+    pub data: serde_json::Value,
+    pub dpi: f64,
+    pub names: Vec<String>,
+}
+
 /// What a kind makes from the whole run, declared as data; the driver builds it while items stream in,
 /// so nothing about an item is held beyond a line of the index and an entry per merged PDF.
 #[derive(Debug, Clone, Default)]
@@ -311,6 +323,10 @@ pub trait Kind: Sync {
             doc.stem
         )))
     }
+    /// The pictures a document's JSON refers to ([`Pictures`]); by default none.
+    fn pictures(&self, _cx: &Checked, _req: &Request, _doc: &Document) -> Result<Option<Pictures>> {
+        Ok(None)
+    }
 }
 
 macro_rules! delegate_kind {
@@ -356,6 +372,9 @@ macro_rules! delegate_kind {
             }
             fn files(&self, cx: &Checked, doc: &Document, f: Format) -> Result<Vec<(String, Vec<u8>)>> {
                 (**self).files(cx, doc, f)
+            }
+            fn pictures(&self, cx: &Checked, req: &Request, doc: &Document) -> Result<Option<Pictures>> {
+                (**self).pictures(cx, req, doc)
             }
         }
     };

@@ -312,6 +312,14 @@ impl Kind for WithIdentity {
     fn files(&self, cx: &Checked, doc: &Document, f: Format) -> Result<Vec<(String, Vec<u8>)>> {
         self.kind.files(cx, doc, f)
     }
+    fn pictures(
+        &self,
+        cx: &Checked,
+        req: &Request,
+        doc: &Document,
+    ) -> Result<Option<crate::Pictures>> {
+        self.kind.pictures(cx, req, doc)
+    }
 }
 
 /// Every kind this process knows: the Rust kinds and the layout kinds found in the templates.

@@ -426,6 +426,25 @@ fn one(
             files.push((f, rel, sha));
         }
     }
+    // The pictures the document's JSON refers to, written with it; kept when all are current.
+    if formats.contains(&Format::Json)
+        && let Some(p) = kind.pictures(cx, req, &doc)?
+    {
+        if p.names.iter().all(|n| ledger.is_current(n)) {
+            for n in &p.names {
+                ledger.keep(n);
+            }
+            kept += p.names.len();
+        } else {
+            for (rel, bytes) in pictures(engine, &p)? {
+                if ledger.write(&rel, &bytes)?.0 {
+                    written += 1;
+                } else {
+                    kept += 1;
+                }
+            }
+        }
+    }
     let part_file = |part: &str| {
         files
             .iter()
@@ -524,6 +543,21 @@ pub fn render(
             Ok(vec![(format!("{}.json", doc.stem), text.into_bytes())])
         }
     }
+}
+
+/// Typeset [`blockprint_kind::Pictures`] and render each page to PNG: (relative path, bytes).
+fn pictures(engine: &Engine, p: &blockprint_kind::Pictures) -> Result<Vec<(String, Vec<u8>)>> {
+    let doc = engine.typeset(&format!("{}.typ", p.template), &p.data)?;
+    let pngs = super::cards::pngs(&doc, p.dpi).map_err(Error::Bug)?;
+    if pngs.len() != p.names.len() {
+        return Err(Error::Bug(format!(
+            "`{}` typeset {} pages for {} pictures",
+            p.template,
+            pngs.len(),
+            p.names.len()
+        )));
+    }
+    Ok(p.names.iter().cloned().zip(pngs).collect())
 }
 
 /// Merge the written PDF parts into one print file.

@@ -13,10 +13,17 @@
 //! `document` result linking that table's export, so Foundry's draw rolls it in turn; its text names the
 //! table by title. A row naming two or more tables stays `text`, each reference a content link
 //! (`@UUID[RollTable.<id>]{Title}`) the GM can click. Inline rolls `{1d6}` become Foundry's `[[1d6]]`.
+//!
+//! A deck's cards show pictures of the printed cards ([`pictures`]): each card's front as `deck --png`
+//! renders it (one card at trim plus 1/8 in bleed, 300 dpi) in `cards/<deck>/001-front.png` …, and the
+//! deck's back in `cards/<deck>/back.png`, beside the deck's JSON. Each face's `img`, each back's and
+//! the deck's own is that path, which Foundry reads from its Data folder: copying the export's `cards`
+//! folder into the Data folder (beside `worlds` and `modules`) puts every picture where its path points.
 
 use serde::Serialize;
 
-use super::{Deck, Table, check_ranges, formula, foundry_id};
+use super::{Deck, Table, check_ranges, formula, foundry_id, slug};
+use crate::{Checked, Kind, Pictures, Request};
 use blockprint_content::error::{Error, Result};
 use blockprint_content::text::smart_quotes;
 use blockprint_content::{Library, RANKS};
@@ -314,6 +321,7 @@ struct Cards {
     #[serde(rename = "type")]
     kind: &'static str,
     description: String,
+    img: String,
     cards: Vec<Card>,
     width: u32,
     height: u32,
@@ -349,6 +357,73 @@ struct Card {
 struct Face {
     name: String,
     text: String,
+    img: String,
+}
+
+/// The picture of the `n`-th card (from 1, in print order: suits as printed, ranks in order) of deck
+/// `deck_id`: its path in the export's folder and in Foundry's Data folder.
+pub fn front_image(deck_id: &str, n: usize) -> String {
+    format!("cards/{}/{n:03}-front.png", slug(deck_id))
+}
+
+/// The picture of deck `deck_id`'s back, as [`front_image`].
+pub fn back_image(deck_id: &str) -> String {
+    format!("cards/{}/back.png", slug(deck_id))
+}
+
+/// The dots per inch of the card pictures, as `deck --png`.
+pub const PICTURE_DPI: f64 = 300.0;
+
+/// The pictures of deck `deck_id` for its Cards document: the deck laid out as `deck --png` lays it
+/// out (one card a page at trim plus `--single`'s bleed), its fronts in print order and then its back
+/// once, every card sharing the deck's back. Named by [`front_image`] and [`back_image`].
+pub fn pictures(cx: &Checked, req: &Request, deck_id: &str) -> Result<Pictures> {
+    use crate::cards::{CardOptions, DECK, SINGLE_BLEED};
+    let bug = |why: &str| Error::Bug(format!("the card pictures of deck `{deck_id}`: {why}"));
+    let singles = DECK.with(
+        CardOptions {
+            single: true,
+            bleed: SINGLE_BLEED,
+            ..CardOptions::DEFAULT
+        },
+        Some(vec![deck_id.to_owned()]),
+    );
+    let doc = singles.document(cx, req, 0)?;
+    let mut data = singles.pdf_data(&doc).into_owned();
+    let pages = data["layout"]["pages"]
+        .as_array()
+        .ok_or_else(|| bug("the layout has no pages"))?;
+    let fronts: Vec<serde_json::Value> = pages
+        .iter()
+        .filter(|p| p["side"] == "front")
+        .cloned()
+        .collect();
+    let backs: Vec<&serde_json::Value> = pages.iter().filter(|p| p["side"] == "back").collect();
+    let back = (*backs.first().ok_or_else(|| bug("no back"))?).clone();
+    if backs.iter().any(|b| b["cards"] != back["cards"]) {
+        return Err(bug("its cards have different backs"));
+    }
+    let size = cx
+        .lib
+        .deck(deck_id)
+        .map(|d| d.cards.iter().map(|s| s.value.len()).sum::<usize>())
+        .ok_or_else(|| bug("no such deck"))?;
+    if fronts.len() != size {
+        return Err(bug(&format!("{} fronts for {size} cards", fronts.len())));
+    }
+    let names = (1..=fronts.len())
+        .map(|n| front_image(deck_id, n))
+        .chain([back_image(deck_id)])
+        .collect();
+    let mut pages = fronts;
+    pages.push(back);
+    data["layout"]["pages"] = pages.into();
+    Ok(Pictures {
+        template: doc.template,
+        data,
+        dpi: PICTURE_DPI,
+        names,
+    })
 }
 
 const RANK_NAMES: [&str; 13] = [
@@ -392,6 +467,7 @@ pub fn cards(d: &Deck) -> Result<String> {
         for (&value, text) in values.iter().zip(texts) {
             let cid = foundry_id("Card", &format!("{}#{suit}#{value}", d.id));
             let name = format!("{} of {suit_name}", RANK_NAMES[value as usize - 1]);
+            let img = front_image(&d.id, cards.len() + 1);
             cards.push(Card {
                 _key: format!("!cards.cards!{id}.{cid}"),
                 _id: cid,
@@ -403,10 +479,12 @@ pub fn cards(d: &Deck) -> Result<String> {
                 back: Face {
                     name: smart_quotes(&d.title),
                     text: String::new(),
+                    img: back_image(&d.id),
                 },
                 faces: vec![Face {
                     name,
                     text: escape(&smart_quotes(text)),
+                    img,
                 }],
                 face: 0,
                 drawn: false,
@@ -435,6 +513,7 @@ pub fn cards(d: &Deck) -> Result<String> {
         name: smart_quotes(&d.title),
         kind: "deck",
         description: format!("{note}<ul>{suits}</ul>"),
+        img: back_image(&d.id),
         cards,
         width: 2,
         height: 3,
@@ -448,7 +527,8 @@ pub fn cards(d: &Deck) -> Result<String> {
 }
 
 /// Read a Cards document back: one card per declared rank and suit (52 for the standard ranks), each suit
-/// and value once, every card text there.
+/// and value once, every card text there, each face's picture the card's own in print order, every back's
+/// and the deck's the deck's back.
 pub fn check_cards(d: &Deck, v: &serde_json::Value) -> Result<()> {
     let bug = |why: String| {
         Error::Bug(format!(
@@ -459,8 +539,9 @@ pub fn check_cards(d: &Deck, v: &serde_json::Value) -> Result<()> {
     if v["type"] != "deck"
         || !v["_id"].as_str().is_some_and(is_foundry_id)
         || !v["name"].is_string()
+        || v["img"] != back_image(&d.id).as_str()
     {
-        return Err(bug("`type`, `_id` or `name` is wrong".into()));
+        return Err(bug("`type`, `_id`, `name` or `img` is wrong".into()));
     }
     let cards = v["cards"]
         .as_array()
@@ -484,8 +565,16 @@ pub fn check_cards(d: &Deck, v: &serde_json::Value) -> Result<()> {
             .find(|(s, _, _)| s == suit)
             .zip(place)
             .and_then(|((_, _, texts), i)| texts.get(i));
+        let printed = d
+            .suits
+            .iter()
+            .position(|(s, _, _)| s == suit)
+            .zip(place)
+            .map(|(s, i)| s * d.ranks.len() + i + 1);
         if expected.map(|e| escape(&smart_quotes(e))).as_deref() != Some(text)
             || !c["back"].is_object()
+            || c["back"]["img"] != back_image(&d.id).as_str()
+            || printed.map(|n| front_image(&d.id, n)).as_deref() != c["faces"][0]["img"].as_str()
             || c["drawn"] != false
         {
             return Err(bug(format!(

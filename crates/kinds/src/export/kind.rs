@@ -4,13 +4,13 @@
 //!
 //! | kind | folder | documents |
 //! |---|---|---|
-//! | `export-foundry` | `export/foundry-v13/` | `tables/<slug>.json` per table, `cards/<slug>.json` per deck |
+//! | `export-foundry` | `export/foundry-v13/` | `tables/<slug>.json` per table, `cards/<slug>.json` per deck and its card pictures in `cards/<slug>/` |
 //! | `export-foundry-v12` | `export/foundry-v12/` | the same in Foundry VTT v12's schema |
 //! | `export-roll20` | `export/roll20/` | `tables.txt`: TableExport chat commands for every table |
 //! | `export-csv` | `export/csv/` | `<slug>.csv` and `pipe/<slug>.csv` per table, then `tables.csv` |
 
 use crate::export::{self, foundry::Version, slug};
-use crate::{Checked, Document, Kind, Request, Requirements};
+use crate::{Checked, Document, Kind, Pictures, Request, Requirements};
 use blockprint_content::error::{Error, Result};
 use blockprint_render::Format;
 
@@ -236,10 +236,11 @@ impl Kind for ExportKind {
                     Error::Bug(format!("export document {i} of {}", self.info.name))
                 })?;
                 let json = export::foundry::cards(d)?;
+                // The deck's id, for its pictures ([`Kind::pictures`]).
                 Ok(doc(
                     format!("cards/{}", slug(&d.id)),
                     d.title.clone(),
-                    serde_json::Value::Null,
+                    serde_json::json!({ "deck": d.id }),
                     Some(json),
                 ))
             }
@@ -282,6 +283,13 @@ impl Kind for ExportKind {
                     None,
                 ))
             }
+        }
+    }
+    /// A Foundry deck's card pictures, which its JSON refers to.
+    fn pictures(&self, cx: &Checked, req: &Request, doc: &Document) -> Result<Option<Pictures>> {
+        match (self.target, doc.data["deck"].as_str()) {
+            (Target::Foundry(_), Some(id)) => export::foundry::pictures(cx, req, id).map(Some),
+            _ => Ok(None),
         }
     }
     fn files(&self, _cx: &Checked, doc: &Document, f: Format) -> Result<Vec<(String, Vec<u8>)>> {
