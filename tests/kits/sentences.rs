@@ -32,7 +32,7 @@ const EXCLUDED: [&str; 3] = [
     "blockprint 0.",
     // the seeded track's rerun command (the sheet on the table names no seed)
     "Make it again with",
-    // the blank track's round boxes, written as ☐ 1 · ☐ 2 … in the Markdown
+    // the track sheets' round boxes, a row of ☐ under the round numbers in the Markdown
     "☐",
 ];
 
@@ -220,11 +220,19 @@ fn kit_dir(game: &str, paper: &str, out: &Path) -> std::path::PathBuf {
     out.join("kits").join(game)
 }
 
-/// The kits' documents the comparison covers. Not yet: the Call of Cthulhu-style track sheets and
-/// vehicle cards (their Markdown is a table where the PDF is a form or a card, and it prints the fills
-/// and rulings the sheets leave to the reference pages), and the other kits' documents not listed here.
+/// The kits' documents the comparison covers. Not yet: the other kits' documents not listed here.
 const COVERED: [(&str, &[&str]); 2] = [
-    ("coc", &["hazards", "movement", "rules"]),
+    (
+        "coc",
+        &[
+            "hazards",
+            "movement",
+            "rules",
+            "track-blank",
+            "track-seeded",
+            "vehicles",
+        ],
+    ),
     ("urban-world", &["urban-world"]),
 ];
 
