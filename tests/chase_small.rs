@@ -973,3 +973,58 @@ fn bbb_and_coc_kits_gain_a_chase_odds_page() {
         }
     }
 }
+
+/// "Called off after N" is said only where a chase can be called off: a one-interval Storypath chase always
+/// ends by its limit (an ending of its own), so no chase runs to the framework's limit; a one-round Block by
+/// Block chase often does.
+#[test]
+fn called_off_is_said_only_when_a_chase_can_be() {
+    let never = [
+        "chase",
+        "odds",
+        "storypath",
+        "--quarry-pool",
+        "2",
+        "--pursuer-pool",
+        "1",
+        "--laps",
+        "1",
+        "--limit",
+        "1",
+    ];
+    let o = blockprint(&never);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        !text.contains("called off") && !text.contains("Called off"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Length in intervals: mean 1.000 (1), median 1, 90th percentile 1.\n"),
+        "{text}"
+    );
+    let j = json_of(&[&never[..], &["--json"]].concat());
+    assert_eq!(j["length"]["limit"], 1);
+    assert!(
+        j["endings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["id"] != "called-off")
+    );
+
+    let once = ["chase", "odds", "bbb", "--rounds", "1"];
+    let o = blockprint(&once);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("(called off after 1 round).\n"), "{text}");
+    let j = json_of(&[&once[..], &["--json"]].concat());
+    assert_eq!(j["length"]["limit"], 1);
+    let off = j["endings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "called-off")
+        .unwrap();
+    assert_eq!(off["fraction"], "517/702");
+}

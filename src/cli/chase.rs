@@ -221,8 +221,14 @@ pub fn odds_text(o: &Odds, setup: &str) -> String {
         out.push('\n');
     }
     let l = &o.length;
+    // The limit is news only when some chase reaches it.
+    let called_off = if o.endings.iter().any(|e| e.id == chase::LIMIT_ENDING) {
+        format!(" (called off after {})", l.unit.count(l.limit))
+    } else {
+        String::new()
+    };
     out.push_str(&format!(
-        "\nLength in {}: mean {:.3}{}, median {}, 90th percentile {} (called off after {}).\n",
+        "\nLength in {}: mean {:.3}{}, median {}, 90th percentile {}{called_off}.\n",
         l.unit.many,
         l.mean,
         l.mean_fraction
@@ -230,7 +236,6 @@ pub fn odds_text(o: &Odds, setup: &str) -> String {
             .map_or(String::new(), |f| format!(" ({})", short_fraction(f))),
         l.median,
         l.p90,
-        l.unit.count(l.limit)
     ));
     out.push_str("\nHouse rulings of this model:\n");
     for r in &o.rulings {

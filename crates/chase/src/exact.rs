@@ -207,5 +207,6 @@ pub fn solve<S: System>(sys: &S, policy: usize, limits: Limits) -> Result<Odds, 
         Method::Exact {
             states: cache.len(),
         },
+        max as u64,
     ))
 }

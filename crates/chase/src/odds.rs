@@ -96,12 +96,13 @@ pub fn all_endings(info: &SystemInfo) -> Vec<(String, String)> {
 
 impl Odds {
     /// From exact masses: `ended[e][t]` is the chance of ending `e` (the last index: called off) after
-    /// `t` units.
+    /// `t` units; `limit` is the system's unit limit.
     pub fn from_exact(
         info: &SystemInfo,
         policy: usize,
         ended: Vec<Vec<P>>,
         method: Method,
+        limit: u64,
     ) -> Odds {
         let names = all_endings(info);
         let totals: Vec<P> = ended
@@ -129,7 +130,6 @@ impl Odds {
             |t, num, den| cum[t] >= P::new(num.into(), den.into()),
             cum.len(),
         );
-        let limit_at = ended.last().map_or(0, |r| r.len().saturating_sub(1));
         let endings = names
             .into_iter()
             .zip(&totals)
@@ -154,7 +154,7 @@ impl Odds {
                 mean_fraction: Some(fraction(&mean)),
                 median,
                 p90,
-                limit: limit_at.max(0) as u64,
+                limit,
                 distribution: by_len
                     .iter()
                     .enumerate()
