@@ -2,6 +2,7 @@
 //! ([`rbf`], [`rbf_odds`]), and the Urban World, Storypath and Block by Block kits ([`small`]).
 
 mod checklist;
+mod checklists;
 mod coc;
 mod rbf;
 mod rbf_odds;
