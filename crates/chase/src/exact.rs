@@ -5,6 +5,8 @@
 
 use std::collections::HashMap;
 
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
 use num_traits::{One, Zero};
 
 use crate::model::{Chance, Check, P, System};
@@ -137,7 +139,31 @@ pub fn enumerate<T: Clone + Eq + std::hash::Hash>(
     }
 }
 
+/// One state's branches over a common denominator: `items[i].0 / den` is the chance of `items[i].1`.
+struct Branches<T> {
+    den: BigUint,
+    items: Vec<(BigUint, T)>,
+}
+
+/// Exact chances as whole numerators over their least common denominator.
+fn over_common<T>(v: Vec<(P, T)>) -> Branches<T> {
+    let den = v
+        .iter()
+        .fold(BigUint::one(), |l, (p, _)| l.lcm(p.denom().magnitude()));
+    let items = v
+        .into_iter()
+        .map(|(p, t)| (p.numer().magnitude() * (&den / p.denom().magnitude()), t))
+        .collect();
+    Branches { den, items }
+}
+
 /// The exact odds of `sys` under policy `policy`, or why they are out of reach.
+///
+/// The mass of every state is carried as a whole numerator over one denominator per unit (the previous
+/// unit's times the least common multiple of the branch denominators met in the unit), so carrying it
+/// forward is whole-number multiplication and addition: no fraction is reduced (a gcd of numbers that
+/// grow to hundreds of digits, which dominated the solve) until the answer is read out, once per ending
+/// and length.
 pub fn solve<S: System>(sys: &S, policy: usize, limits: Limits) -> Result<Odds, TooBig> {
     if let Some(reason) = sys.too_big() {
         return Err(TooBig { reason });
@@ -148,58 +174,90 @@ pub fn solve<S: System>(sys: &S, policy: usize, limits: Limits) -> Result<Odds, 
     let too_many_branches = |_| TooBig {
         reason: format!("more than {} branches to enumerate", limits.max_branches),
     };
-    let start =
-        enumerate(|c| sys.canonical(sys.start(c)), &mut budget).map_err(too_many_branches)?;
-    // ending index (n_end = called off) -> length -> probability
-    let mut ended: Vec<Vec<P>> = vec![Vec::new(); n_end + 1];
-    let add = |ended: &mut Vec<Vec<P>>, e: usize, t: usize, p: &P| {
+    let start = over_common(
+        enumerate(|c| sys.canonical(sys.start(c)), &mut budget).map_err(too_many_branches)?,
+    );
+    // ending index (n_end = called off) -> length -> numerator over dens[length]
+    let mut ended: Vec<Vec<BigUint>> = vec![Vec::new(); n_end + 1];
+    let mut dens: Vec<BigUint> = Vec::new();
+    let add = |ended: &mut Vec<Vec<BigUint>>, e: usize, t: usize, m: BigUint| {
         let row = &mut ended[e];
         if row.len() <= t {
-            row.resize(t + 1, P::zero());
+            row.resize(t + 1, BigUint::zero());
         }
-        row[t] += p;
+        row[t] += m;
     };
-    let mut cache: HashMap<S::State, Vec<(P, S::State)>> = HashMap::new();
-    let mut now: Vec<(P, S::State)> = start;
+    let mut cache: HashMap<S::State, Branches<S::State>> = HashMap::new();
+    let mut den = start.den;
+    let mut now: Vec<(BigUint, S::State)> = start.items;
     let max = sys.max_units() as usize;
     for t in 0..=max {
-        let mut next: Vec<(P, S::State)> = Vec::new();
-        let mut at: HashMap<S::State, usize> = HashMap::new();
-        for (p, s) in now {
-            if let Some(e) = sys.ending(&s) {
-                add(&mut ended, e, t, &p);
+        // Every live state's branches (enumerated once per state, in the order the states come), and
+        // the least common multiple of their denominators.
+        let mut unit_dens: Vec<&BigUint> = Vec::new();
+        for (_, s) in &now {
+            if t == max || sys.ending(s).is_some() {
                 continue;
             }
-            if t == max {
-                add(&mut ended, n_end, t, &p);
-                continue;
-            }
-            if !cache.contains_key(&s) {
+            if !cache.contains_key(s) {
                 if cache.len() >= limits.max_states {
                     return Err(TooBig {
                         reason: format!("more than {} distinct states", limits.max_states),
                     });
                 }
-                let branches = enumerate(|c| sys.canonical(sys.step(&s, policy, c)), &mut budget)
+                let branches = enumerate(|c| sys.canonical(sys.step(s, policy, c)), &mut budget)
                     .map_err(too_many_branches)?;
-                cache.insert(s.clone(), branches);
+                cache.insert(s.clone(), over_common(branches));
             }
-            for (q, s2) in &cache[&s] {
-                let pq = &p * q;
+        }
+        for (_, s) in &now {
+            if let Some(b) = cache.get(s).filter(|_| t < max && sys.ending(s).is_none())
+                && !unit_dens.contains(&&b.den)
+            {
+                unit_dens.push(&b.den);
+            }
+        }
+        let lcm = unit_dens.iter().fold(BigUint::one(), |l, d| l.lcm(d));
+        dens.push(den.clone());
+        let mut next: Vec<(BigUint, S::State)> = Vec::new();
+        let mut at: HashMap<S::State, usize> = HashMap::new();
+        for (m, s) in now {
+            if let Some(e) = sys.ending(&s) {
+                add(&mut ended, e, t, m);
+                continue;
+            }
+            if t == max {
+                add(&mut ended, n_end, t, m);
+                continue;
+            }
+            let b = &cache[&s];
+            let scale = m * (&lcm / &b.den);
+            for (w, s2) in &b.items {
+                let mass = &scale * w;
                 match at.get(s2) {
-                    Some(&i) => next[i].0 += pq,
+                    Some(&i) => next[i].0 += mass,
                     None => {
                         at.insert(s2.clone(), next.len());
-                        next.push((pq, s2.clone()));
+                        next.push((mass, s2.clone()));
                     }
                 }
             }
         }
         now = next;
+        den *= lcm;
         if now.is_empty() {
             break;
         }
     }
+    let ended: Vec<Vec<P>> = ended
+        .into_iter()
+        .map(|row| {
+            row.into_iter()
+                .zip(&dens)
+                .map(|(m, d)| P::new(BigInt::from(m), BigInt::from(d.clone())))
+                .collect()
+        })
+        .collect();
     Ok(Odds::from_exact(
         &info,
         policy,
