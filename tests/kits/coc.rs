@@ -648,3 +648,31 @@ fn letter_paper_and_long_unbroken_strings_stay_in_their_boxes() {
         assert_eq!(pages(&files["movement.pdf"]), 1, "{paper}");
     }
 }
+
+/// A vehicle's name of 300 characters without a space fits its card: smaller, over several lines, never
+/// under 6 pt and never across the card's trim, on A4 and on Letter (the page checker says so).
+#[test]
+fn a_long_vehicle_name_stays_on_its_card_at_6_pt_or_more() {
+    let dir = init_copy();
+    let long = "Ü".repeat(40) + &"x".repeat(260);
+    edit(dir.path(), |t| {
+        t.replace("\"Sports car\"", &format!("\"{long}\""))
+    });
+    for paper in ["a4", "letter"] {
+        let files = kit(
+            &dir.path().join("out").join(paper),
+            &[
+                "--seed",
+                "42",
+                "--paper",
+                paper,
+                "--content",
+                s(&dir.path().join("content")),
+                "--check-pages",
+            ],
+        );
+        let v = json(&files, "vehicles.json");
+        assert_eq!(v["cards"][3]["name"], long.as_str(), "{paper}");
+        assert_eq!(pages(&files["vehicles.pdf"]), 6, "{paper}");
+    }
+}
