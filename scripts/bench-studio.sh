@@ -72,16 +72,20 @@ make() {
 printf '\n%-34s %12s\n' "make (files, then previews)" "wall"
 printf '%-34s %12s\n' "case, 1 packet" "$(make '{"kind":"case","seed":1}') s"
 printf '%-34s %12s\n' "case, 1 packet again (warm)" "$(make '{"kind":"case","seed":2}') s"
-# saved FILE: change FILE (a harmless edit) and wait for the studio's next change event; prints how long
-# the studio took from seeing the save to the new preview being ready (its own `millis`), and the wall
-# time from the write to the event arriving here.
+# saved FILE [TEXT]: change FILE (append a line break and TEXT) and wait for the studio's next change event; prints how long
+# the studio took from seeing the save to the new preview being ready (its own `millis`), the wall
+# time from the write to the event arriving here, and the CPU time the studio spent on it (summed over its
+# threads, from /proc: on a shared, loaded machine the wall time is mostly waiting for a core, the CPU
+# time is what the save cost).
 saved() {
   local start end ev
   curl -sN --max-time 60 "${URL}events" >"$WORK/change.txt" &
   local reader=$!
   sleep 0.3
+  local c0
+  c0=$(cpu)
   start=$EPOCHREALTIME
-  printf '\n' >>"$1"
+  printf '\n%s' "${2:-}" >>"$1"
   for _ in $(seq 1 600); do
     grep -q '^data: ' "$WORK/change.txt" && break
     sleep 0.01
@@ -90,11 +94,25 @@ saved() {
   kill "$reader" 2>/dev/null || true
   ev=$(grep -m1 '^data: ' "$WORK/change.txt" | sed 's/^data: //')
   say "$ev"
-  awk -v a="$start" -v b="$end" -v m="$(printf '%s' "$ev" | jq -r .millis)" 'BEGIN { printf "%.2f s (studio: %d ms)", b - a, m }'
+  awk -v a="$start" -v b="$end" -v m="$(printf '%s' "$ev" | jq -r .millis)" -v c="$(( $(cpu) - c0 ))" \
+    'BEGIN { printf "%.2f s (studio: %d ms, CPU %d ms)", b - a, m, c }'
+}
+# The studio's CPU time so far, in milliseconds (user + system, from /proc; 0 where there is none).
+cpu() {
+  if [ -r "/proc/$SERVER/stat" ]; then
+    awk -v hz="$(getconf CLK_TCK)" '{ print int(($14 + $15) * 1000 / hz) }' "/proc/$SERVER/stat"
+  else
+    echo 0
+  fi
 }
 printf '%-34s %12s\n' "save a table, case preview again" "$(saved "$WORK/content/bbb/01-homicide.toml")"
 printf '%-34s %12s\n' "srd" "$(make '{"kind":"srd"}') s"
-printf '%-34s %12s\n' "save a chapter, SRD preview again" "$(saved "$(ls "$WORK"/content/bbb/srd/*.md | head -1)")"
+for n in 1 2 3; do
+  printf '%-34s %12s\n' "save a chapter, SRD preview again" \
+    "$(saved "$(ls "$WORK"/content/bbb/srd/*.md | head -1)" "A sentence the benchmark added, $n.
+")"
+done
+say "(load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"
 printf '%-34s %12s\n' "case, $BATCH packets" "$(make "{\"kind\":\"case\",\"seed\":3,\"count\":$BATCH}") s"
 say "batch folder: $(find "$WORK/out" -maxdepth 1 -name '*-case' | sort -V | tail -1): $(find "$WORK/out" -name '*.pdf' | wc -l) PDFs in all"
 

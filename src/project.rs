@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
@@ -97,7 +97,9 @@ pub struct Project {
     registry: Registry,
     /// The content and its report; kinds see it only once it has no errors.
     cx: Checked,
-    engine: OnceLock<Engine>,
+    /// Shared with the project a [`Project::reload`] opens when the templates are the same, so typst's
+    /// caches (and the fonts it has read) carry over.
+    engine: OnceLock<Arc<Engine>>,
 }
 
 impl Project {
@@ -150,6 +152,40 @@ impl Project {
             },
             engine: OnceLock::new(),
         })
+    }
+
+    /// Read the content and the templates again (after an author saved a file): a new project, which
+    /// keeps this one's typesetting engine when the templates and the table titles are unchanged, so a
+    /// document typeset again is typeset incrementally (typst lays out again only what changed) instead of
+    /// from nothing. A change to any template, or to a table's title (which the Markdown templates link
+    /// by), gets a fresh engine.
+    pub fn reload(&self, content: Option<&Path>, templates: Option<&Path>) -> Result<Self> {
+        let mut t = Templates::builtin();
+        if let Some(dir) = templates {
+            t = t.overlay(dir)?;
+        }
+        let registry = Registry::new(&t)?;
+        let same_templates = same_templates(&t, &self.templates);
+        let project = Self::with_registry(
+            ContentRoot::from_option(content.map(Path::to_path_buf)),
+            t,
+            registry,
+        )?;
+        if same_templates
+            && titles(&project.cx.lib) == titles(&self.cx.lib)
+            && let Some(engine) = self.engine.get()
+        {
+            let _ = project.engine.set(engine.clone());
+        }
+        Ok(project)
+    }
+
+    /// Whether this project typesets with `other`'s engine (the one [`Project::reload`] kept).
+    pub fn shares_engine(&self, other: &Project) -> bool {
+        match (self.engine.get(), other.engine.get()) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
     }
 
     /// Only the content, for commands that read tables: no kind and no requirement.
@@ -236,14 +272,7 @@ impl Project {
         if let Some(e) = self.engine.get() {
             return Ok(e);
         }
-        let titles: BTreeMap<String, String> = self
-            .cx
-            .lib
-            .tables
-            .iter()
-            .map(|t| (t.id.value.clone(), t.title.clone()))
-            .collect();
-        let engine = Engine::new(self.templates.clone(), titles)?;
+        let engine = Arc::new(Engine::new(self.templates.clone(), titles(&self.cx.lib))?);
         Ok(self.engine.get_or_init(|| engine))
     }
 
@@ -492,6 +521,22 @@ impl Project {
             year_cases,
         })
     }
+}
+
+/// Table ids and their titles, as the engine's Markdown templates link them.
+fn titles(lib: &Library) -> BTreeMap<String, String> {
+    lib.tables
+        .iter()
+        .map(|t| (t.id.value.clone(), t.title.clone()))
+        .collect()
+}
+
+/// The same template files, each with the same text from the same place.
+fn same_templates(a: &Templates, b: &Templates) -> bool {
+    a.files.len() == b.files.len()
+        && a.files.iter().zip(&b.files).all(|((na, fa), (nb, fb))| {
+            na == nb && fa.text == fb.text && fa.builtin == fb.builtin && fa.shown_as == fb.shown_as
+        })
 }
 
 /// The formats to write: the requested ones (each one the kind makes), or all the kind makes.

@@ -1128,6 +1128,73 @@ fn author_mode_checks_every_save_and_typesets_the_open_preview_again() {
     assert_eq!(o.status.code(), Some(2), "{}", crate::support::stderr(&o));
 }
 
+/// Author mode's reload keeps the typesetting engine (and with it typst's caches and fonts) while the
+/// templates and the table titles stay as they were, and takes a fresh one when either changes.
+#[test]
+fn a_reload_keeps_the_engine_only_while_templates_and_table_titles_are_unchanged() {
+    use blockprint::project::Project;
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    ok(&blockprint(&["init", s(&content), "-q"]));
+    let templates = dir.path().join("templates");
+    std::fs::create_dir_all(templates.join("srd")).unwrap();
+    let lib = templates.join("srd").join("chapter.md.j2");
+    std::fs::write(
+        &lib,
+        std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/srd/chapter.md.j2"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let first = Project::open(Some(&content), Some(&templates)).unwrap();
+    // No engine made yet: nothing to keep.
+    let again = first.reload(Some(&content), Some(&templates)).unwrap();
+    assert!(!again.shares_engine(&first));
+    first.engine().unwrap();
+    // A chapter saved: the same engine.
+    let chapter = std::fs::read_dir(content.join("bbb").join("srd"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "md"))
+        .unwrap();
+    let mut text = std::fs::read_to_string(&chapter).unwrap();
+    text.push_str("\nA paragraph added by the test.\n");
+    std::fs::write(&chapter, &text).unwrap();
+    let saved = first.reload(Some(&content), Some(&templates)).unwrap();
+    assert!(saved.shares_engine(&first));
+    assert!(saved.report().diagnostics.iter().all(|d| !d.is_error()));
+    // And so on, save after save.
+    let saved_again = saved.reload(Some(&content), Some(&templates)).unwrap();
+    assert!(saved_again.shares_engine(&first));
+    // A template changed: a fresh engine.
+    std::fs::write(
+        &lib,
+        std::fs::read_to_string(&lib).unwrap() + "\n{# changed #}\n",
+    )
+    .unwrap();
+    let changed = saved_again
+        .reload(Some(&content), Some(&templates))
+        .unwrap();
+    changed.engine().unwrap();
+    assert!(!changed.shares_engine(&first));
+    // A table's title changed (the Markdown templates link tables by their titles): a fresh engine.
+    let table = content.join("bbb").join("01-homicide.toml");
+    let t = std::fs::read_to_string(&table).unwrap();
+    assert!(t.contains("title = \"District\""));
+    let kept = changed.reload(Some(&content), Some(&templates)).unwrap();
+    assert!(kept.shares_engine(&changed));
+    std::fs::write(
+        &table,
+        t.replace("title = \"District\"", "title = \"Districts\""),
+    )
+    .unwrap();
+    let retitled = kept.reload(Some(&content), Some(&templates)).unwrap();
+    retitled.engine().unwrap();
+    assert!(!retitled.shares_engine(&changed));
+}
+
 // ---------------------------------------------------------------------------------------------------
 // The Campaign page: the command line's own campaign commands, run from buttons.
 

@@ -106,7 +106,8 @@ pub(crate) struct Progress {
 
 #[derive(Default)]
 struct Made {
-    previews: Vec<Vec<u8>>,
+    /// Each preview's PNG, with the hash of the page it was drawn from.
+    previews: Vec<(u128, Vec<u8>)>,
     /// Pages of the previewed document.
     pages: usize,
     /// Where each page of the previewed document is: its PDF (relative to the output folder) and
@@ -686,7 +687,7 @@ fn make(app: &App, job: &Job, req: &MakeRequest, paper: Paper) -> Result<()> {
     if !kind.formats().contains(&Format::Pdf) || total == 0 {
         return Ok(());
     }
-    let (previews, pages, doc) = typeset_previews(project, kind.as_ref(), cx, &request)?;
+    let (previews, pages, doc) = typeset_previews(project, kind.as_ref(), cx, &request, &[])?;
     let links = page_links(&app.out, &dir, &doc);
     if let Ok(mut m) = job.made.lock() {
         *m = Made {
@@ -701,13 +702,16 @@ fn make(app: &App, job: &Job, req: &MakeRequest, paper: Paper) -> Result<()> {
 }
 
 /// The first document of a configured kind, typeset on the project's engine: the PNGs of its first
-/// pages, its page count and its stem.
+/// pages (with the hash of each page they were drawn from), its page count and its stem. A page whose
+/// hash is among `drawn` (the previews of the last time) is not drawn again: after a save most pages
+/// come out as they were. The others are drawn on two threads.
 fn typeset_previews(
     project: &crate::project::Project,
     kind: &dyn crate::generators::Kind,
     cx: &crate::generators::Checked,
     request: &crate::generators::Request,
-) -> Result<(Vec<Vec<u8>>, usize, crate::generators::Document)> {
+    drawn: &[(u128, Vec<u8>)],
+) -> Result<(Vec<(u128, Vec<u8>)>, usize, crate::generators::Document)> {
     let engine = project.engine()?;
     let doc = kind.document(cx, request, 0)?;
     let typeset = engine.typeset(&format!("{}.typ", doc.template), &kind.pdf_data(&doc))?;
@@ -716,13 +720,52 @@ fn typeset_previews(
         pixel_per_pt: typst::utils::Scalar::new(PREVIEW_DPI / 72.0),
         ..Default::default()
     };
-    let mut previews = Vec::new();
-    for page in typeset.pages().iter().take(MAX_PREVIEWS) {
-        let png = typst_render::render(page, &opts)
+    let shown: Vec<_> = typeset.pages().iter().take(MAX_PREVIEWS).collect();
+    let hashes: Vec<u128> = shown.iter().map(|p| typst::utils::hash128(*p)).collect();
+    let mut previews: Vec<Option<Vec<u8>>> = hashes
+        .iter()
+        .map(|h| {
+            drawn
+                .iter()
+                .find(|(d, _)| d == h)
+                .map(|(_, png)| png.clone())
+        })
+        .collect();
+    let todo: Vec<usize> = (0..shown.len())
+        .filter(|i| previews[*i].is_none())
+        .collect();
+    let draw = |i: usize| -> Result<Vec<u8>> {
+        typst_render::render(shown[i], &opts)
             .encode_png()
-            .map_err(|e| Error::Bug(format!("cannot encode a preview: {e}")))?;
-        previews.push(png);
+            .map_err(|e| Error::Bug(format!("cannot encode a preview: {e}")))
+    };
+    let halves: Vec<Vec<usize>> = vec![
+        todo.iter().copied().step_by(2).collect(),
+        todo.iter().copied().skip(1).step_by(2).collect(),
+    ];
+    let drawn_now: Vec<Result<Vec<(usize, Vec<u8>)>>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = halves
+            .iter()
+            .map(|half| scope.spawn(|| half.iter().map(|&i| Ok((i, draw(i)?))).collect()))
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| Err(Error::Bug("drawing a preview panicked".into())))
+            })
+            .collect()
+    });
+    for half in drawn_now {
+        for (i, png) in half? {
+            previews[i] = Some(png);
+        }
     }
+    let previews = hashes
+        .into_iter()
+        .zip(previews)
+        .map(|(h, png)| (h, png.unwrap_or_default()))
+        .collect();
     Ok((previews, pages, doc))
 }
 
@@ -733,7 +776,7 @@ pub(crate) fn refresh_latest(app: &App) -> Option<u32> {
         j.state.borrow().phase == "done" && j.made.lock().is_ok_and(|m| !m.previews.is_empty())
     })?;
     let loaded = app.loaded();
-    let r = (|| -> Result<(Vec<Vec<u8>>, usize)> {
+    let r = (|| -> Result<(Vec<(u128, Vec<u8>)>, usize)> {
         let project = loaded
             .project
             .as_ref()
@@ -750,7 +793,12 @@ pub(crate) fn refresh_latest(app: &App) -> Option<u32> {
         output.paper = job.paper_size;
         output.quiet = true;
         let request = project.request(kind.as_ref(), &batch, &output)?;
-        let (previews, pages, _) = typeset_previews(project, kind.as_ref(), cx, &request)?;
+        let drawn = job
+            .made
+            .lock()
+            .map(|m| m.previews.clone())
+            .unwrap_or_default();
+        let (previews, pages, _) = typeset_previews(project, kind.as_ref(), cx, &request, &drawn)?;
         Ok((previews, pages))
     })();
     if let Ok(mut m) = job.made.lock() {
@@ -859,7 +907,9 @@ pub(crate) async fn preview(
     };
     let png = n.parse::<usize>().ok().and_then(|n| {
         let m = job.made.lock().ok()?;
-        m.previews.get(n.checked_sub(1)?).cloned()
+        m.previews
+            .get(n.checked_sub(1)?)
+            .map(|(_, png)| png.clone())
     });
     match png {
         Some(b) => ([(header::CONTENT_TYPE, "image/png")], b).into_response(),

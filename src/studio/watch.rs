@@ -1,6 +1,6 @@
 //! Author mode: the content and templates folders are watched (`notify`); on every save the project is
-//! opened again (content read and checked, templates laid over the built-in ones), the open preview is
-//! typeset again, and every page listening on `/events` is told, so it shows the new diagnostics and
+//! opened again (content read and checked, templates laid over the built-in ones; the typesetting engine
+//! and its caches are kept when no template changed), the open preview is typeset again, and every page listening on `/events` is told, so it shows the new diagnostics and
 //! preview without a reload.
 
 use std::convert::Infallible;
@@ -61,10 +61,15 @@ pub(crate) fn start(
 
 /// Open the project again, typeset the latest preview again, and tell the pages.
 fn reload(app: &App, seen: Instant) {
-    let loaded = Arc::new(super::open(
-        app.content.as_deref(),
-        app.templates.as_deref(),
-    ));
+    // The project as it stands keeps its engine (and typst's caches) when no template changed.
+    let loaded = Arc::new(match &app.loaded().project {
+        Ok(p) => super::Loaded {
+            project: p
+                .reload(app.content.as_deref(), app.templates.as_deref())
+                .map_err(|e| e.to_string()),
+        },
+        Err(_) => super::open(app.content.as_deref(), app.templates.as_deref()),
+    });
     let (errors, warnings) = match &loaded.project {
         Ok(p) => {
             let d = super::diagnostics(p);
