@@ -335,6 +335,7 @@ fn pages_answer_and_list_every_kind_with_its_about_line() {
     for (path, title) in [
         ("/tables", "<title>Tables · blockprint studio</title>"),
         ("/odds", "<title>Odds · blockprint studio</title>"),
+        ("/campaign", "<title>Campaign · blockprint studio</title>"),
     ] {
         let a = studio.get(path);
         assert_eq!(a.status, 200);
@@ -906,6 +907,20 @@ fn odds_draw_the_exact_distribution_with_at_least_at_most_and_a_contest() {
         );
     }
     assert_eq!(contest.matches("<svg class=\"chart\"").count(), 2);
+    // Each chart says whose it is: the contest's second chart is the roll it is against.
+    let contest = studio.get("/odds?expr=3d6&vs=2d8").text();
+    assert_eq!(
+        contest
+            .split("<figcaption>")
+            .skip(1)
+            .map(|c| c.split("</figcaption>").next().unwrap())
+            .collect::<Vec<_>>(),
+        [
+            "Chance of each result of 3d6, the first roll",
+            "Chance of each result of 2d8, the roll it is against"
+        ]
+    );
+    assert!(page.contains("<figcaption>Chance of each result of 3d6</figcaption>"));
 }
 
 #[test]
