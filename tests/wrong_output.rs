@@ -236,7 +236,7 @@ fn init_finishes_what_a_killed_run_left_and_refuses_anything_else() {
     let fresh = dir.join("fresh");
     ok(&bp(&["init", s(&fresh)]));
     let want = files_under(&fresh);
-    assert_eq!(want.len(), 50);
+    assert_eq!(want.len(), 51);
 
     // A folder holding some of init's own files, as an older run killed midway left it: finished.
     let part = dir.join("part");

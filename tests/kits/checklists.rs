@@ -58,14 +58,14 @@ fn lacks(files: &BTreeMap<String, Vec<u8>>, row: &[String; 4]) -> Option<String>
     };
     let json: serde_json::Value = serde_json::from_slice(json).expect("a document's JSON");
     if heading != "—" {
-        // The document's prose page: the object with a `slug` and the `order` of its parts (`prose`, or
-        // `procedure` in the Block by Block kit).
-        let page = json.as_object().and_then(|o| {
-            o.values()
-                .find(|v| v["slug"].is_string() && v["order"].is_array())
-        });
-        let order = page.and_then(|p| p["order"].as_array());
-        if !order.is_some_and(|o| o.iter().any(|a| a == heading.as_str())) {
+        // The document's prose pages: each object with a `slug` and the `order` of its parts (`prose`;
+        // `procedure` and `mat` in the Block by Block kit).
+        let pages = json.as_object().into_iter().flat_map(|o| o.values());
+        let mut anchors = pages
+            .filter(|v| v["slug"].is_string())
+            .filter_map(|v| v["order"].as_array())
+            .flatten();
+        if !anchors.any(|a| a == heading.as_str()) {
             return Some(format!("{rule}: {doc} has no heading `{heading}`"));
         }
     }

@@ -41,6 +41,10 @@ fn decks(cx: &Checked) -> Vec<&blockprint_content::Deck> {
 /// part by part (each `##` heading a part).
 pub const PROCEDURE: &str = "procedure";
 
+/// The chase mat's words and the decks' note: the prose page `mat` (content/bbb/kit/mat.md), its parts
+/// placed by anchor.
+pub const MAT: [&str; 3] = ["decks", "chase-mat", "slots"];
+
 fn outcome_rows(cx: &Checked) -> Result<serde_json::Value> {
     let t = cx
         .lib
@@ -84,6 +88,7 @@ fn sheet_data(cx: &Checked) -> Result<serde_json::Value> {
     let o = CardOptions::DEFAULT.card;
     Ok(serde_json::json!({
         "procedure": procedure,
+        "mat": super::prose(cx, GAME, "mat", &MAT)?,
         "outcome": outcome_rows(cx)?,
         "suits": suits,
         "track": TRACK,
