@@ -352,15 +352,15 @@ fn odds_out(src: &str, dist: &Dist) -> OddsOut {
             // One row at a time, so only the printed strings are held, never every row's fractions too.
             let mut v = Vec::with_capacity(dist.len());
             dist.for_each_row(|r| {
+                let t = dice::row_text(&r);
                 v.push(OutcomeOut {
-                    // All in lowest terms already: printing them needs no gcd.
-                    value: dice::fraction_reduced(&r.value),
-                    probability: dice::fraction_reduced(&r.exactly),
-                    approx: dice::approx(&r.exactly),
-                    at_least: dice::fraction_reduced(&r.at_least),
-                    at_least_approx: dice::approx(&r.at_least),
-                    at_most: dice::fraction_reduced(&r.at_most),
-                    at_most_approx: dice::approx(&r.at_most),
+                    value: t.value,
+                    probability: t.exactly.fraction,
+                    approx: t.exactly.approx,
+                    at_least: t.at_least.fraction,
+                    at_least_approx: t.at_least.approx,
+                    at_most: t.at_most.fraction,
+                    at_most_approx: t.at_most.approx,
                 })
             });
             v

@@ -223,14 +223,17 @@ fn distribution(src: &str, d: &dice::Dist) -> Distribution {
     let listed = n <= MAX_ROWS;
     let outcomes = if listed {
         rows.iter()
-            .map(|r| Outcome {
-                value: dice::fraction_reduced(&r.value),
-                exactly: dice::fraction_reduced(&r.exactly),
-                exactly_pct: dice::approx(&r.exactly),
-                at_least: dice::fraction_reduced(&r.at_least),
-                at_least_pct: dice::approx(&r.at_least),
-                at_most: dice::fraction_reduced(&r.at_most),
-                at_most_pct: dice::approx(&r.at_most),
+            .map(|r| {
+                let t = dice::row_text(r);
+                Outcome {
+                    value: t.value,
+                    exactly: t.exactly.fraction,
+                    exactly_pct: t.exactly.approx,
+                    at_least: t.at_least.fraction,
+                    at_least_pct: t.at_least.approx,
+                    at_most: t.at_most.fraction,
+                    at_most_pct: t.at_most.approx,
+                }
             })
             .collect()
     } else {

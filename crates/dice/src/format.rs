@@ -73,10 +73,95 @@ pub fn sqrt_approx(q: &BigRational) -> f64 {
     }
 }
 
+/// A chance as the odds outputs print it: the fraction in lowest terms and its decimal (5 places).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chance {
+    pub fraction: String,
+    pub approx: f64,
+}
+
+impl Chance {
+    /// The chance of a value already in lowest terms (as every [`Dist`](super::Dist) row holds).
+    pub fn of(q: &BigRational) -> Self {
+        Chance {
+            fraction: fraction_reduced(q),
+            approx: approx(q),
+        }
+    }
+}
+
+/// One row of a distribution as the odds outputs print it (`blockprint odds` and the studio's Odds
+/// page): its value, and its chance of exactly, at least and at most that value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowText {
+    pub value: String,
+    pub exactly: Chance,
+    pub at_least: Chance,
+    pub at_most: Chance,
+}
+
+/// The printed strings and decimals of one row. Every number of a row is in lowest terms already, so
+/// printing needs no gcd.
+pub fn row_text(r: &super::Row) -> RowText {
+    RowText {
+        value: fraction_reduced(&r.value),
+        exactly: Chance::of(&r.exactly),
+        at_least: Chance::of(&r.at_least),
+        at_most: Chance::of(&r.at_most),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use num_bigint::BigInt;
+
+    #[test]
+    fn a_row_prints_its_value_and_three_chances_in_lowest_terms_with_decimals() {
+        let d = crate::parse("3d6").unwrap().distribution().unwrap();
+        let rows: Vec<RowText> = d.rows().iter().map(row_text).collect();
+        let chance = |f: &str, a: f64| Chance {
+            fraction: f.into(),
+            approx: a,
+        };
+        assert_eq!(rows.len(), 16);
+        assert_eq!(
+            rows[0],
+            RowText {
+                value: "3".into(),
+                exactly: chance("1/216", 0.00463),
+                at_least: chance("1", 1.0),
+                at_most: chance("1/216", 0.00463),
+            }
+        );
+        assert_eq!(
+            rows[7],
+            RowText {
+                value: "10".into(),
+                exactly: chance("1/8", 0.125),
+                at_least: chance("5/8", 0.625),
+                at_most: chance("1/2", 0.5),
+            }
+        );
+        let half = crate::parse("1d2/2").unwrap().distribution().unwrap();
+        assert_eq!(
+            half.rows().iter().map(row_text).collect::<Vec<_>>(),
+            [
+                RowText {
+                    value: "1/2".into(),
+                    exactly: chance("1/2", 0.5),
+                    at_least: chance("1", 1.0),
+                    at_most: chance("1/2", 0.5),
+                },
+                RowText {
+                    value: "1".into(),
+                    exactly: chance("1/2", 0.5),
+                    at_least: chance("1/2", 0.5),
+                    at_most: chance("1", 1.0),
+                },
+            ]
+        );
+    }
 
     fn q(n: i64, d: i64) -> BigRational {
         BigRational::new(BigInt::from(n), BigInt::from(d))

@@ -37,7 +37,7 @@ pub mod roll;
 pub mod words;
 
 pub use dist::{Dist, DistError, DistErrorKind, MAX_SUPPORT, MEMORY_LIMIT, Row, Side, WORK_LIMIT};
-pub use format::{approx, fraction, fraction_reduced, sqrt_approx};
+pub use format::{Chance, RowText, approx, fraction, fraction_reduced, row_text, sqrt_approx};
 pub use num_rational::BigRational;
 pub use parse::{
     BinOp, CmpOp, Compare, DiceTerm, Keep, KeepKind, MAX_DICE, MAX_NODES, MAX_PERCENTILE_EXTRA,
