@@ -12,11 +12,11 @@ use blockprint_content::Library;
 use clap::ValueEnum;
 use num_bigint::BigInt;
 use num_traits::{One, Zero};
-use rand::RngExt;
 use rand_chacha::ChaCha20Rng;
 
 use crate::model::{
-    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, policy_index,
+    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, are_dice,
+    policy_index, roll_dice,
 };
 use crate::{Built, Cell, Chase, Grid, GridTable, Limits};
 
@@ -111,15 +111,13 @@ impl Check for SixesCheck {
     }
 
     fn roll(&self, rng: &mut ChaCha20Rng) -> (Vec<i64>, i64) {
-        let faces: Vec<i64> = (0..self.rolled())
-            .map(|_| i64::from(rng.random_range(1..=6u32)))
-            .collect();
+        let faces = roll_dice(rng, self.rolled(), 6);
         let o = self.judge(&faces).unwrap_or(0);
         (faces, o)
     }
 
     fn judge(&self, faces: &[i64]) -> Option<i64> {
-        if faces.len() != self.rolled() as usize || faces.iter().any(|f| !(1..=6).contains(f)) {
+        if !are_dice(faces, self.rolled(), 6) {
             return None;
         }
         let sixes = faces.iter().filter(|&&f| f == 6).count();
@@ -154,8 +152,8 @@ impl Check for Die {
     }
 
     fn roll(&self, rng: &mut ChaCha20Rng) -> (Vec<i64>, i64) {
-        let f = i64::from(rng.random_range(1..=self.sides));
-        (vec![f], f)
+        let faces = roll_dice(rng, 1, self.sides);
+        (faces.clone(), faces[0])
     }
 
     fn judge(&self, faces: &[i64]) -> Option<i64> {
@@ -862,14 +860,7 @@ pub fn build(a: &Args, _lib: &Library) -> Result<Box<dyn Chase>, OptionError> {
 
 /// The options at their defaults, as `chase odds bbb` with none given.
 pub fn default_args() -> Result<Args, OptionError> {
-    #[derive(clap::Parser)]
-    struct Defaults {
-        #[command(flatten)]
-        args: Args,
-    }
-    <Defaults as clap::Parser>::try_parse_from(["bbb"])
-        .map(|d| d.args)
-        .map_err(|e| OptionError::new("bbb", e.to_string()))
+    crate::model::defaults("bbb")
 }
 
 /// The kit's "Chase odds" page ([`crate::page`]): the grid with the default options. Every cell is

@@ -15,7 +15,8 @@ use rand_chacha::ChaCha20Rng;
 
 use crate::bbb::Die;
 use crate::model::{
-    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, policy_index,
+    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, are_dice,
+    policy_index, roll_dice,
 };
 use crate::{Built, Chase, Grid, GridTable, Limits};
 
@@ -226,19 +227,13 @@ impl Check for Sum {
     }
 
     fn roll(&self, rng: &mut ChaCha20Rng) -> (Vec<i64>, i64) {
-        let faces: Vec<i64> = (0..self.n)
-            .map(|_| i64::from(rng.random_range(1..=self.sides)))
-            .collect();
+        let faces = roll_dice(rng, self.n, self.sides);
         let s = self.read(faces.iter().sum());
         (faces, s)
     }
 
     fn judge(&self, faces: &[i64]) -> Option<i64> {
-        (faces.len() == self.n as usize
-            && faces
-                .iter()
-                .all(|f| (1..=i64::from(self.sides)).contains(f)))
-        .then(|| self.read(faces.iter().sum()))
+        are_dice(faces, self.n, self.sides).then(|| self.read(faces.iter().sum()))
     }
 
     fn outcome_label(&self, outcome: i64) -> String {
@@ -1156,14 +1151,7 @@ pub fn build(a: &Args, lib: &Library) -> Result<Box<dyn Chase>, OptionError> {
 
 /// The options at their defaults, as `chase odds coc` with none given.
 pub fn default_args() -> Result<Args, OptionError> {
-    #[derive(clap::Parser)]
-    struct Defaults {
-        #[command(flatten)]
-        args: Args,
-    }
-    <Defaults as clap::Parser>::try_parse_from(["coc"])
-        .map(|d| d.args)
-        .map_err(|e| OptionError::new("coc", e.to_string()))
+    crate::model::defaults("coc")
 }
 
 /// The kit's "Chase odds" page ([`crate::page`]): the grid with the default options on the seeded track

@@ -6,6 +6,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 use num_rational::BigRational;
+use rand::RngExt;
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 
@@ -270,4 +271,34 @@ pub fn policy_index(info: &SystemInfo, id: Option<&str>) -> Result<usize, Option
                 ),
             )
         })
+}
+
+/// `n` dice of `sides` sides rolled one by one, each face 1 to `sides` (every system's plain dice).
+pub fn roll_dice(rng: &mut ChaCha20Rng, n: u32, sides: u32) -> Vec<i64> {
+    (0..n)
+        .map(|_| i64::from(rng.random_range(1..=sides)))
+        .collect()
+}
+
+/// Whether `faces` are a legal roll of `n` dice of `sides` sides (for [`Check::judge`]).
+pub fn are_dice(faces: &[i64], n: u32, sides: u32) -> bool {
+    faces.len() == n as usize && faces.iter().all(|f| (1..=i64::from(sides)).contains(f))
+}
+
+/// A log line's first letter in capitals: "the pursuer" → "The pursuer".
+pub fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// A system's options at their defaults, as the command line reads them with none given (`name` is the
+/// system's command, for the error clap would give if a default failed its own check).
+pub fn defaults<A: clap::Args + clap::FromArgMatches>(name: &str) -> Result<A, OptionError> {
+    let bad = |e: clap::Error| OptionError::new(name, e.to_string());
+    let m = A::augment_args(clap::Command::new(name.to_owned()))
+        .try_get_matches_from([name])
+        .map_err(bad)?;
+    A::from_arg_matches(&m).map_err(bad)
 }

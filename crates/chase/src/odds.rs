@@ -142,29 +142,21 @@ impl Odds {
                 interval: None,
             })
             .collect();
-        Odds {
-            system: info.id.clone(),
-            system_name: info.name.clone(),
-            policy: info.policies[policy].clone(),
-            method,
-            endings,
-            length: Length {
-                unit: info.unit.clone(),
-                mean: round3(mean.to_f64().unwrap_or(f64::NAN)),
-                mean_fraction: Some(fraction(&mean)),
-                median,
-                p90,
-                limit,
-                distribution: by_len
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, p)| !p.is_zero())
-                    .map(|(t, p)| (t as u64, percent(p)))
-                    .collect(),
-            },
-            rulings: info.rulings.clone(),
-            exact: Some(totals),
-        }
+        let length = Length {
+            unit: info.unit.clone(),
+            mean: round3(mean.to_f64().unwrap_or(f64::NAN)),
+            mean_fraction: Some(fraction(&mean)),
+            median,
+            p90,
+            limit,
+            distribution: by_len
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| !p.is_zero())
+                .map(|(t, p)| (t as u64, percent(p)))
+                .collect(),
+        };
+        Odds::assemble(info, policy, method, endings, length, Some(totals))
     }
 
     /// From counts: `counts[e][t]` chases ended with `e` after `t` units, out of `runs`.
@@ -220,28 +212,42 @@ impl Odds {
                 }
             })
             .collect();
+        let length = Length {
+            unit: info.unit.clone(),
+            mean: round3(mean),
+            mean_fraction: None,
+            median,
+            p90,
+            limit,
+            distribution: by_len
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| **c > 0)
+                .map(|(t, &c)| (t as u64, round3(c as f64 / n * 100.0)))
+                .collect(),
+        };
+        Odds::assemble(info, policy, method, endings, length, None)
+    }
+
+    /// The answer both ways of finding it give: the endings and the length, with the system's names,
+    /// the policy and the house rulings.
+    fn assemble(
+        info: &SystemInfo,
+        policy: usize,
+        method: Method,
+        endings: Vec<EndingOdds>,
+        length: Length,
+        exact: Option<Vec<P>>,
+    ) -> Odds {
         Odds {
             system: info.id.clone(),
             system_name: info.name.clone(),
             policy: info.policies[policy].clone(),
             method,
             endings,
-            length: Length {
-                unit: info.unit.clone(),
-                mean: round3(mean),
-                mean_fraction: None,
-                median,
-                p90,
-                limit,
-                distribution: by_len
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| **c > 0)
-                    .map(|(t, &c)| (t as u64, round3(c as f64 / n * 100.0)))
-                    .collect(),
-            },
+            length,
             rulings: info.rulings.clone(),
-            exact: None,
+            exact,
         }
     }
 

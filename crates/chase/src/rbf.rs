@@ -16,7 +16,8 @@ use rand_chacha::ChaCha20Rng;
 use blockprint_content::Library;
 
 use crate::model::{
-    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, policy_index,
+    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, capital,
+    policy_index,
 };
 use crate::{Built, Chase, Grid, GridTable, Limits};
 
@@ -592,13 +593,6 @@ impl Rbf {
     }
 }
 
-fn capital(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
-}
-
 impl System for Rbf {
     type State = State;
 
@@ -825,17 +819,9 @@ pub struct Args {
 }
 
 impl Default for Args {
+    /// The command line's defaults (constants, checked by the tests: parsing them cannot fail).
     fn default() -> Self {
-        Args {
-            track: None,
-            pursuer_speed: None,
-            pursuer_tokens: None,
-            evader_speed: None,
-            evader_tokens: None,
-            pursuer_start: None,
-            evader_start: None,
-            reach: REACH,
-        }
+        crate::model::defaults("rbf").expect("the rbf options' defaults parse")
     }
 }
 

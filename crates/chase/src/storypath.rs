@@ -9,13 +9,13 @@
 
 use blockprint_dice::words::count_words;
 use num_traits::{ToPrimitive, Zero};
-use rand::RngExt;
 use rand_chacha::ChaCha20Rng;
 
 use blockprint_content::{EntryValue, Library};
 
 use crate::model::{
-    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, policy_index,
+    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, are_dice,
+    policy_index, roll_dice,
 };
 use crate::{Built, Chase, Grid, GridTable, Limits};
 
@@ -120,16 +120,12 @@ impl Check for Pool {
         self.outcomes.clone()
     }
     fn roll(&self, rng: &mut ChaCha20Rng) -> (Vec<i64>, i64) {
-        let faces: Vec<i64> = (0..self.dice)
-            .map(|_| i64::from(rng.random_range(1..=self.die)))
-            .collect();
+        let faces = roll_dice(rng, self.dice, self.die);
         let n = self.judge(&faces).unwrap_or(0);
         (faces, n)
     }
     fn judge(&self, faces: &[i64]) -> Option<i64> {
-        if faces.len() != self.dice as usize
-            || faces.iter().any(|f| !(1..=i64::from(self.die)).contains(f))
-        {
+        if !are_dice(faces, self.dice, self.die) {
             return None;
         }
         Some(
@@ -461,18 +457,9 @@ pub struct Args {
 }
 
 impl Default for Args {
+    /// The command line's defaults (constants, checked by the tests: parsing them cannot fail).
     fn default() -> Self {
-        Args {
-            quarry_pool: 4,
-            pursuer_pool: 4,
-            laps: 3,
-            quarry_laps: None,
-            pursuer_laps: None,
-            limit: None,
-            hazard: 0,
-            quarry_head_start: 0,
-            pursuer_head_start: 0,
-        }
+        crate::model::defaults("storypath").expect("the storypath options' defaults parse")
     }
 }
 

@@ -9,13 +9,13 @@
 
 use blockprint_dice::words::count_words;
 use num_traits::{ToPrimitive, Zero};
-use rand::RngExt;
 use rand_chacha::ChaCha20Rng;
 
 use blockprint_content::Library;
 
 use crate::model::{
-    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, policy_index,
+    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, are_dice,
+    capital, policy_index, roll_dice,
 };
 use crate::{Built, Chase, Grid, GridTable, Limits};
 
@@ -188,18 +188,12 @@ impl Check for HoldRoll {
         self.outcomes.clone()
     }
     fn roll(&self, rng: &mut ChaCha20Rng) -> (Vec<i64>, i64) {
-        let faces: Vec<i64> = (0..self.dice)
-            .map(|_| i64::from(rng.random_range(1..=self.sides)))
-            .collect();
+        let faces = roll_dice(rng, self.dice, self.sides);
         let h = self.judge(&faces).unwrap_or(1);
         (faces, h)
     }
     fn judge(&self, faces: &[i64]) -> Option<i64> {
-        if faces.len() != self.dice as usize
-            || faces
-                .iter()
-                .any(|f| !(1..=i64::from(self.sides)).contains(f))
-        {
+        if !are_dice(faces, self.dice, self.sides) {
             return None;
         }
         Some(i64::from(hold_of(faces.iter().sum::<i64>() + self.stat)))
@@ -454,13 +448,9 @@ pub struct Args {
 }
 
 impl Default for Args {
+    /// The command line's defaults (constants, checked by the tests: parsing them cannot fail).
     fn default() -> Self {
-        Args {
-            quarry: "+0".into(),
-            pursuer: "+0".into(),
-            rungs: RUNGS.len() as u32,
-            start: None,
-        }
+        crate::model::defaults("urban-world").expect("the urban-world options' defaults parse")
     }
 }
 
@@ -550,11 +540,4 @@ pub fn grid(args: &Args, _lib: &Library, policy: Option<&str>) -> Result<Grid, O
         )],
         rulings: info.rulings.clone(),
     })
-}
-
-fn capital(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
 }
