@@ -119,11 +119,15 @@ say "batch folder: $(find "$WORK/out" -maxdepth 1 -name '*-case' | sort -V | tai
 if command -v chromium >/dev/null; then
   say ""
   say "== screenshots at 1280 x 800 into $SHOTS"
-  for name in make tables odds; do
+  "$BIN" campaign new "$WORK/campaign" --seed 7 --detectives "Ada, Ben, Cy" --packets none -q
+  for _ in 1 2; do curl -s -o /dev/null -H "x-blockprint-token: $TOKEN" -H 'content-type: application/json' \
+    -d "{\"dir\":\"$WORK/campaign\"}" "${URL}campaign/week"; done
+  for name in make tables odds campaign; do
     case $name in
       make) path="" ;;
       tables) path="tables" ;;
       odds) path='odds?expr=3d6&at_least=15&vs=2d8' ;;
+      campaign) path="campaign?dir=$WORK/campaign" ;;
     esac
     chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
       --disable-component-update --disable-sync --user-data-dir="$WORK/profile" --hide-scrollbars \
