@@ -119,7 +119,7 @@ say "batch folder: $(find "$WORK/out" -maxdepth 1 -name '*-case' | sort -V | tai
 if command -v chromium >/dev/null; then
   say ""
   say "== screenshots at 1280 x 800 into $SHOTS"
-  "$BIN" campaign new "$WORK/campaign" --seed 7 --detectives "Ada, Ben, Cy" --packets none -q
+  "$BIN" campaign new "$WORK/campaign" --seed 7 --detectives "Ada, Ben, Cy" --packets none -q >/dev/null
   for _ in 1 2; do curl -s -o /dev/null -H "x-blockprint-token: $TOKEN" -H 'content-type: application/json' \
     -d "{\"dir\":\"$WORK/campaign\"}" "${URL}campaign/week"; done
   for name in make tables odds campaign; do
