@@ -12,8 +12,9 @@
 //! sentence, from a line start on, must be found there whole.
 //!
 //! Excluded, being page furniture rather than text: the PDF's footer band (the bottom [`FOOTER_MM`] of
-//! every page: the kit's source line, page numbers, the generator) and turned text (a card sheet's
-//! footer up its margin); in the Markdown, the lines [`EXCLUDED`] names and the table rules (`|---|`).
+//! every page, [`CARD_FOOTER_MM`] of a card sheet's: the kit's source line, page numbers, the generator)
+//! and turned text (a card sheet's footer up its margin); in the Markdown, the lines [`EXCLUDED`] names
+//! and the table rules (`|---|`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -24,6 +25,10 @@ use crate::support::{blockprint, ok, s, tree};
 /// The footer band of a kit page: every kit's bottom margin is at least this deep, and its footer sits
 /// in it.
 pub(super) const FOOTER_MM: f64 = 18.0;
+
+/// The footer band of a card sheet: its footer sits between the crop marks and the paper's edge (or runs
+/// up its margin, turned), and its last row of cards may reach down into the bottom [`FOOTER_MM`].
+const CARD_FOOTER_MM: f64 = 13.0;
 
 /// Markdown lines left out of the comparison, by a part they contain: each stands for page furniture
 /// the PDF keeps in its footer band.
@@ -80,7 +85,12 @@ pub(super) fn md_lines(text: &str) -> Vec<String> {
 
 /// The PDF's units: its lines, glyph by glyph in drawing order, outside the footer band and upright.
 pub(super) fn pdf_lines(pdf: &[u8]) -> Vec<String> {
-    let band = FOOTER_MM * 72.0 / 25.4;
+    pdf_lines_above(pdf, FOOTER_MM)
+}
+
+/// [`pdf_lines`] with a footer band `band_mm` deep.
+fn pdf_lines_above(pdf: &[u8], band_mm: f64) -> Vec<String> {
+    let band = band_mm * 72.0 / 25.4;
     let mut out = Vec::new();
     for page in glyphs::pages(pdf) {
         let mut line = String::new();
@@ -189,7 +199,12 @@ fn compare(dir: &Path, stems: &[&str]) -> Vec<String> {
             continue;
         };
         compared += 1;
-        let pdf = pdf_lines(bytes);
+        let band = if CARD_SHEETS.contains(&stem) {
+            CARD_FOOTER_MM
+        } else {
+            FOOTER_MM
+        };
+        let pdf = pdf_lines_above(bytes, band);
         let md = md_lines(&String::from_utf8(md.clone()).unwrap());
         for m in missing(&pdf, &md) {
             failures.push(format!("{name}: in the PDF, not the Markdown: {m}"));
@@ -207,7 +222,20 @@ fn compare(dir: &Path, stems: &[&str]) -> Vec<String> {
     failures
 }
 
+/// Where `game`'s documents are made: a kit's folder, or for `cards` the reference and approach cards of
+/// `blockprint cards`.
 fn kit_dir(game: &str, paper: &str, out: &Path) -> std::path::PathBuf {
+    if game == "cards" {
+        ok(&blockprint(&[
+            "cards",
+            "--paper",
+            paper,
+            "--out",
+            s(out),
+            "--force",
+        ]));
+        return out.join("cards").join("bbb");
+    }
     ok(&blockprint(&[
         "kit",
         game,
@@ -220,8 +248,11 @@ fn kit_dir(game: &str, paper: &str, out: &Path) -> std::path::PathBuf {
     out.join("kits").join(game)
 }
 
+/// Card sheets of the documents covered, whose footer band is [`CARD_FOOTER_MM`] deep.
+const CARD_SHEETS: [&str; 2] = ["urban-world-cards", "reference"];
+
 /// The kits' documents the comparison covers. Not yet: the other kits' documents not listed here.
-const COVERED: [(&str, &[&str]); 4] = [
+const COVERED: [(&str, &[&str]); 5] = [
     (
         "coc",
         &[
@@ -233,9 +264,10 @@ const COVERED: [(&str, &[&str]); 4] = [
             "vehicles",
         ],
     ),
-    ("urban-world", &["urban-world"]),
+    ("urban-world", &["urban-world", "urban-world-cards"]),
     ("storypath", &["storypath"]),
     ("bbb", &["chase"]),
+    ("cards", &["reference"]),
 ];
 
 #[test]
