@@ -1117,3 +1117,51 @@ fn a_rerun_of_a_finished_batch_rewrites_nothing() {
         "only what was spoiled, and the manifest that records it"
     );
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Found by the `render` fuzz target: a dice lookup too big to work out exactly.
+
+/// `check` works out every dice lookup value exactly, as the reference cards and the kits that print
+/// its odds do: a fight damage of `200d100!` (more distinct values than a distribution may list) was
+/// accepted by `check`, and `cards` then failed. It is refused at its place with the dice engine's
+/// reason and advice, by `check` and by `cards`, which writes nothing.
+#[test]
+fn a_dice_lookup_check_accepts_can_be_worked_out_for_the_cards() {
+    let t = tempfile::tempdir().unwrap();
+    let content = t.path().join("content");
+    ok(&blockprint(&["init", "-q", s(&content)]));
+    let file = content.join("bbb/06-action.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let line = "  { key = \"Rifle\",                   value = \"1d12!\" },";
+    let at = text
+        .lines()
+        .position(|l| l == line)
+        .expect("the rifle's damage")
+        + 1;
+    std::fs::write(&file, text.replace("\"1d12!\"", "\"200d100!\"")).unwrap();
+    let col = line.find("\"1d12!\"").unwrap() + 1;
+    let o = blockprint(&["check", "--content", s(&content)]);
+    let report = String::from_utf8_lossy(&o.stdout).into_owned() + &fails(&o, 1);
+    assert!(
+        report.contains(&format!("06-action.toml:{at}:{col}")),
+        "{at}:{col} in\n{report}"
+    );
+    assert!(
+        report.contains(
+            "`200d100!` for `Rifle`: `200d100!` has more than 200000 distinct values, more than an \
+             exact distribution may list"
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains("use fewer dice or dice with fewer sides"),
+        "{report}"
+    );
+    let out = t.path().join("out");
+    let o = blockprint(&["cards", "-q", "--content", s(&content), "--out", s(&out)]);
+    assert!(fails(&o, 1).contains("06-action.toml:"), "{}", stderr(&o));
+    assert!(
+        !out.exists() || tree(&out).is_empty(),
+        "cards wrote nothing"
+    );
+}

@@ -51,6 +51,20 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                             super::inline::zero_divisor_diagnostic(lib, &located, &parsed, 0, &what)
                         {
                             out.push(d.with_table(id));
+                        } else if let Err(err) = parsed.distribution() {
+                            // The reference cards and the kits print a dice lookup's exact odds.
+                            out.push(
+                                Diagnostic::error(
+                                    Kind::BadDice,
+                                    &lib.sources,
+                                    &e.value.loc,
+                                    format!("{what}: {}", err.message),
+                                )
+                                .with_table(id)
+                                .with_hint(err.hint.unwrap_or_else(|| {
+                                    "a dice lookup's exact odds are printed; use fewer dice or dice with fewer sides".to_owned()
+                                })),
+                            );
                         } else if let Some(problem) = not_whole(&parsed) {
                             // Rolled values are used as counts (a Break threshold), so they must be whole.
                             out.push(
