@@ -26,7 +26,9 @@
 //! [`model::LIMIT_ENDING`]), so every computation is finite; its chance is reported like any ending.
 //!
 //! # Adding a system (how part B plugs in)
-//! 1. A module `src/<system>.rs` (declared below with `pub mod`) with:
+//! 1. A module `src/<system>.rs`, or a folder `src/<system>/` once it outgrows one file (as `bbb/`, `coc/`
+//!    and `rbf/`: the rules in `mod.rs`, the rolls in `dice.rs`, the options in `options.rs`, the grid and
+//!    kit page in `grid.rs`), declared below with `pub mod`, with:
 //!    - a state type (`Clone + Eq + Hash + Debug`, small: the exact solver stores each distinct one);
 //!    - a `#[derive(clap::Args)]` struct of its options. Range checks go in `value_parser`s where clap can
 //!      say them; anything else is checked in `build` and returned as an [`OptionError`] naming the
