@@ -510,7 +510,7 @@ impl System for Bbb {
 
     fn too_big(&self) -> Option<String> {
         (self.rounds > 1).then(|| {
-            "every order of a 52-card deck dealt without replacement, beyond its limits after one round (measured: two rounds take up to 0.5 s and often more than 150000 branches, three rounds 12000 states and 4 s)".to_string()
+            "every order of a 52-card deck dealt without replacement, beyond its limits after one round (measured, 10 Hot Pursuit a side: two rounds 1570 states and 0.4 s, three 12096 states and 3.8 s, four 79825 states and 38 s; the states grow about sevenfold a round, and many chases run six rounds or more)".to_string()
         })
     }
 }
