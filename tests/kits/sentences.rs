@@ -249,7 +249,12 @@ fn kit_dir(game: &str, paper: &str, out: &Path) -> std::path::PathBuf {
 }
 
 /// Card sheets of the documents covered, whose footer band is [`CARD_FOOTER_MM`] deep.
-const CARD_SHEETS: [&str; 2] = ["urban-world-cards", "reference"];
+const CARD_SHEETS: [&str; 4] = [
+    "urban-world-cards",
+    "storypath-cards",
+    "chase-cards",
+    "reference",
+];
 
 /// The kits' documents the comparison covers. Not yet: the other kits' documents not listed here.
 const COVERED: [(&str, &[&str]); 5] = [
@@ -265,8 +270,8 @@ const COVERED: [(&str, &[&str]); 5] = [
         ],
     ),
     ("urban-world", &["urban-world", "urban-world-cards"]),
-    ("storypath", &["storypath"]),
-    ("bbb", &["chase"]),
+    ("storypath", &["storypath", "storypath-cards"]),
+    ("bbb", &["chase", "chase-cards"]),
     ("cards", &["reference"]),
 ];
 
