@@ -313,8 +313,8 @@ fn golden_markdown_and_json_for_seed_42() {
         .iter()
         .filter(|(k, _)| k.ends_with(".md") || (k.ends_with(".json") && !k.starts_with("manifest")))
         .collect();
-    assert_eq!(picked.len(), 12);
-    assert_eq!(crate::support::golden_files(&golden, picked), 12);
+    assert_eq!(picked.len(), 14);
+    assert_eq!(crate::support::golden_files(&golden, picked), 14);
 }
 
 #[test]
