@@ -143,7 +143,7 @@ fn deck_document(
 /// What the `BbbKit` kind is.
 pub static INFO: crate::KindInfo = crate::KindInfo::new(
     NAME,
-    "Block by Block's card chase as one kit: procedure, chase mat, Chase Outcomes odds, chase cards, obstacle decks",
+    "Block by Block's card chase as one kit: procedure, chase mat, Chase Outcomes odds, whole-chase odds, chase cards, obstacle decks",
     "kits/bbb",
     crate::PDF_MD_JSON,
 )

@@ -703,7 +703,7 @@ fn chase_odds(cx: &Checked, req: &Request) -> Result<Document> {
 /// What the `CocKit` kind is.
 pub static INFO: crate::KindInfo = crate::KindInfo::new(
     "kit-coc",
-    "Call of Cthulhu-style chase kit: track sheets (blank and seeded), hazard odds, movement, vehicle cards and the rules of a chase",
+    "Call of Cthulhu-style chase kit: track sheets (blank and seeded), hazard odds, movement, vehicle cards, the rules of a chase and whole-chase odds",
     "kits/coc",
     crate::PDF_MD_JSON,
 )

@@ -92,7 +92,7 @@ fn all(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
 /// What the `RbfKit` kind is.
 pub static INFO: crate::KindInfo = crate::KindInfo::new(
     "kit-rbf",
-    "Ready/Bolt/Flow chase kit: action cards per character, Sprint Tokens and track, drawn chase tracks",
+    "Ready/Bolt/Flow chase kit: action cards per character, Sprint Tokens and track, drawn chase tracks, whole-chase odds",
     "kits/rbf",
     crate::PDF_MD_JSON,
 )

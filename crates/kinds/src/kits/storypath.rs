@@ -226,7 +226,7 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
 /// What the `StorypathKit` kind is.
 pub static INFO: crate::KindInfo = crate::KindInfo::new(
     NAME,
-    "Storypath chase kit: lap tracker with interval limits, chase modifiers, movement, cover, exact pool odds",
+    "Storypath chase kit: lap tracker with interval limits, chase modifiers, movement, cover, exact pool and whole-chase odds",
     "kits/storypath",
     crate::PDF_MD_JSON,
 )

@@ -274,7 +274,7 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
 /// What the `UrbanWorldKit` kind is.
 pub static INFO: crate::KindInfo = crate::KindInfo::new(
     NAME,
-    "Urban World chase kit for Dungeon World: chase ladder tracker, hold table with exact odds, hold cards",
+    "Urban World chase kit for Dungeon World: chase ladder tracker, hold table with exact odds, hold cards, whole-chase odds",
     "kits/urban-world",
     crate::PDF_MD_JSON,
 )
