@@ -100,8 +100,13 @@ fn urban_world_hold_results_keep_their_case() {
     let md = read(&kit.join("urban-world.md"));
     let cards_md = read(&kit.join("urban-world-cards.md"));
     let cards_json = read(&kit.join("urban-world-cards.json"));
+    // The sheet's Markdown names the bands twice: under step 2 and in the odds table's header.
     assert!(
-        md.contains("| 6− (Noël holds 1) | 7–9 (Hold 2) | 10+ (Hold 3) |"),
+        md.contains("**10+ Hold 3 · 7–9 Hold 2 · 6− Noël holds 1**"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| Stat | Roll | 6− · Noël holds 1 | 7–9 · Hold 2 | 10+ · Hold 3 |"),
         "{md}"
     );
     assert!(
