@@ -23,7 +23,7 @@ macro_rules! eprint {
 
 pub(crate) mod campaign;
 mod cards;
-mod chase;
+pub(crate) mod chase;
 mod check;
 pub mod help;
 mod init;
