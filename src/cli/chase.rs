@@ -101,22 +101,18 @@ pub(super) fn run(command: ChaseCommand) -> Status {
             seed,
             content,
         } => {
-            let c = match built(&system, &content) {
-                Ok(c) => c,
+            let lib = match library(&content) {
+                Ok(l) => l,
                 Err(s) => return s,
             };
-            let p = match chase::policy_index(&c.info(), policy.as_deref()) {
-                Ok(p) => p,
+            let a = match odds_answer(&system, policy.as_deref(), seed, &lib) {
+                Ok(a) => a,
                 Err(e) => return option_error(&e),
             };
-            let o = chase::odds(c.as_ref(), p, Limits::default(), seed);
             if json {
-                return super::print_json(&OddsJson {
-                    setup: c.setup(),
-                    odds: &o,
-                });
+                return super::print_json(&a);
             }
-            outp!("{}", odds_text(&o, &c.setup()));
+            outp!("{}", odds_text(&a.odds, &a.setup));
             Status::Ok
         }
         ChaseCommand::Play {
@@ -179,11 +175,71 @@ pub(super) fn run(command: ChaseCommand) -> Status {
     }
 }
 
-#[derive(serde::Serialize)]
-struct OddsJson<'a> {
-    setup: String,
+/// What `chase odds --json` prints: the options in words, then the odds.
+#[derive(Debug, serde::Serialize)]
+pub struct OddsJson {
+    pub setup: String,
     #[serde(flatten)]
-    odds: &'a Odds,
+    pub odds: Odds,
+}
+
+/// `chase odds`'s answer for a system's options, a policy (`None`: the system's first) and a simulation
+/// seed, reading the track tables from `lib`: what the command prints, and what the studio's Chase page
+/// shows. A bad option or policy is the error the command prints.
+pub fn odds_answer(
+    system: &SystemArgs,
+    policy: Option<&str>,
+    seed: Option<u64>,
+    lib: &crate::content::Library,
+) -> Result<OddsJson, chase::OptionError> {
+    let c = system.build(lib)?;
+    let p = chase::policy_index(&c.info(), policy)?;
+    let odds = chase::odds(c.as_ref(), p, Limits::default(), seed);
+    Ok(OddsJson {
+        setup: c.setup(),
+        odds,
+    })
+}
+
+/// `chase odds` as the command line parses it: its systems (each with its own options) and the options
+/// they share, for a page that draws its form from them.
+pub fn odds_command() -> clap::Command {
+    let mut cmd = <super::Cli as clap::CommandFactory>::command().color(clap::ColorChoice::Never);
+    cmd.build();
+    cmd.find_subcommand("chase")
+        .and_then(|c| c.find_subcommand("odds"))
+        .cloned()
+        .unwrap_or_else(|| clap::Command::new("odds"))
+}
+
+/// The words after `blockprint chase odds` (`["bbb", "--quarry-level=2"]`) read as the command line reads
+/// them: the system's options, the policy and the seed, or the command line's own error text.
+pub fn parse_odds(args: &[String]) -> Result<(SystemArgs, Option<String>, Option<u64>), String> {
+    use clap::FromArgMatches;
+    let argv = ["blockprint", "chase", "odds"]
+        .into_iter()
+        .map(str::to_owned)
+        .chain(args.iter().cloned());
+    let m = <super::Cli as clap::CommandFactory>::command()
+        .color(clap::ColorChoice::Never)
+        .try_get_matches_from(argv)
+        .map_err(|e| e.render().to_string())?;
+    match super::Cli::from_arg_matches(&m).map_err(|e| e.render().to_string())? {
+        super::Cli {
+            command:
+                super::Command::Chase {
+                    command:
+                        ChaseCommand::Odds {
+                            system,
+                            policy,
+                            seed,
+                            ..
+                        },
+                },
+            ..
+        } => Ok((system, policy, seed)),
+        _ => Err("error: not a `chase odds` command line".to_owned()),
+    }
 }
 
 fn pct(x: f64) -> String {

@@ -1,5 +1,6 @@
 //! The studio, `blockprint serve`: a local web page where a GM makes, previews and downloads every kind,
-//! looks up the tables and the odds of any dice expression, and runs a campaign's weeks.
+//! looks up the tables, the odds of any dice expression and a whole chase's odds, and runs a campaign's
+//! weeks.
 //!
 //! It is a module of this package rather than a crate of its own because it stands on [`Project`] (the
 //! library entry point, which lives here) and on nothing the command line does not already use.
@@ -12,6 +13,7 @@
 //! by minijinja with HTML escaping on, so content, file names and diagnostics show as text.
 
 mod campaign;
+mod chase;
 mod dice;
 mod make;
 mod watch;
@@ -275,6 +277,7 @@ fn pages() -> Result<Environment<'static>> {
         ("make.html", include_str!("assets/make.html")),
         ("job.html", include_str!("assets/job.html")),
         ("odds.html", include_str!("assets/odds.html")),
+        ("chase.html", include_str!("assets/chase.html")),
         ("tables.html", include_str!("assets/tables.html")),
         ("roll.html", include_str!("assets/roll.html")),
         ("diagnostics.html", include_str!("assets/diagnostics.html")),
@@ -312,6 +315,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/jobs/{id}/zip", get(make::zip))
         .route("/files/{*path}", get(make::file))
         .route("/odds", get(dice::odds))
+        .route("/chase", get(chase::page))
         .route("/tables", get(dice::tables))
         .route("/roll", post(dice::roll))
         .route("/campaign", get(campaign::page))
