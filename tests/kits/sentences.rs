@@ -256,11 +256,13 @@ const CARD_SHEETS: [&str; 4] = [
     "reference",
 ];
 
-/// The kits' documents the comparison covers. Not yet: the other kits' documents not listed here.
-const COVERED: [(&str, &[&str]); 5] = [
+/// The kits' documents the comparison covers, with every kit's Chase odds page. Not yet: Ready/Bolt/Flow's
+/// other documents and the Block by Block decks.
+const COVERED: [(&str, &[&str]); 6] = [
     (
         "coc",
         &[
+            "chase-odds",
             "hazards",
             "movement",
             "rules",
@@ -269,9 +271,16 @@ const COVERED: [(&str, &[&str]); 5] = [
             "vehicles",
         ],
     ),
-    ("urban-world", &["urban-world", "urban-world-cards"]),
-    ("storypath", &["storypath", "storypath-cards"]),
-    ("bbb", &["chase", "chase-cards"]),
+    (
+        "urban-world",
+        &["urban-world", "urban-world-cards", "urban-world-chase-odds"],
+    ),
+    (
+        "storypath",
+        &["storypath", "storypath-cards", "storypath-chase-odds"],
+    ),
+    ("bbb", &["chase", "chase-cards", "chase-odds"]),
+    ("rbf", &["chase-odds"]),
     ("cards", &["reference"]),
 ];
 
