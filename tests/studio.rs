@@ -1851,3 +1851,334 @@ fn in_a_real_browser_a_case_packet_is_made_and_previewed_and_a_table_rolled() {
         std::fs::write(Path::new(&dir).join("campaign.png"), browser.screenshot()).unwrap();
     }
 }
+
+/// The systems `chase odds --help` lists, in its order.
+fn chase_systems() -> Vec<String> {
+    let help = stdout(&blockprint(&["chase", "odds", "--help"]));
+    help.split("Commands:\n")
+        .nth(1)
+        .expect("chase odds lists its systems")
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        .filter(|l| !l.starts_with("   "))
+        .map(|l| l.split_whitespace().next().unwrap().to_owned())
+        .filter(|n| n != "help")
+        .collect()
+}
+
+/// A query string of `pairs`, every key and value percent-encoded.
+fn query(pairs: &[(&str, &str)]) -> String {
+    let enc = |s: &str| {
+        percent_encoding::utf8_percent_encode(s, percent_encoding::NON_ALPHANUMERIC).to_string()
+    };
+    pairs
+        .iter()
+        .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// The error the Chase page shows (unescaped), if any.
+fn chase_error(html: &str) -> Option<String> {
+    html.split(r#"<div class="problem bad-chase">"#)
+        .nth(1)
+        .and_then(|b| b.split(r#"<pre class="error">"#).nth(1))
+        .and_then(|b| b.split("</pre>").next())
+        .map(unescape)
+}
+
+#[test]
+fn the_chase_page_lists_every_system_and_draws_each_form_from_the_command_line() {
+    let studio = Studio::start(&[]);
+    let page = studio.get("/chase");
+    assert_eq!(page.status, 200);
+    let html = page.text();
+    assert!(html.contains(r#"<a href="/chase" aria-current="page">Chase</a>"#));
+    let systems = chase_systems();
+    assert_eq!(systems, ["bbb", "coc", "urban-world", "rbf", "storypath"]);
+    assert_eq!(
+        html.matches(r#"<li><a href="/chase?system="#).count(),
+        systems.len()
+    );
+    for name in &systems {
+        assert!(
+            html.contains(&format!(r#"<a href="/chase?system={name}">{name}</a>"#)),
+            "{name}"
+        );
+        // Every option of the system the command line takes (but its output and content ones) is a
+        // field of the form, in the command line's order.
+        let help = stdout(&blockprint(&["chase", "odds", name, "--help"]));
+        let want: Vec<String> = help
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("--"))
+            .map(|l| l.split([' ', '<']).next().unwrap().to_owned())
+            .filter(|o| !["json", "content", "check-pages", "color", "help"].contains(&o.as_str()))
+            .collect();
+        let form = studio.get(&format!("/chase?system={name}")).text();
+        let fields: Vec<String> = form
+            .split(r#"<label class="chase-field"><span class="opt">--"#)
+            .skip(1)
+            .map(|f| f.split('<').next().unwrap().to_owned())
+            .collect();
+        let mut sorted_want = want.clone();
+        sorted_want.sort();
+        let mut sorted_fields = fields.clone();
+        sorted_fields.sort();
+        assert_eq!(sorted_fields, sorted_want, "{name}");
+        // The policies are the system's own, the first selected.
+        let policies: Vec<String> = stderr_of(&["chase", "odds", name, "--policy", "none-such"])
+            .rsplit("its policies are: ")
+            .next()
+            .unwrap()
+            .trim()
+            .split(", ")
+            .map(str::to_owned)
+            .collect();
+        let select = form
+            .split(r#"<select name="policy">"#)
+            .nth(1)
+            .and_then(|s| s.split("</select>").next())
+            .unwrap_or_else(|| panic!("{name}: no policy select in\n{form}"));
+        let listed: Vec<&str> = select
+            .split(r#"<option value=""#)
+            .skip(1)
+            .map(|o| o.split('"').next().unwrap())
+            .collect();
+        assert_eq!(listed, policies, "{name}");
+        assert!(
+            select.contains(&format!(
+                r#"<option value="{0}" selected>{0}</option>"#,
+                policies[0]
+            )),
+            "{name}"
+        );
+    }
+    // A bbb default shown: --quarry-hp's 10, --pcs's pursuer selected among its possible values.
+    let bbb = studio.get("/chase?system=bbb").text();
+    assert!(bbb.contains(r#"<input name="quarry-hp" value="" placeholder="10" size="12">"#));
+    assert!(bbb.contains(r#"<select name="pcs"><option value="quarry">quarry</option><option value="pursuer" selected>pursuer</option></select>"#), "{bbb}");
+    assert!(bbb.contains(r#"<select name="natural-loser"><option value="">(none)</option>"#));
+    assert!(bbb.contains(r#"<input type="checkbox" name="quarry-faster">"#));
+}
+
+fn stderr_of(args: &[&str]) -> String {
+    crate::support::stderr(&blockprint(args))
+}
+
+/// Check that the Chase page `html` shows `json` (what `chase odds … --json` printed) field by field.
+fn assert_chase_answer(html: &str, json: &Value) {
+    let has = |want: String| assert!(html.contains(&want), "no\n{want}\nin\n{html}");
+    has(format!(
+        r#"<p class="setup"><strong>{}</strong>: {}</p>"#,
+        escape(json["system_name"].as_str().unwrap()),
+        escape(json["setup"].as_str().unwrap())
+    ));
+    has(format!(
+        r#"<p class="policy">Policy <code>{}</code>: {}</p>"#,
+        escape(json["policy"]["id"].as_str().unwrap()),
+        escape(json["policy"]["text"].as_str().unwrap())
+    ));
+    match json["method"].as_str().unwrap() {
+        "exact" => has(format!(
+            r#"<p class="method exact">Exact: worked out over {} distinct states.</p>"#,
+            json["states"]
+        )),
+        "simulated" => has(format!(
+            r#"<p class="method simulated"><strong>Simulated, not exact:</strong> {} chases from seed {}, each chance with its 99% interval ({}).</p>"#,
+            json["runs"],
+            json["seed"],
+            escape(json["reason"].as_str().unwrap())
+        )),
+        m => panic!("method {m}"),
+    }
+    let endings = json["endings"].as_array().unwrap();
+    assert_eq!(html.matches("<tr data-ending=").count(), endings.len());
+    for e in endings {
+        let percent = e["percent"].as_f64().unwrap();
+        let last = match (&e["fraction"], &e["interval"]) {
+            (Value::String(f), Value::Null) => escape(f),
+            (Value::Null, Value::Array(i)) => format!(
+                "{:.3}% to {:.3}%",
+                i[0].as_f64().unwrap(),
+                i[1].as_f64().unwrap()
+            ),
+            other => panic!("an ending with {other:?}"),
+        };
+        has(format!(
+            r#"<tr data-ending="{}"><td>{}</td><td class="bar"><svg class="fill" viewBox="0 0 100.0 10" preserveAspectRatio="none" aria-hidden="true"><rect width="{:.1}" height="10"/></svg><span class="pct">{percent:.3}%</span></td><td class="num exact">{last}</td></tr>"#,
+            escape(e["id"].as_str().unwrap()),
+            escape(e["label"].as_str().unwrap()),
+            (percent * 10.0).round() / 10.0,
+        ));
+    }
+    let l = &json["length"];
+    let mean_fraction = match &l["mean_fraction"] {
+        Value::String(f) => format!(r#" <span class="exact">({})</span>"#, escape(f)),
+        _ => String::new(),
+    };
+    has(format!(
+        r#"<p class="length">Length in {}: mean <span class="mean">{:.3}</span>{mean_fraction}, median <span class="median">{}</span>, 90th percentile <span class="p90">{}</span>"#,
+        escape(l["unit"]["many"].as_str().unwrap()),
+        l["mean"].as_f64().unwrap(),
+        l["median"],
+        l["p90"],
+    ));
+    let rulings: Vec<String> = json["rulings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            format!(
+                "<li><strong>{}:</strong> {}</li>",
+                escape(r["title"].as_str().unwrap()),
+                escape(r["ruling"].as_str().unwrap())
+            )
+        })
+        .collect();
+    assert!(!rulings.is_empty());
+    has(format!(r#"<ul class="rulings">{}</ul>"#, rulings.join("")));
+}
+
+#[test]
+fn a_chase_answer_is_the_command_line_s_json_field_by_field() {
+    let studio = Studio::start(&[]);
+    // Exact (Urban World, a hyphen-led stat and an NPC party, the second policy) and simulated
+    // (Block by Block, a flag, a choice, a seed of its own).
+    for (system, opts) in [
+        (
+            "urban-world",
+            vec![
+                ("quarry", "-1"),
+                ("pursuer", "npc:2"),
+                ("policy", "actions"),
+            ],
+        ),
+        (
+            "bbb",
+            vec![
+                ("quarry-level", "2"),
+                ("quarry-faster", "on"),
+                ("pcs", "quarry"),
+                ("seed", "7"),
+            ],
+        ),
+        ("coc", vec![]),
+    ] {
+        let mut args = vec!["chase".to_owned(), "odds".to_owned(), system.to_owned()];
+        for (k, v) in &opts {
+            args.push(if *v == "on" {
+                format!("--{k}")
+            } else {
+                format!("--{k}={v}")
+            });
+        }
+        args.push("--json".to_owned());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = blockprint(&args);
+        ok(&o);
+        let json: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let mut pairs = vec![("system", system)];
+        pairs.extend(opts.iter().copied());
+        let page = studio.get(&format!("/chase?{}", query(&pairs)));
+        assert_eq!(page.status, 200);
+        let html = page.text();
+        assert_eq!(chase_error(&html), None, "{system}");
+        assert_chase_answer(&html, &json);
+        // The page says the command line that gives it.
+        let shown: Vec<&str> = args[..args.len() - 1].to_vec();
+        assert!(
+            html.contains(&format!(
+                r#"<code class="command">blockprint {}</code>"#,
+                escape(&shown.join(" "))
+            )),
+            "{system}: {html}"
+        );
+    }
+    // Simulated and exact both seen above; the field values the form keeps are the ones asked.
+    let html = studio
+        .get(&format!(
+            "/chase?{}",
+            query(&[
+                ("system", "bbb"),
+                ("quarry-level", "2"),
+                ("quarry-faster", "on")
+            ])
+        ))
+        .text();
+    assert!(html.contains(r#"<input name="quarry-level" value="2" placeholder="1" size="12">"#));
+    assert!(html.contains(r#"<input type="checkbox" name="quarry-faster" checked>"#));
+}
+
+#[test]
+fn a_bad_chase_option_shows_the_command_line_s_error_text() {
+    let studio = Studio::start(&[]);
+    for (system, opts) in [
+        ("bbb", vec![("pcs", "nobody")]),
+        ("bbb", vec![("quarry-mods", "dex")]),
+        ("coc", vec![("range", "3")]),
+        ("coc", vec![("policy", "none-such")]),
+        ("urban-world", vec![("quarry", "+9")]),
+        ("storypath", vec![("quarry-pool", "0")]),
+        ("rbf", vec![("seed", "-1")]),
+        ("bbb", vec![("quarry-faster", "yes")]),
+    ] {
+        let mut args = vec!["chase".to_owned(), "odds".to_owned(), system.to_owned()];
+        args.extend(opts.iter().map(|(k, v)| format!("--{k}={v}")));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = blockprint(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let cli = crate::support::stderr(&o);
+        let mut pairs = vec![("system", system)];
+        pairs.extend(opts.iter().copied());
+        let page = studio.get(&format!("/chase?{}", query(&pairs)));
+        assert_eq!(page.status, 200, "{args:?}");
+        let html = page.text();
+        assert_eq!(
+            chase_error(&html).as_deref(),
+            Some(cli.trim_end()),
+            "{args:?}"
+        );
+        assert!(!html.contains("<tr data-ending="), "{args:?}");
+        // The form is still there to put it right.
+        assert!(html.contains(r#"<form class="chase-form""#));
+    }
+    // What the page itself refuses: a system that is none, an option the form does not have.
+    let html = studio.get("/chase?system=monopoly").text();
+    assert_eq!(
+        chase_error(&html).as_deref(),
+        Some("error: `chase odds` has no system `monopoly`; pick one of the systems above")
+    );
+    let html = studio.get("/chase?system=bbb&content=%2Fetc").text();
+    assert_eq!(
+        chase_error(&html).as_deref(),
+        Some(
+            "error: the Chase page has no option `content`; the options of `chase odds bbb` are the form's"
+        )
+    );
+}
+
+#[test]
+fn a_hostile_chase_option_is_inert() {
+    let studio = Studio::start(&[]);
+    let evil = r#""><script>alert(1)</script><img src=x onerror=alert(2)>"#;
+    for pairs in [
+        vec![("system", "bbb"), ("quarry-mods", evil)],
+        vec![("system", "coc"), ("policy", evil)],
+        vec![("system", "urban-world"), ("quarry", evil)],
+        vec![("system", evil)],
+        vec![("system", "rbf"), (evil, "1")],
+    ] {
+        let page = studio.get(&format!("/chase?{}", query(&pairs)));
+        assert_eq!(page.status, 200, "{pairs:?}");
+        let html = page.text();
+        assert!(!html.contains("<script>"), "{pairs:?}: {html}");
+        assert!(!html.contains("<img"), "{pairs:?}");
+        assert!(html.contains(&escape(evil)), "{pairs:?}: {html}");
+        let error = chase_error(&html).unwrap_or_else(|| panic!("{pairs:?}: no error"));
+        // The error quotes the value as the command line does: as text.
+        assert!(
+            error.contains("<script>alert(1)</script>"),
+            "{pairs:?}: {error}"
+        );
+    }
+}

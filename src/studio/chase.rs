@@ -191,7 +191,11 @@ fn fields(
                 .map(|(_, v)| v.clone())
                 .unwrap_or_default();
             Some(Field {
-                help: a.get_help().map(|h| h.to_string()).unwrap_or_default(),
+                help: a
+                    .get_help()
+                    .or(a.get_long_help())
+                    .map(|h| h.to_string())
+                    .unwrap_or_default(),
                 kind: if flag {
                     "flag"
                 } else if choices.is_empty() {
