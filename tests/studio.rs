@@ -2142,6 +2142,12 @@ fn a_bad_chase_option_shows_the_command_line_s_error_text() {
         // The form is still there to put it right.
         assert!(html.contains(r#"<form class="chase-form""#));
     }
+    // A value that is none of a select's choices leaves the default selected (the browser would
+    // otherwise show the first choice as if it had been asked).
+    let html = studio.get("/chase?system=bbb&pcs=nobody").text();
+    assert!(html.contains(r#"<select name="pcs"><option value="quarry">quarry</option><option value="pursuer" selected>pursuer</option></select>"#));
+    let html = studio.get("/chase?system=bbb&pcs=quarry").text();
+    assert!(html.contains(r#"<select name="pcs"><option value="quarry" selected>quarry</option><option value="pursuer">pursuer</option></select>"#));
     // What the page itself refuses: a system that is none, an option the form does not have.
     let html = studio.get("/chase?system=monopoly").text();
     assert_eq!(

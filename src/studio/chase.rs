@@ -47,6 +47,8 @@ struct Field {
     choices: Vec<Choice>,
     /// What the query gave (empty: the default).
     value: String,
+    /// The choice a select shows: the one given when it is one of them, otherwise the default.
+    selected: String,
 }
 
 /// One ending as the page shows it.
@@ -190,7 +192,13 @@ fn fields(
                 .find(|(k, _)| *k == name)
                 .map(|(_, v)| v.clone())
                 .unwrap_or_default();
+            let selected = if choices.iter().any(|c| c.value == value) {
+                value.clone()
+            } else {
+                default.join(",")
+            };
             Some(Field {
+                selected,
                 help: a
                     .get_help()
                     .or(a.get_long_help())
