@@ -37,6 +37,9 @@ pub struct Requirements {
     /// `(table, limit)`: every row measures a time, an inline roll in its result with a `unit`, and the
     /// longest it can measure is at most `limit` minutes (case dates must stay on the calendar).
     pub durations: Vec<(String, i64)>,
+    /// `(game, page, anchors)`: the game's `[[kit]]` lists the prose page `page`, and the page has a
+    /// `##` heading with each anchor (the parts the kit's templates place by anchor).
+    pub prose: Vec<(String, String, Vec<String>)>,
 }
 
 /// The largest whole number an `int_results` table may give (NPC levels: HP rolls this many dice).
@@ -211,6 +214,7 @@ pub fn check(
         }
     }
     people(lib, kind, req, &missing, out);
+    prose_parts(lib, kind, req, out);
     if req.book && lib.books.is_empty() {
         out.push(
             Diagnostic::unlocated(
@@ -391,6 +395,75 @@ fn people(
             );
             let hint = format!("use dice that roll {lo} to {hi} (`3d6`)");
             out.push(needs(lib, &table.dice.loc, t, message, hint));
+        }
+    }
+}
+
+/// The kit prose pages and the `##` headings a kind places by anchor (see [`Requirements::prose`]): a
+/// page the kit does not list is refused at the kit's id, a missing heading at the page's first line.
+fn prose_parts(lib: &Library, kind: &str, req: &Requirements, out: &mut Vec<Diagnostic>) {
+    for (g, slug, anchors) in &req.prose {
+        let Some(kit) = lib.kit(g) else { continue };
+        let Some(page) = kit.page(slug) else {
+            out.push(needs(
+                lib,
+                &kit.id.loc,
+                g,
+                format!("the `{kind}` generator needs the prose page `{slug}` of the `{g}` kit, which the kit does not list"),
+                format!("add `\"{slug}\"` to the kit's `pages` and write the page as kit/{slug}.md beside this file, or restore it from the built-in content (`blockprint init DIR` writes it)"),
+            ));
+            continue;
+        };
+        let found = crate::prose::parse(&page.body, slug);
+        let headings = found
+            .blocks
+            .iter()
+            .filter_map(|b| match b {
+                crate::prose::Block::Heading {
+                    level: 2, anchor, ..
+                } => Some(anchor.as_str()),
+                _ => None,
+            })
+            .collect::<Vec<_>>();
+        // The page's first written line (after the front matter).
+        let lead = page.body.len() - page.body.trim_start().len();
+        let first = page.body[lead..].lines().next().map_or(0, str::len);
+        let end = (page.body_offset + lead + first).min(
+            lib.sources
+                .get(page.file)
+                .map_or(usize::MAX, |f| f.text.len()),
+        );
+        let loc = Loc {
+            file: page.file,
+            span: (page.body_offset + lead).min(end)..end,
+        };
+        for a in anchors {
+            if headings.contains(&a.as_str()) {
+                continue;
+            }
+            let listed = if headings.is_empty() {
+                "it has no `##` heading".to_owned()
+            } else {
+                format!(
+                    "its `##` headings' anchors: {}",
+                    headings
+                        .iter()
+                        .map(|h| format!("`{h}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            out.push(needs(
+                lib,
+                &loc,
+                g,
+                format!(
+                    "the `{kind}` generator prints the part `{a}` of the `{g}` kit's page `{slug}`, which has no `##` heading with that anchor ({listed})"
+                ),
+                format!(
+                    "add a `##` heading whose anchor is `{a}` (its words in lower case joined by hyphens), or restore the page from the built-in content (`blockprint init DIR` writes it)"
+                ),
+            ));
         }
     }
 }

@@ -43,6 +43,7 @@ pub const PROCEDURE: &str = "procedure";
 
 /// The chase mat's words and the decks' note: the prose page `mat` (content/bbb/kit/mat.md), its parts
 /// placed by anchor.
+pub const MAT_PAGE: &str = "mat";
 pub const MAT: [&str; 3] = ["decks", "chase-mat", "slots"];
 
 fn outcome_rows(cx: &Checked) -> Result<serde_json::Value> {
@@ -88,7 +89,7 @@ fn sheet_data(cx: &Checked) -> Result<serde_json::Value> {
     let o = CardOptions::DEFAULT.card;
     Ok(serde_json::json!({
         "procedure": procedure,
-        "mat": super::prose(cx, GAME, "mat", &MAT)?,
+        "mat": super::prose(cx, GAME, MAT_PAGE, &MAT)?,
         "outcome": outcome_rows(cx)?,
         "suits": suits,
         "track": TRACK,
@@ -160,6 +161,8 @@ impl Kind for BbbKit {
         let mut r = reference::requirements();
         r.decks.push(reference::CITY_STREETS.into());
         r.kits.push(GAME.into());
+        r.prose.push(super::prose_needs(GAME, PROCEDURE, &[]));
+        r.prose.push(super::prose_needs(GAME, MAT_PAGE, &MAT));
         r
     }
     fn count(&self, cx: &Checked, req: &Request) -> Result<usize> {

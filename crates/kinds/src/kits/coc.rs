@@ -752,6 +752,10 @@ impl Kind for CocKit {
                         .map(|v| ((*v).to_owned(), s(&VEHICLE_COLUMNS))),
                 )
                 .collect(),
+            prose: PROSE
+                .iter()
+                .map(|(_, page, needs)| super::prose_needs(GAME, page, needs))
+                .collect(),
             ..Requirements::default()
         }
     }

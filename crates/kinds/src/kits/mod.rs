@@ -118,6 +118,17 @@ pub struct Part {
     pub blocks: Vec<Block>,
 }
 
+/// The requirement that `game`'s kit has the prose page `slug` with a `##` heading for every anchor in
+/// `needs`: a kind declares it with the same list it passes to [`prose`], so `check` refuses what
+/// [`prose`] would.
+pub fn prose_needs(game: &str, slug: &str, needs: &[&str]) -> (String, String, Vec<String>) {
+    (
+        game.to_owned(),
+        slug.to_owned(),
+        needs.iter().map(|a| (*a).to_owned()).collect(),
+    )
+}
+
 /// The prose page `slug` of `game`'s kit, with every part in `needs` (the anchors its templates place):
 /// a page or part the content lacks is a clear error naming the file to edit.
 pub fn prose(cx: &Checked, g: &str, slug: &str, needs: &[&str]) -> Result<Prose> {

@@ -121,6 +121,10 @@ impl Kind for RbfKit {
                 .collect(),
             keys,
             kits: vec![GAME.into()],
+            prose: vec![
+                super::prose_needs(GAME, TOKENS_PAGE, &TOKENS),
+                super::prose_needs(GAME, ROUND_PAGE, &ROUND),
+            ],
             ..Requirements::default()
         }
     }
@@ -465,7 +469,7 @@ fn sprint_track(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
         speed_title: String::from(&l.title),
         speed_note: l.note.as_deref().map(String::from),
         ready: roll(cx, "rbf.ready")?,
-        prose: super::prose(cx, GAME, "tokens", &TOKENS)?,
+        prose: super::prose(cx, GAME, TOKENS_PAGE, &TOKENS)?,
     };
     Ok(vec![Document {
         stem: "sprint-track".into(),
@@ -547,6 +551,9 @@ pub struct FeatureOut {
 }
 
 /// The parts of the prose page `round` every track page prints.
+/// The prose pages the round sheet and the token strip place by anchor.
+pub const ROUND_PAGE: &str = "round";
+pub const TOKENS_PAGE: &str = "tokens";
 pub const ROUND: [&str; 4] = ["a-round", "how-a-chase-ends", "paths", "gates-and-exits"];
 
 /// The parts of the prose page `tokens` (content/rbf/kit/tokens.md) the Sprint Token tracks print.
@@ -694,7 +701,7 @@ fn track_doc(cx: &Checked, req: &Request, t: &Track) -> Result<Document> {
     let data = TrackData {
         meta: crate::meta(cx, req),
         about: about(cx)?,
-        prose: super::prose(cx, GAME, "round", &ROUND)?,
+        prose: super::prose(cx, GAME, ROUND_PAGE, &ROUND)?,
         id: t.id.value.clone(),
         title: String::from(&t.title),
         note: t.note.as_deref().map(String::from),

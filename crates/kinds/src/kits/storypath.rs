@@ -24,6 +24,8 @@ pub const AT_LEAST: std::ops::RangeInclusive<i64> = 1..=4;
 
 const NAME: &str = "kit-storypath";
 /// The parts of the prose page `sheet` (content/storypath/kit/sheet.md) the sheet places by anchor.
+/// The prose page the sheet places.
+pub const SHEET: &str = "sheet";
 pub const PROSE: [&str; 6] = [
     "chase-tracker",
     "interval-limit",
@@ -100,7 +102,7 @@ fn sheet_data(cx: &Checked) -> Result<serde_json::Value> {
     let get = |id: &str| cx.lib.lookup(id).ok_or_else(|| uwsp::missing(NAME, id));
     let (die, target) = pool_dice(cx)?;
     Ok(serde_json::json!({
-        "prose": super::prose(cx, GAME, "sheet", &PROSE)?,
+        "prose": super::prose(cx, GAME, SHEET, &PROSE)?,
         "pools": uwsp::lookup_json(get(POOLS)?),
         "modifiers": uwsp::lookup_json(get(MODIFIERS)?),
         "movement": uwsp::lookup_json(get(MOVEMENT)?),
@@ -254,6 +256,7 @@ impl Kind for StorypathKit {
                 (POOL_DICE.into(), SUCCEEDS_ON.into()),
             ],
             kits: vec![GAME.into()],
+            prose: vec![super::prose_needs(GAME, SHEET, &PROSE)],
             ..Requirements::default()
         }
     }

@@ -23,6 +23,8 @@ pub const STATS: std::ops::RangeInclusive<i64> = -1..=3;
 const NAME: &str = "kit-urban-world";
 
 /// The parts of the prose page `sheet` (content/urban-world/kit/sheet.md) the sheet places by anchor.
+/// The prose page the sheet places.
+pub const SHEET: &str = "sheet";
 pub const PROSE: [&str; 7] = [
     "markers",
     "lay-out-the-terrain",
@@ -139,7 +141,7 @@ fn sheet_data(cx: &Checked) -> Result<serde_json::Value> {
     Ok(serde_json::json!({
         "ladder": uwsp::lookup_json(ladder),
         "start": START,
-        "prose": super::prose(cx, GAME, "sheet", &PROSE)?,
+        "prose": super::prose(cx, GAME, SHEET, &PROSE)?,
         "terrain": uwsp::lookup_json(get(TERRAIN)?),
         "options": uwsp::lookup_json(get(OPTIONS)?),
         "npc_points": uwsp::lookup_json(get(NPC_POINTS)?),
@@ -298,6 +300,7 @@ impl Kind for UrbanWorldKit {
             ],
             keys: vec![(LADDER.into(), START.into())],
             kits: vec![GAME.into()],
+            prose: vec![super::prose_needs(GAME, SHEET, &PROSE)],
             ..Requirements::default()
         }
     }
