@@ -1916,9 +1916,17 @@ fn the_chase_page_lists_every_system_and_draws_each_form_from_the_command_line()
             .collect();
         let form = studio.get(&format!("/chase?system={name}")).text();
         let fields: Vec<String> = form
-            .split(r#"<label class="chase-field"><span class="opt">--"#)
+            .split(r#"<label class="chase-field"#)
             .skip(1)
-            .map(|f| f.split('<').next().unwrap().to_owned())
+            .map(|f| {
+                f.split(r#"<span class="opt">--"#)
+                    .nth(1)
+                    .unwrap()
+                    .split('<')
+                    .next()
+                    .unwrap()
+                    .to_owned()
+            })
             .collect();
         let mut sorted_want = want.clone();
         sorted_want.sort();
