@@ -1,7 +1,6 @@
 //! The chase kits: the Call of Cthulhu-style kit ([`coc`]), the Ready/Bolt/Flow kit and its odds card
 //! ([`rbf`], [`rbf_odds`]), and the Urban World, Storypath and Block by Block kits ([`small`]).
 
-mod checklist;
 mod checklists;
 mod coc;
 mod rbf;

@@ -1,6 +1,5 @@
-//! The checklists of the Urban World, Ready/Bolt/Flow, Storypath and Block by Block kits
-//! (`content/<game>/kit/checklist.md`, as `content/coc/kit/checklist.md` is for the Call of Cthulhu-style
-//! kit): every chase rule of each source a GM needs, mapped to the document that prints it, the heading of
+//! The checklists of the chase kits (`content/<game>/kit/checklist.md`: Call of Cthulhu-style, Urban World,
+//! Ready/Bolt/Flow, Storypath and Block by Block): every chase rule of each source a GM needs, mapped to the document that prints it, the heading of
 //! its prose page and a phrase it prints. Each mapped heading must still be a part of the document's
 //! prose, and each phrase must be in the document's PDF text and its Markdown (issue 28, "Done when").
 
@@ -10,7 +9,12 @@ use super::sentences::{has, md_lines, pdf_lines};
 use crate::support::{blockprint, ok, s, tree};
 
 /// Each kit's checklist and how many rules it maps.
-const CHECKLISTS: [(&str, &str, usize); 4] = [
+const CHECKLISTS: [(&str, &str, usize); 5] = [
+    (
+        "coc",
+        include_str!("../../content/coc/kit/checklist.md"),
+        55,
+    ),
     (
         "urban-world",
         include_str!("../../content/urban-world/kit/checklist.md"),
@@ -116,6 +120,22 @@ fn every_rule_of_each_kits_checklist_is_where_it_says() {
         )
         .as_deref(),
         Some("Singleton: the Markdown of urban-world lacks “no one may ever come back”")
+    );
+    assert_eq!(
+        lacks(
+            &kits["coc"],
+            &row(["Hiding", "rules", "hiding-in-the-dark", "a Tracking roll"])
+        )
+        .as_deref(),
+        Some("Hiding: rules has no heading `hiding-in-the-dark`")
+    );
+    assert_eq!(
+        lacks(
+            &kits["coc"],
+            &row(["Tyres", "rules", "shooting", "a burst tyre costs 2 Build"])
+        )
+        .as_deref(),
+        Some("Tyres: the Markdown of rules lacks “a burst tyre costs 2 Build”")
     );
     assert_eq!(
         lacks(
