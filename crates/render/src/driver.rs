@@ -125,9 +125,62 @@ pub fn run(
     // held from before the ledger reads the folder until the manifest is written: a second run into the
     // same folder waits for this one and then sees its manifest; runs of other kinds into the same
     // `--out` do not wait for each other.
+    //
+    // A run that fails leaves nothing new behind: the folders it made for itself (the kind's folder and
+    // any missing parents, `--out` included) are removed again, while the lock is still held. In a
+    // folder that was there before, what was written stays journalled and a rerun resumes from there.
+    let made = first_missing(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-    let _lock = super::output::lock_folder(&dir)
-        .map_err(|e| Error::io(dir.join(super::output::LOCK_FILE), e))?;
+    let lock = super::output::lock_folder(&dir)
+        .map_err(|e| Error::io(dir.join(super::output::LOCK_FILE), e));
+    let lock = match lock {
+        Ok(l) => l,
+        Err(e) => {
+            if let Some(top) = &made {
+                let _ = std::fs::remove_dir_all(top);
+            }
+            return Err(e);
+        }
+    };
+    let result = run_locked(kind, cx, req, engine, opts, started, &formats, &dir);
+    if result.is_err()
+        && let Some(top) = &made
+    {
+        let _ = std::fs::remove_dir_all(top);
+    }
+    drop(lock);
+    result
+}
+
+/// The outermost of `dir` and its parents that does not exist yet (the first folder `create_dir_all`
+/// would make), or `None` when `dir` exists.
+fn first_missing(dir: &Path) -> Option<PathBuf> {
+    let mut top = None;
+    let mut at = Some(dir);
+    while let Some(d) = at {
+        if d.as_os_str().is_empty() || d.exists() {
+            break;
+        }
+        top = Some(d.to_path_buf());
+        at = d.parent();
+    }
+    top
+}
+
+/// [`run`] once the kind's folder exists and is locked.
+#[allow(clippy::too_many_arguments)]
+fn run_locked(
+    kind: &dyn Kind,
+    cx: &Checked,
+    req: &Request,
+    engine: &Engine,
+    opts: &Options,
+    started: Instant,
+    formats: &[Format],
+    dir: &Path,
+) -> Result<Report> {
+    let formats = formats.to_vec();
+    let dir = dir.to_path_buf();
     let ledger = Ledger::open(
         &dir,
         identity(kind, cx, req, engine),

@@ -230,6 +230,8 @@ pub fn lock_folder(dir: &Path) -> std::io::Result<FolderLock> {
     let started = Instant::now();
     let mut announced = false;
     let mut file = loop {
+        // A holder that failed removes the folder it made (see `driver::run`): make it again.
+        std::fs::create_dir_all(dir)?;
         let file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
