@@ -150,7 +150,9 @@ fn every_number_on_the_card_matches_the_enumeration() {
     for (i, a) in MODES.iter().enumerate() {
         assert_eq!(card["versus"][i]["mode"], *a);
         assert_eq!(card["strike"][i]["mode"], *a);
-        let mut md_row = format!("| {a} |");
+        // The Markdown names a way of rolling with its dice, as the card's headings do.
+        let dice = modes[i].1;
+        let mut md_row = format!("| {a} `{dice}` |");
         for (j, b) in MODES.iter().enumerate() {
             let (win, draw, loss, all) = contest(a, b);
             let c = &card["versus"][i]["cells"][j];
@@ -185,12 +187,11 @@ fn every_number_on_the_card_matches_the_enumeration() {
     // The source's wrong cells are on the card, and source and licence are on the page.
     assert_eq!(card["claimed_cells"], 28);
     assert_eq!(card["claimed_wrong"], 12);
-    assert!(md.contains(
-        "- Draws, If A is advantaged: the source prints 21%; exact is 2/9 = 22.222%, which rounds to 22%."
-    ));
+    assert!(md.contains("| Draws | If A is advantaged | 21% | 2/9 = 22.222% | 22% |"));
     assert!(pdf_text.contains("2/9=22.222%"));
-    assert!(md.contains("## About this kit"));
-    assert!(md.contains("Licence: CC BY-SA 4.0"));
+    // The page footer's source and licence close the Markdown.
+    assert!(md.contains("Andrew Gross"));
+    assert!(md.contains(" · CC BY-SA 4.0 (creativecommons.org/licenses/by-sa/4.0) · "));
     assert_eq!(v["about"]["game"], "rbf");
     for needle in ["AndrewGross", "CCBY-SA4.0", "BasedonReady/Bolt/Flow"] {
         assert!(pdf_text.contains(needle), "PDF lacks {needle}");

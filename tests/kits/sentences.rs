@@ -257,7 +257,7 @@ const CARD_SHEETS: [&str; 4] = [
 ];
 
 /// The kits' documents the comparison covers, with every kit's Chase odds page. Not yet: Ready/Bolt/Flow's
-/// action cards, Sprint Tokens, odds card and track, and the Block by Block decks.
+/// action cards, Sprint Tokens and track, and the Block by Block decks.
 const COVERED: [(&str, &[&str]); 6] = [
     (
         "coc",
@@ -280,7 +280,7 @@ const COVERED: [(&str, &[&str]); 6] = [
         &["storypath", "storypath-cards", "storypath-chase-odds"],
     ),
     ("bbb", &["chase", "chase-cards", "chase-odds"]),
-    ("rbf", &["chase-odds", "sprint-track"]),
+    ("rbf", &["chase-odds", "rbf-odds", "sprint-track"]),
     ("cards", &["reference"]),
 ];
 
