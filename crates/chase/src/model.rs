@@ -6,6 +6,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
 use rand::RngExt;
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
@@ -283,6 +284,21 @@ pub fn roll_dice(rng: &mut ChaCha20Rng, n: u32, sides: u32) -> Vec<i64> {
 /// Whether `faces` are a legal roll of `n` dice of `sides` sides (for [`Check::judge`]).
 pub fn are_dice(faces: &[i64], n: u32, sides: u32) -> bool {
     faces.len() == n as usize && faces.iter().all(|f| (1..=i64::from(sides)).contains(f))
+}
+
+/// The exact outcomes of a dice expression the system itself writes (a pool, a Fudge roll, a stat roll):
+/// each value with its chance, values of chance zero left out. Such an expression always parses and has a
+/// small distribution; were it not to, there would be no outcomes.
+pub fn outcomes(expr: &str) -> Vec<(P, i64)> {
+    blockprint_dice::parse(expr)
+        .ok()
+        .and_then(|e| e.distribution().ok())
+        .map(|d| d.outcomes())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(_, p)| !p.is_zero())
+        .map(|(v, p)| (p, v.to_integer().to_i64().unwrap_or(0)))
+        .collect()
 }
 
 /// A log line's first letter in capitals: "the pursuer" → "The pursuer".

@@ -8,7 +8,6 @@
 //! interval), Hazard (a Complication every interval) and Snatch and Grab (one success for 1e later).
 
 use blockprint_dice::words::count_words;
-use num_traits::{ToPrimitive, Zero};
 use rand_chacha::ChaCha20Rng;
 
 use blockprint_content::{EntryValue, Library};
@@ -89,15 +88,7 @@ pub struct Pool {
 impl Pool {
     pub fn new(dice: u32, die: u32, target: u32) -> Pool {
         let expr = format!("{dice}d{die}cs>={target}");
-        let outcomes = blockprint_dice::parse(&expr)
-            .ok()
-            .and_then(|e| e.distribution().ok())
-            .map(|d| d.outcomes())
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|(_, p)| !p.is_zero())
-            .map(|(v, p)| (p, v.to_integer().to_i64().unwrap_or(0)))
-            .collect();
+        let outcomes = crate::model::outcomes(&expr);
         Pool {
             dice,
             die,

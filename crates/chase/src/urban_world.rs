@@ -8,7 +8,7 @@
 //! and the house rulings [`RULINGS`] lists.
 
 use blockprint_dice::words::count_words;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::Zero;
 use rand_chacha::ChaCha20Rng;
 
 use blockprint_content::Library;
@@ -155,12 +155,9 @@ impl HoldRoll {
             s => format!("{DICE}-{}", -s),
         };
         // DICE and a stat in STATS always parse and have a small distribution.
-        let dist = blockprint_dice::parse(&expr)
-            .ok()
-            .and_then(|e| e.distribution().ok());
         let mut by_hold: Vec<(P, i64)> = Vec::new();
-        for (v, p) in dist.map(|d| d.outcomes()).unwrap_or_default() {
-            let h = i64::from(hold_of(v.to_integer().to_i64().unwrap_or(0)));
+        for (p, v) in crate::model::outcomes(&expr) {
+            let h = i64::from(hold_of(v));
             match by_hold.iter_mut().find(|(_, k)| *k == h) {
                 Some(e) => e.0 += p,
                 None => by_hold.push((p, h)),

@@ -21,15 +21,7 @@ impl Fudge {
             f if f > 0 => format!("{dice}dF+{f}"),
             f => format!("{dice}dF-{}", -f),
         };
-        let outcomes = blockprint_dice::parse(&expr)
-            .ok()
-            .and_then(|e| e.distribution().ok())
-            .map(|d| d.outcomes())
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|(_, p)| !p.is_zero())
-            .map(|(v, p)| (p, v.to_integer().to_i64().unwrap_or(0)))
-            .collect();
+        let outcomes = crate::model::outcomes(&expr);
         Fudge {
             dice,
             fixed,

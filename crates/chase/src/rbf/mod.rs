@@ -9,7 +9,6 @@
 //! [`RULINGS`], beside the kit's own (`rbf.ruling.*` in the content).
 
 use blockprint_dice::words::count_words;
-use num_traits::{ToPrimitive, Zero};
 use rand::RngExt;
 use rand_chacha::ChaCha20Rng;
 
