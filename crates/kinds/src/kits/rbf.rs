@@ -32,17 +32,23 @@ pub const ACTIONS: [&str; 5] = ["Ready", "Run", "Flow", "Bolt", "Strike"];
 /// The content key of Bolt played upside down (a bid of two tokens).
 pub const BOLT_INVERTED: &str = "Bolt inverted";
 
-/// One function per document kind of the kit, in output order: each gives its documents (a track
-/// document per `[[track]]`).
+/// One entry per document kind of the kit, in output order: how many documents it gives (worked out
+/// without making them, so counting the kit's documents costs nothing: the chase odds take most of a
+/// kit's time) and the function that makes them (a track document per `[[track]]`).
 type DocFn = fn(&Checked, &Request) -> Result<Vec<Document>>;
-pub const DOCS: &[DocFn] = &[
-    action_cards,
-    sprint_tokens,
-    sprint_track,
-    odds_card,
-    chase_odds,
-    tracks,
+type CountFn = fn(&Checked) -> usize;
+pub const DOCS: &[(CountFn, DocFn)] = &[
+    (one, action_cards),
+    (one, sprint_tokens),
+    (one, sprint_track),
+    (one, odds_card),
+    (one, chase_odds),
+    (|cx| cx.lib.tracks.len(), tracks),
 ];
+
+fn one(_: &Checked) -> usize {
+    1
+}
 
 /// The "Chase odds" page: whole-chase odds on the kit's track (`blockprint_chase::rbf`).
 fn chase_odds(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
@@ -81,12 +87,27 @@ fn lookups() -> [&'static str; 4] {
     ]
 }
 
-fn all(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
-    let mut out = Vec::new();
-    for f in DOCS {
-        out.extend(f(cx, req)?);
+/// Document `i` of the kit: only the entry of [`DOCS`] that holds it is made.
+fn nth(cx: &Checked, req: &Request, i: usize) -> Result<Document> {
+    let mut first = 0;
+    for (count, make) in DOCS {
+        let n = count(cx);
+        if i < first + n {
+            let docs = make(cx, req)?;
+            if docs.len() != n {
+                return Err(Error::Bug(format!(
+                    "kit-rbf: an entry made {} documents where it counted {n}",
+                    docs.len()
+                )));
+            }
+            return docs
+                .into_iter()
+                .nth(i - first)
+                .ok_or_else(|| Error::Bug(format!("kit-rbf document {i}")));
+        }
+        first += n;
     }
-    Ok(out)
+    Err(Error::Bug(format!("kit-rbf document {i} of {first}")))
 }
 
 /// What the `RbfKit` kind is.
@@ -128,15 +149,11 @@ impl Kind for RbfKit {
             ..Requirements::default()
         }
     }
-    fn count(&self, cx: &Checked, req: &Request) -> Result<usize> {
-        Ok(all(cx, req)?.len())
+    fn count(&self, cx: &Checked, _req: &Request) -> Result<usize> {
+        Ok(DOCS.iter().map(|(count, _)| count(cx)).sum())
     }
     fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
-        let docs = all(cx, req)?;
-        let n = docs.len();
-        docs.into_iter()
-            .nth(i)
-            .ok_or_else(|| Error::Bug(format!("kit-rbf document {i} of {n}")))
+        nth(cx, req, i)
     }
     fn finish_pdf(&self, doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
         if doc.template == CARDS_TEMPLATE {
