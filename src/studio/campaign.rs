@@ -209,14 +209,9 @@ pub(crate) async fn act(
     UrlPath(action): UrlPath<String>,
     body: Result<Json<Action>, axum::extract::rejection::JsonRejection>,
 ) -> Response {
-    let Json(req) = match body {
-        Ok(b) => b,
-        Err(e) => {
-            return refuse(
-                e.status(),
-                &format!("a campaign command is asked as JSON: {}", e.body_text()),
-            );
-        }
+    let req = match super::json_body(body, "a campaign command") {
+        Ok(req) => req,
+        Err(refused) => return refused,
     };
     let step = match action.as_str() {
         "week" => Some(Step::Week),

@@ -429,14 +429,9 @@ pub(crate) async fn roll(
     State(app): State<Arc<App>>,
     body: Result<Json<RollRequest>, axum::extract::rejection::JsonRejection>,
 ) -> Response {
-    let Json(req) = match body {
-        Ok(b) => b,
-        Err(e) => {
-            return refuse(
-                e.status(),
-                &format!("a roll is asked as JSON: {}", e.body_text()),
-            );
-        }
+    let req = match super::json_body(body, "a roll") {
+        Ok(req) => req,
+        Err(refused) => return refused,
     };
     let seed = match req.seed {
         Some(s) if s > roll::case::MAX_SEED => {

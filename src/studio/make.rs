@@ -478,14 +478,9 @@ pub(crate) async fn start(
     State(app): State<Arc<App>>,
     body: std::result::Result<Json<MakeRequest>, axum::extract::rejection::JsonRejection>,
 ) -> Response {
-    let Json(req) = match body {
-        Ok(b) => b,
-        Err(e) => {
-            return refuse(
-                e.status(),
-                &format!("a make is asked as JSON: {}", e.body_text()),
-            );
-        }
+    let req = match super::json_body(body, "a make") {
+        Ok(req) => req,
+        Err(refused) => return refused,
     };
     if !(1..=MAX_COUNT).contains(&req.count) {
         return refuse(

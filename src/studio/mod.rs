@@ -401,6 +401,20 @@ fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// The body of a POST that is asked as JSON, or the refusal naming what was asked (`what`, say "a roll")
+/// and why its body could not be read (with the status axum gives: 400, 413, 415 or 422).
+pub(crate) fn json_body<T>(
+    body: std::result::Result<axum::Json<T>, axum::extract::rejection::JsonRejection>,
+    what: &str,
+) -> std::result::Result<T, Response> {
+    body.map(|axum::Json(b)| b).map_err(|e| {
+        refuse(
+            e.status(),
+            &format!("{what} is asked as JSON: {}", e.body_text()),
+        )
+    })
+}
+
 pub(crate) fn refuse(code: StatusCode, message: &str) -> Response {
     (
         code,
