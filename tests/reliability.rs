@@ -1165,3 +1165,194 @@ fn a_dice_lookup_check_accepts_can_be_worked_out_for_the_cards() {
         "cards wrote nothing"
     );
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Found by the `render` fuzz target: a kit prose page without a heading the kit prints.
+
+/// Every `(game, page, anchor)` a kind places from a kit's prose page, with the kinds that place it,
+/// as the kinds declare it ([`blockprint::check::Requirements::prose`]).
+fn placed_headings() -> BTreeMap<(String, String, String), Vec<String>> {
+    use blockprint::generators::Kind as _;
+    let registry =
+        blockprint::generators::Registry::new(&blockprint::render::Templates::builtin()).unwrap();
+    let mut out: BTreeMap<(String, String, String), Vec<String>> = BTreeMap::new();
+    for kind in registry.kinds() {
+        for (game, page, anchors) in kind.requires().prose {
+            for a in anchors {
+                let kinds = out.entry((game.clone(), page.clone(), a)).or_default();
+                if !kinds.contains(&kind.name().to_owned()) {
+                    kinds.push(kind.name().to_owned());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The anchors of a page's `##` headings, in order.
+fn heading_anchors(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("## "))
+        .map(blockprint::content::prose::anchor)
+        .collect()
+}
+
+/// `check` refuses a kit prose page that lacks a `##` heading a kit prints: renaming the heading
+/// `## Blank sheet` of the Call of Cthulhu track page was accepted by `check` and then failed `kit coc`.
+/// For every heading any kind places (30 of them across the five kits), renaming it is refused at the
+/// page's first line with the exact message and fix, once per kind that places it; the unmodified
+/// content passes.
+#[test]
+fn check_refuses_a_kit_page_without_a_heading_a_kit_prints() {
+    let placed = placed_headings();
+    assert_eq!(placed.len(), 30, "{placed:?}");
+    for (game, page, anchor, kind) in [
+        ("coc", "track", "blank-sheet", "kit-coc"),
+        ("uw", "sheet", "exact-odds", "kit-urban-world"),
+        ("rbf", "round", "gates-and-exits", "kit-rbf"),
+        ("sp", "sheet", "foot-speed", "kit-storypath"),
+        ("bbb", "mat", "chase-mat", "kit-bbb"),
+    ] {
+        let key = (game.to_owned(), page.to_owned(), anchor.to_owned());
+        assert_eq!(placed.get(&key), Some(&vec![kind.to_owned()]), "{key:?}");
+    }
+    let lib = library();
+    let t = tempfile::tempdir().unwrap();
+    let content = t.path().join("content");
+    ok(&blockprint(&["init", "-q", s(&content)]));
+    ok(&blockprint(&["check", "--content", s(&content)]));
+    for ((game, page, anchor), kinds) in &placed {
+        let kit = lib.kit(game).expect("the kit");
+        let rel = lib.sources[kit.page(page).expect("the page").file]
+            .path
+            .clone();
+        let file = content.join(&rel);
+        let text = std::fs::read_to_string(&file).unwrap();
+        let heading = text
+            .lines()
+            .filter(|l| {
+                l.strip_prefix("## ")
+                    .map(blockprint::content::prose::anchor)
+                    == Some(anchor.clone())
+            })
+            .collect::<Vec<_>>();
+        assert_eq!(heading.len(), 1, "{rel}: `{anchor}`");
+        let renamed = text.replace(heading[0], &format!("## Xq {}", &heading[0][3..]));
+        std::fs::write(&file, &renamed).unwrap();
+        let o = blockprint(&["check", "--content", s(&content)]);
+        std::fs::write(&file, &text).unwrap();
+        let report = String::from_utf8_lossy(&o.stdout).into_owned() + &fails(&o, 1);
+        // The page's first written line, after its `+++` front matter.
+        let body = renamed.lines().skip(1).position(|l| l == "+++").unwrap() + 2;
+        let line = renamed
+            .lines()
+            .enumerate()
+            .skip(body)
+            .find(|(_, l)| !l.trim().is_empty())
+            .unwrap()
+            .0
+            + 1;
+        let listed = heading_anchors(&renamed)
+            .iter()
+            .map(|a| format!("`{a}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        for kind in kinds {
+            let message = format!(
+                "error[missing_requirement]: the `{kind}` generator prints the part `{anchor}` of the \
+                 `{game}` kit's page `{page}`, which has no `##` heading with that anchor (its `##` \
+                 headings' anchors: {listed})\n  ┌─ {rel}:{line}:1\n"
+            );
+            assert!(report.contains(&message), "{message}\nin\n{report}");
+        }
+        assert_eq!(
+            report.matches("error[missing_requirement]").count(),
+            kinds.len(),
+            "{report}"
+        );
+        assert!(
+            report.contains(&format!(
+                "= help: add a `##` heading whose anchor is `{anchor}` (its words in lower case \
+                 joined by hyphens), or restore the page from the built-in content (`blockprint init \
+                 DIR` writes it)"
+            )),
+            "{report}"
+        );
+        assert!(
+            report.contains(&format!("in {}: {} error", s(&content), kinds.len())),
+            "{report}"
+        );
+    }
+    ok(&blockprint(&["check", "--content", s(&content)]));
+}
+
+/// Every folder and file under `dir` (folders end in `/`), or `None` when `dir` does not exist.
+fn listing(dir: &Path) -> Option<Vec<(String, Vec<u8>)>> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            let rel = p.strip_prefix(root).unwrap().display().to_string();
+            if p.is_dir() {
+                out.push((format!("{rel}/"), Vec::new()));
+                walk(root, &p, out);
+            } else {
+                out.push((rel, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    if !dir.exists() {
+        return None;
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    Some(out)
+}
+
+/// A failing run writes nothing new: a `kit coc` refused for a missing heading, and one whose template
+/// fails while the kit is being made (after its folder was made and some pages written), leave the output
+/// folder exactly as it was, absent when it was absent (a failing `kit coc` left an empty-looking `kits`
+/// folder).
+#[test]
+fn a_failing_kit_leaves_the_output_folder_as_it_was() {
+    let t = tempfile::tempdir().unwrap();
+    let content = t.path().join("content");
+    ok(&blockprint(&["init", "-q", s(&content)]));
+    let track = content.join("coc/kit/track.md");
+    let text = std::fs::read_to_string(&track).unwrap();
+    assert!(text.contains("\n## Blank sheet\n"));
+    std::fs::write(
+        &track,
+        text.replace("\n## Blank sheet\n", "\n## Empty sheet\n"),
+    )
+    .unwrap();
+    let templates = t.path().join("templates");
+    std::fs::create_dir_all(templates.join("kit-coc")).unwrap();
+    std::fs::write(templates.join("kit-coc/hazards.typ"), "#let x = (\n").unwrap();
+    let before = t.path().join("before");
+    std::fs::create_dir_all(before.join("kits/bbb")).unwrap();
+    std::fs::write(before.join("keep.txt"), "mine\n").unwrap();
+    std::fs::write(before.join("kits/bbb/notes.md"), "mine too\n").unwrap();
+    for (name, args, says) in [
+        (
+            "heading",
+            vec!["--content", s(&content)],
+            "1 content error(s)",
+        ),
+        (
+            "template",
+            vec!["--templates", s(&templates)],
+            "template `kit-coc/hazards.typ` failed",
+        ),
+    ] {
+        for out in [t.path().join(format!("absent-{name}/out")), before.clone()] {
+            let was = listing(&out);
+            let mut v = vec!["kit", "coc", "-q", "--seed", "7", "--out", s(&out)];
+            v.extend(&args);
+            let o = blockprint(&v);
+            assert!(fails(&o, 1).contains(says), "{}", stderr(&o));
+            assert_eq!(listing(&out), was, "{name}: {}", out.display());
+        }
+        assert!(!t.path().join(format!("absent-{name}")).exists());
+    }
+}

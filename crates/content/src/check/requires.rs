@@ -402,9 +402,14 @@ fn people(
 /// The kit prose pages and the `##` headings a kind places by anchor (see [`Requirements::prose`]): a
 /// page the kit does not list is refused at the kit's id, a missing heading at the page's first line.
 fn prose_parts(lib: &Library, kind: &str, req: &Requirements, out: &mut Vec<Diagnostic>) {
+    // A page two documents read (the Call of Cthulhu track, blank and seeded) is reported once.
+    let mut seen = std::collections::BTreeSet::new();
     for (g, slug, anchors) in &req.prose {
         let Some(kit) = lib.kit(g) else { continue };
         let Some(page) = kit.page(slug) else {
+            if !seen.insert((g.as_str(), slug.as_str(), "")) {
+                continue;
+            }
             out.push(needs(
                 lib,
                 &kit.id.loc,
@@ -438,7 +443,9 @@ fn prose_parts(lib: &Library, kind: &str, req: &Requirements, out: &mut Vec<Diag
             span: (page.body_offset + lead).min(end)..end,
         };
         for a in anchors {
-            if headings.contains(&a.as_str()) {
+            if headings.contains(&a.as_str())
+                || !seen.insert((g.as_str(), slug.as_str(), a.as_str()))
+            {
                 continue;
             }
             let listed = if headings.is_empty() {
