@@ -1299,12 +1299,10 @@ fn reference_cards_print_red_suits_curly_quotes_whole_headings_and_one_line_odds
                 found[0]
             );
         }
-        // The data keeps its straight apostrophes; the paper has typographic ones only.
-        assert!(
-            serde_json::to_string(&data["faces"])
-                .unwrap()
-                .contains("the pursuer's first card")
-        );
+        // The words come from the kit's page reference-cards.md, whose apostrophes the prose reader
+        // makes typographic (as the Markdown prints them); the paper has typographic ones only.
+        let faces = serde_json::to_string(&data["faces"]).unwrap();
+        assert!(faces.contains("the pursuer’s first card"), "{faces}");
         let all: String = runs.iter().map(|r| r.text.as_str()).collect();
         assert!(
             !all.contains(['\'', '"']),
@@ -1637,4 +1635,133 @@ fn on_a_part_filled_sheet_no_crop_mark_crosses_the_empty_places() {
             }
         }
     }
+}
+
+/// The reference and approach cards' words are the kit's pages `reference-cards.md` and
+/// `approach-cards.md` (issue 28): a sentence edited there is what the cards print; `check` refuses a
+/// page without a card's `##` heading (and `cards` refuses it too), and a code span naming nothing the
+/// cards compute is a clear error.
+#[test]
+fn reference_and_approach_cards_read_their_words_from_the_kit_pages() {
+    let t = tempfile::tempdir().unwrap();
+    let content = t.path().join("content");
+    let out = t.path().join("out");
+    let (c, o) = (content.to_str().unwrap(), out.to_str().unwrap());
+    ok(&["init", "-q", c]);
+    let reference = content.join("bbb/kit/reference-cards.md");
+    let approach = content.join("bbb/kit/approach-cards.md");
+    let text = std::fs::read_to_string(&reference).unwrap();
+    let cards = |o: &str| {
+        run(&[
+            "cards",
+            "--content",
+            c,
+            "--format",
+            "md",
+            "--out",
+            o,
+            "--force",
+            "-q",
+        ])
+    };
+    let md = |name: &str| std::fs::read_to_string(out.join("cards/bbb").join(name)).unwrap();
+
+    // Edited words print.
+    std::fs::write(
+        &reference,
+        text.replace(
+            "Either side may call the chase off at any time.",
+            "Either side may stop the chase when it likes.",
+        ),
+    )
+    .unwrap();
+    let blurbs = std::fs::read_to_string(&approach).unwrap();
+    std::fs::write(
+        &approach,
+        blurbs.replace("Coffee, sympathy", "Tea, sympathy"),
+    )
+    .unwrap();
+    ok(&[
+        "cards",
+        "--content",
+        c,
+        "--format",
+        "md",
+        "--out",
+        o,
+        "--force",
+        "-q",
+    ]);
+    let printed = md("reference.md");
+    assert!(
+        printed.contains("Either side may stop the chase when it likes."),
+        "{printed}"
+    );
+    assert!(!printed.contains("call the chase off"), "{printed}");
+    let printed = md("approach.md");
+    assert!(
+        printed
+            .contains("Tea, sympathy, a way out. You are on their side, or so they should think."),
+        "{printed}"
+    );
+    assert!(!printed.contains("Coffee"), "{printed}");
+
+    // A card's heading renamed: check names the card, the page's first line, and the fix.
+    std::fs::write(
+        &reference,
+        text.replace("## The DA\n", "## The prosecutor\n"),
+    )
+    .unwrap();
+    let o2 = run(&["check", "--content", c]);
+    assert_eq!(o2.status.code(), Some(1));
+    let report =
+        String::from_utf8_lossy(&o2.stdout).into_owned() + &String::from_utf8_lossy(&o2.stderr);
+    for kind in ["cards", "kit-bbb"] {
+        let message = format!(
+            "error[missing_requirement]: the `{kind}` generator prints the part `the-da` of the `bbb` kit's \
+             page `reference-cards`, which has no `##` heading with that anchor (its `##` headings' anchors: \
+             `chase-13`, `chase-23`, `chase-33`, `interrogation-12`, `interrogation-22`, `fight`, `legwork-12`, \
+             `legwork-22`, `the-prosecutor`)\n  ┌─ bbb/kit/reference-cards.md:5:1\n"
+        );
+        assert!(report.contains(&message), "{message}\nin\n{report}");
+    }
+    let o3 = cards(o);
+    assert!(!o3.status.success());
+    let err = String::from_utf8_lossy(&o3.stderr);
+    assert!(
+        err.contains("`the-da`") && !err.contains("panicked"),
+        "{err}"
+    );
+
+    // An approach's heading missing.
+    std::fs::write(&reference, &text).unwrap();
+    std::fs::write(&approach, blurbs.replace("## Clam Up\n", "")).unwrap();
+    let o4 = run(&["check", "--content", c]);
+    assert_eq!(o4.status.code(), Some(1));
+    let report =
+        String::from_utf8_lossy(&o4.stdout).into_owned() + &String::from_utf8_lossy(&o4.stderr);
+    assert!(
+        report.contains("the `cards` generator prints the part `clam-up` of the `bbb` kit's page `approach-cards`"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("`kit-bbb` generator prints the part `clam-up`"),
+        "{report}"
+    );
+
+    // A code span that names nothing the cards compute.
+    std::fs::write(&approach, &blurbs).unwrap();
+    std::fs::write(
+        &reference,
+        text.replace("+`per-break` per Break", "+`per-brake` per Break"),
+    )
+    .unwrap();
+    let o5 = cards(o);
+    assert!(!o5.status.success());
+    let err = String::from_utf8_lossy(&o5.stderr);
+    assert!(
+        err.contains("content/bbb/kit/reference-cards.md names `per-brake` as a value, which the cards do not compute"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
 }

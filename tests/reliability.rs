@@ -1205,7 +1205,8 @@ fn heading_anchors(text: &str) -> Vec<String> {
 #[test]
 fn check_refuses_a_kit_page_without_a_heading_a_kit_prints() {
     let placed = placed_headings();
-    assert_eq!(placed.len(), 30, "{placed:?}");
+    // 30 across the five kits, 9 reference cards and 6 approach cards.
+    assert_eq!(placed.len(), 45, "{placed:?}");
     for (game, page, anchor, kind) in [
         ("coc", "track", "blank-sheet", "kit-coc"),
         ("uw", "sheet", "exact-odds", "kit-urban-world"),
@@ -1216,6 +1217,11 @@ fn check_refuses_a_kit_page_without_a_heading_a_kit_prints() {
         let key = (game.to_owned(), page.to_owned(), anchor.to_owned());
         assert_eq!(placed.get(&key), Some(&vec![kind.to_owned()]), "{key:?}");
     }
+    let both = vec!["cards".to_owned(), "kit-bbb".to_owned()];
+    let key = ("bbb".to_owned(), "reference-cards".to_owned(), "the-da".to_owned());
+    assert_eq!(placed.get(&key), Some(&both), "{key:?}");
+    let key = ("bbb".to_owned(), "approach-cards".to_owned(), "clam-up".to_owned());
+    assert_eq!(placed.get(&key), Some(&vec!["cards".to_owned()]), "{key:?}");
     let lib = library();
     let t = tempfile::tempdir().unwrap();
     let content = t.path().join("content");

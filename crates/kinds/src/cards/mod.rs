@@ -521,7 +521,9 @@ impl Kind for CardsKind {
         &CARDS_INFO
     }
     fn requires(&self) -> Requirements {
-        reference::requirements()
+        let mut r = reference::requirements();
+        r.prose.push(reference::approach_needs());
+        r
     }
     fn count(&self, _cx: &Checked, req: &Request) -> Result<usize> {
         self.opts.validate(req.paper)?;
@@ -540,7 +542,7 @@ impl Kind for CardsKind {
                 )
             }
             _ => {
-                let (faces, cards, md) = reference::approach_cards(self.players, Some(cx));
+                let (faces, cards, md) = reference::approach_cards(self.players, cx)?;
                 (
                     "approach",
                     "Block by Block: approach cards",

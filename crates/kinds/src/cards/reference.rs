@@ -1,5 +1,7 @@
 //! The Block by Block reference and approach cards. The procedures are the rules of the game told briefly
-//! in blockprint's own words; every table, die and modifier comes from the checked content, and every
+//! in blockprint's own words, written once as the kit's pages `content/bbb/kit/reference-cards.md` and
+//! `approach-cards.md` (one `##` heading per card); every table, die and modifier comes from the checked
+//! content and is placed where a code span of the page names it, and every
 //! number of odds or mean from the exact dice engine ([`blockprint_dice`]) or the checker's row odds (made by
 //! the same engine).
 
@@ -11,6 +13,7 @@ use super::faces::{self, Approach, Back, Block, Face, Reference};
 use super::{Card, Checked};
 use crate::Requirements;
 use blockprint_content::error::{Error, Result};
+use blockprint_content::prose;
 use blockprint_dice::{self, BigRational};
 
 /// The content the cards read.
@@ -45,6 +48,11 @@ pub fn requirements() -> Requirements {
             SENTENCING.into(),
         ],
         int_keys: vec![(CLOSING.into(), PER_BREAK.into())],
+        prose: vec![crate::kits::prose_needs(
+            GAME,
+            REFERENCE_PAGE,
+            &REFERENCE_CARDS,
+        )],
         ..Requirements::default()
     }
 }
@@ -161,36 +169,180 @@ pub fn closing_odds(bonus: i64, target: i64) -> Result<BigRational> {
     Ok(at_least(&dist("1d20")?, target - bonus))
 }
 
-fn t(lead: &str, text: &str) -> Block {
-    Block::Text {
-        lead: lead.into(),
-        text: text.into(),
-    }
+/// The game whose kit holds the cards' prose, and the two pages (`content/bbb/kit/<page>.md`).
+pub const GAME: &str = "bbb";
+pub const REFERENCE_PAGE: &str = "reference-cards";
+pub const APPROACH_PAGE: &str = "approach-cards";
+
+/// The reference cards the page must have, by their headings' anchors (`## Chase 1/3` is `chase-13`).
+pub const REFERENCE_CARDS: [&str; 9] = [
+    "chase-13",
+    "chase-23",
+    "chase-33",
+    "interrogation-12",
+    "interrogation-22",
+    "fight",
+    "legwork-12",
+    "legwork-22",
+    "the-da",
+];
+
+/// The approach cards the page must have: one per approach of [`INVESTIGATOR`] and [`NPC`], by anchor.
+pub fn approach_anchors() -> Vec<String> {
+    INVESTIGATOR
+        .iter()
+        .chain(NPC.iter())
+        .map(|a| blockprint_content::prose::anchor(a))
+        .collect()
 }
 
-fn list(items: &[(&str, &str)]) -> Block {
-    Block::List {
-        items: items
-            .iter()
-            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
-            .collect(),
-    }
+/// The requirement that the approach cards' page has a heading per approach (the reference cards'
+/// page is in [`requirements`]).
+pub fn approach_needs() -> (String, String, Vec<String>) {
+    let anchors = approach_anchors();
+    let needs: Vec<&str> = anchors.iter().map(String::as_str).collect();
+    crate::kits::prose_needs(GAME, APPROACH_PAGE, &needs)
 }
 
-fn table(columns: &[&str], widths: &[u32], rows: Vec<Vec<String>>) -> Block {
-    Block::Table {
-        columns: columns.iter().map(|c| (*c).to_owned()).collect(),
-        widths: widths.to_vec(),
-        rows,
-    }
+/// What the cards compute from the tables, by the name a code span gives it in the cards' prose: a
+/// value inside a sentence or heading, a table's columns (a header cell), its rows and column widths
+/// (a row that is only the name), or a whole block (a paragraph that is only the name).
+struct Slots {
+    /// The page whose code spans name the slots (for errors).
+    page: &'static str,
+    values: std::collections::BTreeMap<&'static str, String>,
+    columns: std::collections::BTreeMap<&'static str, Vec<String>>,
+    rows: std::collections::BTreeMap<&'static str, (Vec<u32>, Vec<Vec<String>>)>,
+    blocks: std::collections::BTreeMap<&'static str, Block>,
 }
 
-fn card(title: &str, part: &str, blocks: Vec<Block>) -> Face {
-    Face::Reference(Reference {
-        title: title.into(),
-        part: part.into(),
-        blocks,
-    })
+fn unknown(page: &str, slot: &str, as_what: &str) -> Error {
+    Error::Rules(format!(
+        "content/{GAME}/kit/{page}.md names `{slot}` as {as_what}, which the cards do not compute (edit the code span, or restore the page from the built-in content: `blockprint init DIR` writes it)"
+    ))
+}
+
+impl Slots {
+    fn new(page: &'static str) -> Self {
+        Slots {
+            page,
+            values: Default::default(),
+            columns: Default::default(),
+            rows: Default::default(),
+            blocks: Default::default(),
+        }
+    }
+
+    /// Inlines as card text: code spans are filled with their values, emphasis keeps only its words.
+    fn text(&self, xs: &[prose::Inline]) -> Result<String> {
+        let mut out = String::new();
+        for x in xs {
+            match x {
+                prose::Inline::Text { text } => out.push_str(text),
+                prose::Inline::Code { text } => out.push_str(
+                    self.values
+                        .get(text.as_str())
+                        .ok_or_else(|| unknown(self.page, text, "a value"))?,
+                ),
+                prose::Inline::Strong { content }
+                | prose::Inline::Emph { content }
+                | prose::Inline::Link { content, .. }
+                | prose::Inline::Url { content, .. } => out.push_str(&self.text(content)?),
+                prose::Inline::Break => out.push(' '),
+                prose::Inline::Ref { id, .. } => out.push_str(id),
+            }
+        }
+        Ok(out)
+    }
+
+    /// A paragraph or list item as (lead, text): a bold start is the lead, set before the rest.
+    fn led(&self, xs: &[prose::Inline]) -> Result<(String, String)> {
+        match xs.split_first() {
+            Some((prose::Inline::Strong { content }, rest)) => Ok((
+                format!("{} ", self.text(content)?),
+                self.text(rest)?.trim_start().to_owned(),
+            )),
+            _ => Ok((String::new(), self.text(xs)?)),
+        }
+    }
+
+    /// The card blocks of one card's prose.
+    fn blocks(&self, bs: &[prose::Block]) -> Result<Vec<Block>> {
+        let only_code = |xs: &[prose::Inline]| match xs {
+            [prose::Inline::Code { text }] => Some(text.clone()),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        for b in bs {
+            match b {
+                prose::Block::Para { content } => match only_code(content) {
+                    Some(slot) => out.push(
+                        self.blocks
+                            .get(slot.as_str())
+                            .cloned()
+                            .ok_or_else(|| unknown(self.page, &slot, "a block"))?,
+                    ),
+                    None => {
+                        let (lead, text) = self.led(content)?;
+                        out.push(Block::Text { lead, text });
+                    }
+                },
+                prose::Block::Heading { content, .. } => out.push(Block::Heading {
+                    text: self.text(content)?,
+                }),
+                prose::Block::List { items, .. } => {
+                    let mut list = Vec::new();
+                    for item in items {
+                        let mut inlines = Vec::new();
+                        for b in item {
+                            if let prose::Block::Para { content } = b {
+                                inlines.extend(content.iter().cloned());
+                            }
+                        }
+                        list.push(self.led(&inlines)?);
+                    }
+                    out.push(Block::List { items: list });
+                }
+                prose::Block::Grid { header, rows } => {
+                    let mut columns = Vec::new();
+                    for h in header {
+                        match only_code(h).and_then(|s| self.columns.get(s.as_str())) {
+                            Some(cs) => columns.extend(cs.iter().cloned()),
+                            None => columns.push(self.text(h)?),
+                        }
+                    }
+                    let filled = match rows.as_slice() {
+                        [row] => row.first().and_then(|c| only_code(c)),
+                        _ => None,
+                    };
+                    let (widths, rows) = match filled {
+                        Some(slot) => self
+                            .rows
+                            .get(slot.as_str())
+                            .cloned()
+                            .ok_or_else(|| unknown(self.page, &slot, "table rows"))?,
+                        None => {
+                            let mut written = Vec::new();
+                            for r in rows {
+                                written.push(
+                                    r.iter().map(|c| self.text(c)).collect::<Result<Vec<_>>>()?,
+                                );
+                            }
+                            (vec![1; columns.len()], written)
+                        }
+                    };
+                    out.push(Block::Table {
+                        columns,
+                        widths,
+                        rows,
+                    });
+                }
+                // Quotes, rules and code blocks have no place on a card.
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
 }
 
 fn missing(what: &str) -> Error {
@@ -199,32 +351,33 @@ fn missing(what: &str) -> Error {
     ))
 }
 
-/// The reference cards: faces, cards (front, back) and what the Markdown shows.
+/// A card's heading as its title and part: `Chase 1/3` is `Chase` and `1/3`; `The DA` has no part.
+fn title_and_part(heading: &str) -> (String, String) {
+    match heading.rsplit_once(' ') {
+        Some((title, part))
+            if part.contains('/') && part.chars().all(|c| c.is_ascii_digit() || c == '/') =>
+        {
+            (title.trim().to_owned(), part.to_owned())
+        }
+        _ => (heading.trim().to_owned(), String::new()),
+    }
+}
+
+/// The reference cards: faces, cards (front, back) and what the Markdown shows. Their words are the
+/// kit's page `reference-cards` (one `##` per card, in page order); the tables, dice and odds are
+/// computed here and placed where the page's code spans name them.
 pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json::Value)> {
     let lib = &cx.lib;
     let q = |s: &str| String::from(s);
     let lookup = |id: &str| lib.lookup(id).ok_or_else(|| missing(id));
     let tab = |id: &str| lib.table(id).ok_or_else(|| missing(id));
-    // The suits' attributes as the City Streets deck gives them (or the first deck; none: no suit table).
-    let deck = lib.deck(CITY_STREETS).or(lib.decks.first());
-    let mut fronts = Vec::new();
+    let page = crate::kits::prose(cx, GAME, REFERENCE_PAGE, &REFERENCE_CARDS)?;
+    let mut slots = Slots::new(REFERENCE_PAGE);
 
-    // Chase 1: the set-up and the road ahead.
-    let mut road = vec![
-        t(
-            "HP is Hot Pursuit. ",
-            "Order roll: Wisdom. A clearly faster vehicle rolls with advantage. People in one vehicle pool their HP, but a vehicle carrying two or more people more than the other side rolls with disadvantage. Either side may call the chase off at any time.",
-        ),
-        Block::Heading {
-            text: "The road ahead".into(),
-        },
-        t(
-            "",
-            "Deal one card face up to the quarry and one to the pursuer; the quarry is already past the pursuer's first card. A card's rank is its damage (A = 1, 2–10 as printed, J Q K = 10); its suit names the attribute that meets it.",
-        ),
-    ];
-    if let Some(deck) = deck {
-        let suits: Vec<Vec<String>> = blockprint_content::SUITS
+    // The suits' attributes as the City Streets deck gives them (or the first deck; none: no suit rows).
+    let deck = lib.deck(CITY_STREETS).or(lib.decks.first());
+    let suits: Vec<Vec<String>> = match deck {
+        Some(deck) => blockprint_content::SUITS
             .iter()
             .zip(faces::meanings(deck))
             .map(|(s, m)| {
@@ -232,33 +385,12 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
                 let (abbr, name, gloss) = faces::attribute(&q(m));
                 vec![sym.to_owned(), format!("{abbr}: {name}"), gloss]
             })
-            .collect();
-        road.push(table(&["Suit", "Attribute", "Think"], &[2, 5, 5], suits));
-    }
-    road.push(t("Meet a card: ", "roll for driving, riding or running with the suit's attribute. Success: move on one card and deal the next. Failure: lose HP equal to the card's damage."));
-    fronts.push(card("Chase", "1/3", road));
-    // Chase 2: moves.
-    fronts.push(card(
-        "Chase",
-        "2/3",
-        vec![
-            Block::Heading { text: "The quarry's turn (one of)".into() },
-            list(&[
-                ("Take the road ahead: ", "meet the face-up card in front of you."),
-                ("Slow down: ", "turn your card face down and stay put. Not while you share a card with the pursuer."),
-                ("Swerve: ", "deal a new card and meet it at once, whatever it is."),
-            ]),
-            t("Slow down three turns running ", "and the quarry gets away."),
-            Block::Heading { text: "The pursuer's turn (one of)".into() },
-            list(&[
-                ("Follow ", "any card already face up."),
-                ("Strike out: ", "deal a card of your own, a new route."),
-                ("Slow down: ", "lose the turn; the card ahead goes face down."),
-            ]),
-            t("Bridging: ", "to cross from its own route to the quarry's, the pursuer swerves. The new card is a bridge between its card and the quarry's, and the pursuer must meet it."),
-        ],
-    ));
-    // Chase 3: the end, with the outcome table's exact odds.
+            .collect(),
+        None => Vec::new(),
+    };
+    slots.rows.insert("suits", (vec![2, 5, 5], suits));
+
+    // The chase's end: the outcome table's exact odds.
     let outcome = tab(CHASE_OUTCOME)?;
     let mut chances = Vec::new();
     for i in 0..outcome.rows.len() {
@@ -274,33 +406,15 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
             q(&spoken_result(&r.result.value)),
         ]);
     }
-    fronts.push(card(
-        "Chase",
-        "3/3",
-        vec![
-            Block::Heading {
-                text: "Ending the chase".into(),
-            },
-            list(&[
-                ("", "The quarry slows down three turns running and is gone."),
-                ("", "One side gives up."),
-                (
-                    "",
-                    "A side drops to 0 HP or below: it is boxed in, cornered or rolled over.",
-                ),
-            ]),
-            Block::Heading {
-                text: format!("At 0 HP roll {}", outcome.dice.value),
-            },
-            table(
-                &[outcome.dice.value.as_str(), "Odds", "What happens"],
-                &[2, 4, 8],
-                rows,
-            ),
-        ],
-    ));
+    slots
+        .values
+        .insert("outcome-dice", outcome.dice.value.clone());
+    slots
+        .columns
+        .insert("outcome-dice", vec![outcome.dice.value.clone()]);
+    slots.rows.insert("outcome", (vec![2, 4, 8], rows));
 
-    // Interrogation 1: the matrix, straight from the content.
+    // The interrogation matrix, straight from the content.
     let matrix = lookup(MATRIX)?;
     let rows: Vec<Vec<String>> = matrix
         .entries
@@ -310,15 +424,9 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
             vec![q(a), q(b), q(&e.value.value.to_string())]
         })
         .collect();
-    fronts.push(card(
-        "Interrogation",
-        "1/2",
-        vec![
-            t("", "Everyone picks a target and an approach card in secret; reveal together. Roll = 1d20 + CHA modifier each, higher wins, ties roll again."),
-            table(&["Investigator", "NPC", "Outcome"], &[9, 8, 17], rows),
-        ],
-    ));
-    // Interrogation 2: damage by turf (means from the engine), the lawyer, threats.
+    slots.rows.insert("matrix", (vec![9, 8, 17], rows));
+
+    // Damage by turf (means from the engine), and the lawyer.
     let turf = lookup(TURF_DAMAGE)?;
     let mut rows = Vec::new();
     for e in &turf.entries {
@@ -330,45 +438,23 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
             mean(&d.mean()),
         ]);
     }
+    slots.rows.insert("turf-damage", (vec![4, 4, 2], rows));
     let lawyer = tab(LAWYER)?;
-    let mut lawyer_odds = None;
+    slots
+        .values
+        .insert("lawyer-dice", lawyer.dice.value.clone());
     for (i, r) in lawyer.rows.iter().enumerate() {
-        if r.result.value.to_lowercase().contains("lawyer shows") {
-            lawyer_odds =
-                blockprint_content::check::row_probability(&cx.report, &lawyer.id.value, i)
-                    .cloned();
+        let p = blockprint_content::check::row_probability(&cx.report, &lawyer.id.value, i);
+        if let (true, Some(p)) = (r.result.value.to_lowercase().contains("lawyer shows"), p) {
+            slots.values.insert(
+                "lawyer-odds",
+                player_odds(std::slice::from_ref(p)).remove(0),
+            );
+            slots
+                .values
+                .insert("lawyer-result", q(&spoken_result(&r.result.value)));
         }
     }
-    let lawyer_line = match &lawyer_odds {
-        Some(p) => format!(
-            "each time an NPC clams up in an interrogation, roll {}: counsel arrives {} of the time ({}).",
-            lawyer.dice.value,
-            player_odds(std::slice::from_ref(p)).remove(0),
-            lawyer
-                .rows
-                .iter()
-                .find(|r| r.result.value.to_lowercase().contains("lawyer shows"))
-                .map(|r| q(&spoken_result(&r.result.value)))
-                .unwrap_or_default()
-        ),
-        None => format!(
-            "each time an NPC clams up in an interrogation, roll {} on the lawyer table.",
-            lawyer.dice.value
-        ),
-    };
-    fronts.push(card(
-        "Interrogation",
-        "2/2",
-        vec![
-            t("HP is Hostile Position. ", "Order roll: Charisma. Whoever reaches 0 gives the other side what it wants."),
-            Block::Heading { text: "Normal damage by turf".into() },
-            table(&["Where", "Damage", "Mean"], &[4, 4, 2], rows),
-            t("", "Bad Cop against Mouth Off: the winner doubles the damage."),
-            t("Make them Sweat ", "only on your own turf."),
-            t("The lawyer: ", &lawyer_line),
-            t("Threats: ", "skip the approaches and deal your weapon's fight damage + CHA. You will answer for it later."),
-        ],
-    ));
 
     // Fights: damage with exact means.
     let fight = lookup(FIGHT_DAMAGE)?;
@@ -378,34 +464,9 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
         let d = dist(&dice_text)?;
         rows.push(vec![q(&e.key.value), dice_text, mean(&d.mean())]);
     }
-    fronts.push(card(
-        "Fight",
-        "",
-        vec![
-            t("HP is Hit Points. ", "Order roll: Dexterity."),
-            table(&["Weapon", "Damage", "Mean"], &[6, 3, 2], rows),
-            t("", "Add STR when brawling, DEX with a ranged weapon. Every hit takes at least 1 HP."),
-            t("Exploding (!): ", "a die that shows its highest face is rolled again and added, again and again. The mean counts every explosion."),
-            t("Below 0 HP ", "the damage comes off STR or CON; then a CON roll, and on a failure you are critically injured and out."),
-        ],
-    ));
+    slots.rows.insert("fight-damage", (vec![6, 3, 2], rows));
 
-    // Legwork 1: the procedure. Legwork 2: the odds.
-    fronts.push(card(
-        "Legwork",
-        "1/2",
-        vec![
-            t("", "Once a week, free: roll 1d6 per level, more or fewer by the activity's attribute modifier, never fewer than one."),
-            t("Each 6 ", "is a Progress. At the case's hidden Break threshold you get a Break."),
-            t("Each 1 ", "is a hunch. Let it go, or follow it up:"),
-            list(&[
-                ("", "keep the 1s and 6s; reroll every 2–5 once;"),
-                ("", "now every 6 and every 1 is a Progress, and every 1 costs a Stress."),
-            ]),
-            t("Stress, per point: ", "lose 1 HP (not below 0), strain a good relationship, or lose an attribute point for good."),
-            t("Overtime ", "(each further roll in a week): Stress doubles and every hunch must be followed."),
-        ],
-    ));
+    // Legwork odds by pool size.
     let (mut progress, mut hunch, mut followed) = (Vec::new(), Vec::new(), Vec::new());
     for n in POOLS {
         let (p, h, f) = pool_odds(n)?;
@@ -422,19 +483,7 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
         .zip(progress.into_iter().zip(hunch).zip(followed))
         .map(|(n, ((p, h), f))| vec![n.to_string(), p, h, f])
         .collect();
-    fronts.push(card(
-        "Legwork",
-        "2/2",
-        vec![
-            Block::Heading { text: "Odds by number of dice".into() },
-            table(
-                &["Dice", "≥ 1 Progress", "≥ 1 hunch", "≥ 1 Progress, hunches followed"],
-                &[2, 5, 5, 5],
-                rows,
-            ),
-            t("", "“Hunches followed”: every hunch is followed up (as overtime demands); once a hunch is followed its 1s are Progress, so the roll comes up empty only when every die shows 2–5."),
-        ],
-    ));
+    slots.rows.insert("pool-odds", (vec![2, 5, 5, 5], rows));
 
     // The DA.
     let closing = lookup(CLOSING)?;
@@ -447,6 +496,7 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
             _ => None,
         })
         .ok_or_else(|| missing(&format!("{CLOSING}: {PER_BREAK}")))?;
+    slots.values.insert("per-break", per_break.to_string());
     let sentencing = lookup(SENTENCING)?;
     let mut targets: Vec<i64> = sentencing
         .entries
@@ -473,8 +523,19 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
             row
         })
         .collect();
-    let mut columns = vec!["Breaks".to_owned()];
-    columns.extend(targets.iter().map(|t| format!("≥ {t}")));
+    slots.columns.insert(
+        "sentences",
+        targets.iter().map(|t| format!("≥ {t}")).collect(),
+    );
+    slots.rows.insert(
+        "da-odds",
+        (
+            std::iter::once(3)
+                .chain(targets.iter().map(|_| 2))
+                .collect(),
+            rows,
+        ),
+    );
     let mods: Vec<(String, String)> = closing
         .entries
         .iter()
@@ -488,25 +549,20 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
             (format!("{v} "), q(&e.key.value))
         })
         .collect();
-    fronts.push(card(
-        "The DA",
-        "",
-        vec![
-            t("Bring ", "a Suspect in custody, a piece of Evidence and a Witness. It takes your legwork (on overtime: 1d6 Stress)."),
-            t("Roll 1d20 ", &format!("+{per_break} per Break + modifiers; meet the minimum sentence in years.")),
-            Block::List { items: mods },
-            Block::Heading {
-                text: "Chance the DA accepts, by Breaks and minimum sentence".into(),
-            },
-            Block::Table {
-                widths: std::iter::once(3).chain(targets.iter().map(|_| 2)).collect(),
-                columns,
-                rows,
-            },
-            t("Refused? ", "Try again after a new Break, or strain your relationship with the DA."),
-        ],
-    ));
+    slots
+        .blocks
+        .insert("closing-modifiers", Block::List { items: mods });
 
+    let mut fronts = Vec::new();
+    for anchor in &page.order {
+        let part = &page.parts[anchor];
+        let (title, number) = title_and_part(&part.title);
+        fronts.push(Face::Reference(Reference {
+            title,
+            part: number,
+            blocks: slots.blocks(&part.blocks)?,
+        }));
+    }
     let back = fronts.len();
     let mut faces = fronts;
     faces.push(Face::Back(Back {
@@ -520,12 +576,16 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
 }
 
 /// The approach cards: `players` sets of the investigators' three and `players` sets of the NPCs' three,
-/// each with what it does against the other side's approaches (from the content's matrix when given).
+/// each with what the kit's page `approach-cards` says of it (the paragraphs under its `##` heading) and
+/// what it does against the other side's approaches (from the content's matrix when given).
 pub fn approach_cards(
     players: u32,
-    cx: Option<&Checked>,
-) -> (Vec<Face>, Vec<Card>, serde_json::Value) {
-    let matrix = cx.and_then(|cx| cx.lib.lookup(MATRIX));
+    cx: &Checked,
+) -> Result<(Vec<Face>, Vec<Card>, serde_json::Value)> {
+    let anchors = approach_anchors();
+    let needs: Vec<&str> = anchors.iter().map(String::as_str).collect();
+    let page = crate::kits::prose(cx, GAME, APPROACH_PAGE, &needs)?;
+    let matrix = cx.lib.lookup(MATRIX);
     let against = |mine: &str, investigator: bool| -> Vec<(String, String)> {
         let Some(m) = matrix else {
             return Vec::new();
@@ -546,15 +606,16 @@ pub fn approach_cards(
             })
             .collect()
     };
-    let blurb = |name: &str| match name {
-        "Good Cop" => {
-            "Coffee, sympathy, a way out. You are on their side, or so they should think."
+    let slots = Slots::new(APPROACH_PAGE);
+    let blurb = |name: &str| -> Result<String> {
+        let part = &page.parts[&blockprint_content::prose::anchor(name)];
+        let mut words = Vec::new();
+        for b in slots.blocks(&part.blocks)? {
+            if let Block::Text { lead, text } = b {
+                words.push(format!("{lead}{text}"));
+            }
         }
-        "Bad Cop" => "Raised voice, slammed table, the weight of the badge.",
-        "Make them Sweat" => "Silence, a long wait, a hot room. Only on your own turf.",
-        "Mouth Off" => "Loud, insulting, looking for the fight that ends the talk.",
-        "Play it Cool" => "Calm, helpful-sounding, giving nothing that matters.",
-        _ => "Nothing to say. Maybe a lawyer is on the way.",
+        Ok(words.join(" "))
     };
     let mut faces = Vec::new();
     for (side, names) in [("investigator", INVESTIGATOR), ("npc", NPC)] {
@@ -562,12 +623,13 @@ pub fn approach_cards(
             faces.push(Face::Approach(Approach {
                 side: side.into(),
                 name: name.into(),
-                blurb: blurb(name).into(),
+                blurb: blurb(name)?,
                 against: against(name, side == "investigator"),
                 set: 0,
             }));
         }
     }
+
     let inv_back = faces.len();
     faces.push(Face::Back(Back {
         style: "investigator".into(),
@@ -601,7 +663,7 @@ pub fn approach_cards(
             }
         }
     }
-    (out_faces, cards, serde_json::json!({ "players": players }))
+    Ok((out_faces, cards, serde_json::json!({ "players": players })))
 }
 
 #[cfg(test)]
