@@ -1218,9 +1218,17 @@ fn check_refuses_a_kit_page_without_a_heading_a_kit_prints() {
         assert_eq!(placed.get(&key), Some(&vec![kind.to_owned()]), "{key:?}");
     }
     let both = vec!["cards".to_owned(), "kit-bbb".to_owned()];
-    let key = ("bbb".to_owned(), "reference-cards".to_owned(), "the-da".to_owned());
+    let key = (
+        "bbb".to_owned(),
+        "reference-cards".to_owned(),
+        "the-da".to_owned(),
+    );
     assert_eq!(placed.get(&key), Some(&both), "{key:?}");
-    let key = ("bbb".to_owned(), "approach-cards".to_owned(), "clam-up".to_owned());
+    let key = (
+        "bbb".to_owned(),
+        "approach-cards".to_owned(),
+        "clam-up".to_owned(),
+    );
     assert_eq!(placed.get(&key), Some(&vec!["cards".to_owned()]), "{key:?}");
     let lib = library();
     let t = tempfile::tempdir().unwrap();
