@@ -127,8 +127,9 @@ pub fn run(
     // `--out` do not wait for each other.
     //
     // A run that fails leaves nothing new behind: the folders it made for itself (the kind's folder and
-    // any missing parents, `--out` included) are removed again, while the lock is still held. In a
-    // folder that was there before, what was written stays journalled and a rerun resumes from there.
+    // any missing parents, `--out` included, each while it is empty) are removed again, while the lock
+    // is still held. In a folder that was there before, what was written stays journalled and a rerun
+    // resumes from there.
     let made = first_missing(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
     let lock = super::output::lock_folder(&dir)
@@ -136,20 +137,32 @@ pub fn run(
     let lock = match lock {
         Ok(l) => l,
         Err(e) => {
-            if let Some(top) = &made {
-                let _ = std::fs::remove_dir_all(top);
-            }
+            unmake(&dir, made.as_deref());
             return Err(e);
         }
     };
     let result = run_locked(kind, cx, req, engine, opts, started, &formats, &dir);
-    if result.is_err()
-        && let Some(top) = &made
-    {
-        let _ = std::fs::remove_dir_all(top);
+    if result.is_err() {
+        unmake(&dir, made.as_deref());
     }
     drop(lock);
     result
+}
+
+/// Undo the folders a failed run made: the kind's folder `dir` with what the run wrote into it when the
+/// run made it (`made` is then `dir` or one of its parents), and each parent up to `made` while it is
+/// empty (another kind's run may be writing beside it: `build`, or a second command into the same
+/// `--out`).
+fn unmake(dir: &Path, made: Option<&Path>) {
+    let Some(top) = made else { return };
+    let _ = std::fs::remove_dir_all(dir);
+    let mut at = dir.parent();
+    while let Some(d) = at {
+        if !d.starts_with(top) || std::fs::remove_dir(d).is_err() {
+            break;
+        }
+        at = d.parent();
+    }
 }
 
 /// The outermost of `dir` and its parents that does not exist yet (the first folder `create_dir_all`
