@@ -1765,3 +1765,75 @@ fn reference_and_approach_cards_read_their_words_from_the_kit_pages() {
     );
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// The lawyer's line on the Interrogation card finds its row by the `lawyer` tag; content written before
+/// the tag finds it by what the row says, and a table whose rows say neither gives its first row. Any
+/// lawyer table `check` accepts fills the card.
+#[test]
+fn the_lawyer_row_is_found_by_tag_then_by_its_words_then_first() {
+    let t = tempfile::tempdir().unwrap();
+    let content = t.path().join("content");
+    let (c, o) = (
+        content.to_str().unwrap(),
+        t.path().join("out").to_str().unwrap().to_owned(),
+    );
+    ok(&["init", "-q", c]);
+    let action = content.join("bbb/06-action.toml");
+    let toml = std::fs::read_to_string(&action).unwrap();
+    let line = |toml: &str| {
+        std::fs::write(&action, toml).unwrap();
+        ok(&[
+            "cards",
+            "--content",
+            c,
+            "--format",
+            "md",
+            "--out",
+            &o,
+            "--force",
+            "-q",
+        ]);
+        let md = std::fs::read_to_string(t.path().join("out/cards/bbb/reference.md")).unwrap();
+        md.lines()
+            .find(|l| l.contains("clams up in an interrogation"))
+            .unwrap_or_else(|| panic!("no lawyer line in {md}"))
+            .to_owned()
+    };
+    let tagged = r#"{ on = "1",   result = "The lawyer shows up: a Scholar of level {1d6}", tags = ["lawyer"] },"#;
+    assert!(toml.contains(tagged));
+    // The built-in content: the tagged row, 1 in 6.
+    let built_in = line(&toml);
+    assert!(built_in.contains("1/6 (16.7%) of the time"), "{built_in}");
+    assert!(built_in.contains("The lawyer shows up"), "{built_in}");
+    // The tag on the other row: that row is where counsel arrives, whatever it says.
+    let moved = toml
+        .replace(
+            tagged,
+            r#"{ on = "1",   result = "The lawyer shows up: a Scholar of level {1d6}" },"#,
+        )
+        .replace(
+            r#"{ on = "2-6", result = "No lawyer appears" },"#,
+            r#"{ on = "2-6", result = "A public defender, eventually", tags = ["lawyer"] },"#,
+        );
+    let l = line(&moved);
+    assert!(
+        l.contains("5/6 (83.3%) of the time") && l.contains("A public defender"),
+        "{l}"
+    );
+    // No tag: the row that says the lawyer shows.
+    let l = line(&toml.replace(", tags = [\"lawyer\"]", ""));
+    assert_eq!(l, built_in);
+    // No tag, and no row says so: the first row.
+    let l = line(
+        &toml
+            .replace(
+                tagged,
+                r#"{ on = "1-2", result = "Counsel in a cheap suit" },"#,
+            )
+            .replace(r#"{ on = "2-6","#, r#"{ on = "3-6","#),
+    );
+    assert!(
+        l.contains("1/3 (33.3%) of the time") && l.contains("Counsel in a cheap suit"),
+        "{l}"
+    );
+}

@@ -443,17 +443,31 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
     slots
         .values
         .insert("lawyer-dice", lawyer.dice.value.clone());
-    for (i, r) in lawyer.rows.iter().enumerate() {
-        let p = blockprint_content::check::row_probability(&cx.report, &lawyer.id.value, i);
-        if let (true, Some(p)) = (r.result.value.to_lowercase().contains("lawyer shows"), p) {
-            slots.values.insert(
-                "lawyer-odds",
-                player_odds(std::slice::from_ref(p)).remove(0),
-            );
-            slots
-                .values
-                .insert("lawyer-result", q(&spoken_result(&r.result.value)));
-        }
+    // The row where counsel arrives: the one tagged `lawyer`; in content written before the tag, the one
+    // whose result says the lawyer shows; failing both, the table's first row, as the source orders it. Any
+    // table `check` accepts fills the card, whatever its rows say.
+    let shows = lawyer
+        .rows
+        .iter()
+        .position(|r| r.has_tag("lawyer"))
+        .or_else(|| {
+            lawyer
+                .rows
+                .iter()
+                .position(|r| r.result.value.to_lowercase().contains("lawyer shows"))
+        })
+        .unwrap_or(0);
+    if let (Some(r), Some(p)) = (
+        lawyer.rows.get(shows),
+        blockprint_content::check::row_probability(&cx.report, &lawyer.id.value, shows),
+    ) {
+        slots.values.insert(
+            "lawyer-odds",
+            player_odds(std::slice::from_ref(p)).remove(0),
+        );
+        slots
+            .values
+            .insert("lawyer-result", q(&spoken_result(&r.result.value)));
     }
 
     // Fights: damage with exact means.
