@@ -1172,7 +1172,6 @@ fn a_dice_lookup_check_accepts_can_be_worked_out_for_the_cards() {
 /// Every `(game, page, anchor)` a kind places from a kit's prose page, with the kinds that place it,
 /// as the kinds declare it ([`blockprint::check::Requirements::prose`]).
 fn placed_headings() -> BTreeMap<(String, String, String), Vec<String>> {
-    use blockprint::generators::Kind as _;
     let registry =
         blockprint::generators::Registry::new(&blockprint::render::Templates::builtin()).unwrap();
     let mut out: BTreeMap<(String, String, String), Vec<String>> = BTreeMap::new();
