@@ -28,7 +28,7 @@ mod check;
 pub mod help;
 mod init;
 pub mod make;
-mod odds;
+pub(crate) mod odds;
 mod roll;
 mod serve;
 mod shell;

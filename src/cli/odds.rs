@@ -124,7 +124,7 @@ fn located(kind: &str, src: &str, span: dice::Span, message: &str, hint: Option<
 
 /// `s` with every control character written as a Rust escape (`\u{1b}`): what a user typed is echoed
 /// in errors without letting it move the cursor, colour the terminal or ring its bell.
-pub(super) fn escaped(s: &str) -> String {
+pub(crate) fn escaped(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if c.is_control() {

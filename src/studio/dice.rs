@@ -12,6 +12,8 @@ use num_rational::BigRational;
 use serde::{Deserialize, Serialize};
 
 use super::{App, refuse};
+// Control characters written as escapes (`\u{1b}`), as the command line shows them.
+use crate::cli::odds::escaped;
 use crate::dice::{self, Expr};
 use crate::roll::{self, TableRoll};
 
@@ -113,19 +115,6 @@ struct Answer {
     contest: Option<Contest>,
     chances: Vec<Chance>,
     bad: Vec<Bad>,
-}
-
-/// `s` with control characters written as escapes (`\u{1b}`), as the command line shows them.
-fn escaped(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_control() {
-            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// The bad-expression report for `src` with the fault at byte `start..end`.
