@@ -613,8 +613,7 @@ pub fn render(
 
 /// Typeset [`blockprint_kind::Pictures`] and render each page to PNG: (relative path, bytes).
 fn pictures(engine: &Engine, p: &blockprint_kind::Pictures) -> Result<Vec<(String, Vec<u8>)>> {
-    let doc = engine.typeset(&format!("{}.typ", p.template), &p.data)?;
-    let pngs = super::cards::pngs(&doc, p.dpi).map_err(Error::Bug)?;
+    let pngs = engine.page_pngs(&format!("{}.typ", p.template), &p.data, p.dpi)?;
     if pngs.len() != p.names.len() {
         return Err(Error::Bug(format!(
             "`{}` typeset {} pages for {} pictures",
@@ -623,7 +622,7 @@ fn pictures(engine: &Engine, p: &blockprint_kind::Pictures) -> Result<Vec<(Strin
             p.names.len()
         )));
     }
-    Ok(p.names.iter().cloned().zip(pngs).collect())
+    Ok(p.names.iter().cloned().zip(pngs.iter().cloned()).collect())
 }
 
 /// Merge the written PDF parts into one print file.

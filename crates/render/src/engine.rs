@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, RwLock};
 use std::time::Instant;
 
+use sha2::Digest;
 use typst::World;
 use typst::diag::SourceDiagnostic;
 use typst::foundations::{Bytes, Label, Smart, Value};
@@ -139,9 +140,18 @@ pub struct Engine {
     /// never pulls a cache from under a running compile on another thread.
     gate: RwLock<()>,
     compiles: AtomicUsize,
+    /// Pages drawn as PNG, by what drew them ([`Engine::page_pngs`]), and the bytes they hold.
+    drawn: Mutex<(BTreeMap<[u8; 32], Drawn>, usize)>,
     /// Templates that ask for break opportunities in long unbroken strings ([`super::wrap`]).
     breaking: BTreeSet<String>,
 }
+
+/// Pages drawn once ([`Engine::page_pngs`]): empty until the first thread to ask has drawn them.
+type Drawn = std::sync::Arc<Mutex<Option<std::sync::Arc<Vec<Vec<u8>>>>>>;
+
+/// The most PNG bytes an engine remembers ([`Engine::page_pngs`]): every deck of the built-in content
+/// twice over, and a bound on a long-lived engine (the studio's).
+const DRAWN_BYTES: usize = 64 << 20;
 
 /// Evict typst's memoized results every this many compiles: often enough to keep memory flat over any
 /// batch, rarely enough that threads seldom wait for each other.
@@ -193,6 +203,7 @@ impl Engine {
             export_us: AtomicU64::new(0),
             gate: RwLock::new(()),
             compiles: AtomicUsize::new(0),
+            drawn: Mutex::new((BTreeMap::new(), 0)),
         })
     }
 
@@ -488,6 +499,41 @@ impl Engine {
     /// Compile a template and return the laid-out document (for tests that look at the glyphs set).
     pub fn typeset(&self, template: &str, data: &serde_json::Value) -> Result<PagedDocument> {
         self.compile(template, data, |_, doc, _| Ok(doc))
+    }
+
+    /// Every page of `template` typeset with `data`, as a PNG at `dpi`. The engine remembers what it drew
+    /// (up to [`DRAWN_BYTES`]; past that it starts again), so kinds that draw the same pages in one run
+    /// typeset and draw them once: `build` writes Foundry's v13 and v12 decks, whose card pictures are the
+    /// same. A second thread asking for pages being drawn waits for them rather than drawing them too.
+    pub fn page_pngs(
+        &self,
+        template: &str,
+        data: &serde_json::Value,
+        dpi: f64,
+    ) -> Result<std::sync::Arc<Vec<Vec<u8>>>> {
+        let mut key = sha2::Sha256::new();
+        key.update(template.as_bytes());
+        key.update([0]);
+        key.update(dpi.to_le_bytes());
+        key.update(serde_json::to_vec(data).map_err(|e| Error::Bug(e.to_string()))?);
+        let key: [u8; 32] = key.finalize().into();
+        let slot = {
+            let mut drawn = self.drawn.lock().unwrap_or_else(|e| e.into_inner());
+            drawn.0.entry(key).or_default().clone()
+        };
+        let mut pages = slot.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(pngs) = &*pages {
+            return Ok(pngs.clone());
+        }
+        let doc = self.typeset(template, data)?;
+        let pngs = std::sync::Arc::new(super::cards::pngs(&doc, dpi).map_err(Error::Bug)?);
+        *pages = Some(pngs.clone());
+        let mut drawn = self.drawn.lock().unwrap_or_else(|e| e.into_inner());
+        drawn.1 += pngs.iter().map(Vec::len).sum::<usize>();
+        if drawn.1 > DRAWN_BYTES {
+            *drawn = (BTreeMap::new(), 0);
+        }
+        Ok(pngs)
     }
 }
 
