@@ -798,3 +798,25 @@ fn auto_colours_a_terminal() {
     let dumb = run(&[("TERM", "dumb")]);
     assert!(!dumb.contains('\x1b'), "{dumb:?}");
 }
+
+/// Every option and argument of every command says what it is for in `--help` (Storypath's
+/// `--quarry-laps` and `--pursuer-laps` once had none).
+#[test]
+fn every_option_of_every_command_has_help() {
+    fn walk(cmd: &clap::Command, path: &str, bare: &mut Vec<String>) {
+        for a in cmd.get_arguments() {
+            let said = a
+                .get_help()
+                .is_some_and(|h| !h.to_string().trim().is_empty());
+            if !a.is_hide_set() && !said {
+                bare.push(format!("{path} {}", a.get_id()));
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            walk(sub, &format!("{path} {}", sub.get_name()), bare);
+        }
+    }
+    let mut bare = Vec::new();
+    walk(&blockprint::cli::help::command(), "blockprint", &mut bare);
+    assert_eq!(bare, Vec::<String>::new());
+}

@@ -429,8 +429,10 @@ pub struct Args {
     /// Laps each side needs (1 to 20); --quarry-laps and --pursuer-laps set one side's.
     #[arg(long, default_value_t = 3, value_name = "N")]
     pub laps: u32,
+    /// Laps the quarry needs (1 to 20), instead of --laps.
     #[arg(long, value_name = "N")]
     pub quarry_laps: Option<u32>,
+    /// Laps the pursuers need (1 to 20), instead of --laps.
     #[arg(long, value_name = "N")]
     pub pursuer_laps: Option<u32>,
     /// The interval limit (1 to 40; default twice the larger laps needed).

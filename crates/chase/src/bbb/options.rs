@@ -5,16 +5,16 @@ use super::*;
 /// `chase … bbb` options.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
-    /// The quarry's level: dice per chase roll before the attribute modifier.
+    /// The quarry's level (0 to 20): dice per chase roll before the attribute modifier.
     #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = clap::value_parser!(i32).range(0..=20))]
     pub quarry_level: i32,
-    /// The pursuer's level.
+    /// The pursuer's level (0 to 20).
     #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = clap::value_parser!(i32).range(0..=20))]
     pub pursuer_level: i32,
-    /// The quarry's Hot Pursuit at the start (its HP; pooled when it shares a vehicle).
+    /// The quarry's Hot Pursuit at the start (1 to 200; its HP, pooled when it shares a vehicle).
     #[arg(long, default_value_t = 10, allow_hyphen_values = true, value_parser = clap::value_parser!(i16).range(1..=200))]
     pub quarry_hp: i16,
-    /// The pursuer's Hot Pursuit at the start.
+    /// The pursuer's Hot Pursuit at the start (1 to 200).
     #[arg(long, default_value_t = 10, allow_hyphen_values = true, value_parser = clap::value_parser!(i16).range(1..=200))]
     pub pursuer_hp: i16,
     /// The quarry's attribute modifiers, e.g. `wis=1,dex=2,int=-1` (missing ones are 0).
@@ -39,10 +39,10 @@ pub struct Args {
     /// The pursuer's transport is notably faster.
     #[arg(long)]
     pub pursuer_faster: bool,
-    /// People in the quarry's vehicle (two or more over the other side's: disadvantage).
+    /// People in the quarry's vehicle (1 to 50; two or more over the other side's: disadvantage).
     #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = clap::value_parser!(u32).range(1..=50))]
     pub quarry_occupants: u32,
-    /// People in the pursuer's vehicle.
+    /// People in the pursuer's vehicle (1 to 50).
     #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = clap::value_parser!(u32).range(1..=50))]
     pub pursuer_occupants: u32,
     /// The side that should have no chance but plays a desperate pursuit, at disadvantage.
