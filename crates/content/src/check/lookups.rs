@@ -65,14 +65,14 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                                     "a dice lookup's exact odds are printed; use fewer dice or dice with fewer sides".to_owned()
                                 })),
                             );
-                        } else if let Some(problem) = not_whole(&parsed) {
+                        } else if !rolls_whole(&parsed) {
                             // Rolled values are used as counts (a Break threshold), so they must be whole.
                             out.push(
                                 Diagnostic::error(
                                     Kind::BadDice,
                                     &lib.sources,
                                     &e.value.loc,
-                                    format!("{what}: {problem}"),
+                                    format!("{what}: can roll values that are not whole numbers"),
                                 )
                                 .with_table(id)
                                 .with_hint("a dice lookup's values are rolled and used as whole numbers; drop the `/` or round inside the table that uses it"),
@@ -267,17 +267,11 @@ fn npcs(lib: &Library, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Why a dice expression may roll something other than a whole number, if it may.
-fn not_whole(expr: &dice::Expr) -> Option<String> {
-    if expr.is_integer_valued() {
-        return None;
-    }
-    match expr.distribution() {
-        Ok(d) if d.integer_outcomes().is_some() => None,
-        Ok(_) => Some("can roll values that are not whole numbers".to_owned()),
-        Err(e) => Some(format!(
-            "cannot be shown to roll whole numbers: {}",
-            e.message
-        )),
-    }
+/// Whether a dice expression rolls whole numbers only. Its distribution is known to work out: the
+/// caller reports an expression whose distribution does not first.
+fn rolls_whole(expr: &dice::Expr) -> bool {
+    expr.is_integer_valued()
+        || expr
+            .distribution()
+            .is_ok_and(|d| d.integer_outcomes().is_some())
 }
