@@ -32,6 +32,18 @@ pub const ACTIONS: [&str; 5] = ["Ready", "Run", "Flow", "Bolt", "Strike"];
 /// The content key of Bolt played upside down (a bid of two tokens).
 pub const BOLT_INVERTED: &str = "Bolt inverted";
 
+/// The words on the back of every action card, one a line (the set's number under them).
+pub const BACK: [&str; 3] = ["Ready", "Bolt", "Flow"];
+
+/// The words on a Sprint Token, one a line, front and back alike.
+pub const TOKEN_FACE: [&str; 3] = ["Sprint", "1", "Token"];
+
+/// How far up from the paper's bottom edge a card sheet's footer may reach, in µm, when it runs across
+/// the foot of the sheet: its lines sit between the crop marks and the edge, the band the comparison of
+/// PDF and Markdown leaves out as page furniture (tests/kits/sentences.rs reads 13 mm). A sheet with
+/// more room under its cards (the Sprint Tokens) would otherwise set its footer higher up.
+pub const FOOT: i64 = 12_500;
+
 /// One entry per document kind of the kit, in output order: how many documents it gives (worked out
 /// without making them, so counting the kit's documents costs nothing: the chase odds take most of a
 /// kit's time) and the function that makes them (a track document per `[[track]]`).
@@ -316,14 +328,32 @@ pub struct CardsData {
     pub layout: Imposition,
     /// The cards of one set, for the Markdown.
     pub set_faces: Vec<Face>,
-    pub speed: Vec<(String, String)>,
+    /// The label over each card's defence: the `rbf.action.defence` lookup's value column.
+    pub attacked: String,
+    /// The credit every action card prints ([`credit`]).
+    pub credit: String,
+    /// The words of an action card's back ([`BACK`]).
+    pub back: Vec<String>,
+    /// The words of a Sprint Token ([`TOKEN_FACE`]).
+    pub token: Vec<String>,
+    /// How many cards or tokens the sheets hold.
+    pub count: usize,
+    /// How many sheets of paper: a front and its backs are one sheet.
+    pub sheets: usize,
 }
 
 /// A card sheet document: the data with its crop marks shortened and its footer bands
-/// ([`super::uwsp::kit_sheet`]).
+/// ([`super::uwsp::kit_sheet`]), those across the foot of the sheet kept within [`FOOT`] of its edge.
 fn cards_doc(stem: &str, title: String, data: &CardsData) -> Result<Document> {
     let mut data = serde_json::to_value(data).map_err(|e| Error::Bug(e.to_string()))?;
     super::uwsp::kit_sheet(&mut data)?;
+    let page_h = data["layout"]["page_h"].as_f64().unwrap_or(0.0);
+    if let Some(bands) = data["footer"]["bands"].as_array_mut() {
+        *bands = bands
+            .drain(..)
+            .filter_map(|b| low_band(b, page_h))
+            .collect();
+    }
     Ok(Document {
         stem: stem.into(),
         template: CARDS_TEMPLATE.into(),
@@ -334,6 +364,26 @@ fn cards_doc(stem: &str, title: String, data: &CardsData) -> Result<Document> {
         summary: serde_json::Value::Null,
         bookmark: String::new(),
     })
+}
+
+/// A footer band of a card sheet kept low: one across the foot starts no higher than [`FOOT`] above
+/// the paper's bottom edge (`page_h` in mm), and is dropped when too little of it is left for a line;
+/// a band turned up the margin stays as it is.
+fn low_band(mut b: serde_json::Value, page_h: f64) -> Option<serde_json::Value> {
+    if b["turned"].as_bool() == Some(true) {
+        return Some(b);
+    }
+    // In µm, so the band's edges stay the round numbers the imposition gives.
+    let um = |mm: f64| (mm * 1000.0).round() as i64;
+    let (y, depth) = (um(b["y"].as_f64()?), um(b["depth"].as_f64()?));
+    let bottom = y + depth;
+    let top = y.max(um(page_h) - FOOT);
+    if bottom - top < super::uwsp::BAND_MIN {
+        return None;
+    }
+    b["y"] = serde_json::json!(top as f64 / 1000.0);
+    b["depth"] = serde_json::json!((bottom - top) as f64 / 1000.0);
+    Some(b)
 }
 
 fn credit(about: &About) -> String {
@@ -376,6 +426,14 @@ fn set_faces(cx: &Checked, set: u32, about: &About) -> Result<Vec<Face>> {
     Ok(faces)
 }
 
+/// The label of the cards' defence line: the value column of `rbf.action.defence` (`If attacked`).
+fn attacked(cx: &Checked) -> Result<String> {
+    cx.lib
+        .lookup("rbf.action.defence")
+        .map(|l| String::from(&l.value))
+        .ok_or_else(|| Error::Bug("checked content lacks `rbf.action.defence`".into()))
+}
+
 fn speed(cx: &Checked) -> Result<Vec<(String, String)>> {
     let l = cx
         .lib
@@ -411,10 +469,15 @@ fn action_cards(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
         what: "actions".into(),
         title: title.clone(),
         sets: SETS,
+        sheets: layout.pages.len().div_ceil(2),
+        count: cards.len(),
         faces,
         layout,
         set_faces: set_faces(cx, 1, &about)?,
-        speed: speed(cx)?,
+        attacked: attacked(cx)?,
+        credit: credit(&about),
+        back: BACK.map(String::from).to_vec(),
+        token: TOKEN_FACE.map(String::from).to_vec(),
     };
     Ok(vec![cards_doc("action-cards", title, &data)?])
 }
@@ -437,14 +500,19 @@ fn sprint_tokens(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
     let title = "Ready/Bolt/Flow: Sprint Tokens".to_owned();
     let data = CardsData {
         meta: crate::meta(cx, req),
+        credit: credit(&about),
         about,
         what: "tokens".into(),
         title: title.clone(),
         sets: SETS,
+        sheets: layout.pages.len().div_ceil(2),
+        count: cards.len(),
         faces: vec![Face::Token],
         layout,
         set_faces: vec![],
-        speed: speed(cx)?,
+        attacked: attacked(cx)?,
+        back: BACK.map(String::from).to_vec(),
+        token: TOKEN_FACE.map(String::from).to_vec(),
     };
     Ok(vec![cards_doc("sprint-tokens", title, &data)?])
 }
@@ -551,6 +619,17 @@ pub struct ChallengeOut {
     pub default_text: String,
     pub minus_text: String,
     pub editorial: bool,
+    /// The words both outputs print, made once here: the feature page's heading
+    /// (`C1 · space 6 · Mural work crew †`, the dagger on an editorial fill) and the lead of each path's
+    /// line (`+1 → space 8`, `Default → space 7`, `−1 → space 6, damage 2`); the drawing's marks
+    /// (`+1 → 8`, `−1 → 6`, `2 dmg`), which the Markdown's table of spaces prints too.
+    pub heading: String,
+    pub plus_head: String,
+    pub default_head: String,
+    pub minus_head: String,
+    pub plus_mark: String,
+    pub minus_mark: String,
+    pub damage_mark: String,
     /// Where the challenge and its path ends are drawn (index of the space).
     pub at: usize,
     pub plus_at: usize,
@@ -565,6 +644,10 @@ pub struct FeatureOut {
     pub title: String,
     pub text: String,
     pub editorial: bool,
+    /// `Gate` or `Exit`: the drawing's tag on the space (set in capitals) and the table's feature.
+    pub tag: String,
+    /// The feature page's heading: `Gate 1 · space 15 · Construction zone gate`.
+    pub heading: String,
 }
 
 /// The parts of the prose page `round` every track page prints.
@@ -596,6 +679,16 @@ pub struct TrackData {
     pub gates: Vec<FeatureOut>,
     pub exits: Vec<FeatureOut>,
     pub starts: Vec<StartOut>,
+    /// The legend's starts, as both outputs print them: `Player 1 (pursuer, space 0); …`.
+    pub starts_line: String,
+    /// The heading of the feature page: `<title>: the features`.
+    pub features_title: String,
+    /// The legend's label before the starts, and the feature page's heading over the editorial notes.
+    pub starts_title: String,
+    pub editorial_title: String,
+    /// The track's editorial fills of single spaces, one line each as printed under the track's own
+    /// note: `space 6 (Mural work crew): <why>`.
+    pub fill_notes: Vec<String>,
 }
 
 /// Spaces per row of a drawn track on `paper` (landscape pages, 20 mm a space).
@@ -642,15 +735,26 @@ fn track_doc(cx: &Checked, req: &Request, t: &Track) -> Result<Document> {
     for (i, s) in t.spaces.iter().enumerate() {
         let n = s.n.value;
         let challenge = s.challenge.as_ref().map(|c| {
+            let label = format!("C{}", challenges.len() + 1);
+            let title = String::from(&c.title);
+            let (plus, minus) = (c.plus.value, c.minus.value);
+            let (skip, loss) = (plus - n - 1, n + 1 - minus);
             challenges.push(ChallengeOut {
-                label: format!("C{}", challenges.len() + 1),
+                heading: format!("{label} · space {n} · {title}{}", dagger(&c.editorial)),
+                plus_head: format!("+{skip} → space {plus}"),
+                default_head: format!("Default → space {}", n + 1),
+                minus_head: format!("−{loss} → space {minus}, damage {}", c.damage),
+                plus_mark: format!("+{skip} → {plus}"),
+                minus_mark: format!("−{loss} → {minus}"),
+                damage_mark: format!("{} dmg", c.damage),
+                label,
                 space: n,
-                title: String::from(&c.title),
+                title,
                 text: q(&c.text),
-                plus: c.plus.value,
-                skip: c.plus.value - n - 1,
-                minus: c.minus.value,
-                loss: n + 1 - c.minus.value,
+                plus,
+                skip,
+                minus,
+                loss,
                 damage: c.damage,
                 plus_text: q(&c.plus_text),
                 default_text: q(&c.default_text),
@@ -662,18 +766,22 @@ fn track_doc(cx: &Checked, req: &Request, t: &Track) -> Result<Document> {
             });
             challenges.len() - 1
         });
-        let feature = |f: &blockprint_content::Feature, list: &mut Vec<FeatureOut>, p: &str| {
+        let feature = |f: &blockprint_content::Feature, list: &mut Vec<FeatureOut>, tag: &str| {
+            let k = list.len() + 1;
+            let title = String::from(&f.title);
             list.push(FeatureOut {
-                label: format!("{p}{}", list.len() + 1),
+                label: format!("{}{k}", &tag[..1]),
+                heading: format!("{tag} {k} · space {n} · {title}{}", dagger(&f.editorial)),
+                tag: tag.to_owned(),
                 space: n,
-                title: String::from(&f.title),
+                title,
                 text: q(&f.text),
                 editorial: f.editorial.is_some(),
             });
             list.len() - 1
         };
-        let gate = s.gate.as_ref().map(|g| feature(g, &mut gates, "G"));
-        let exit = s.exit.as_ref().map(|g| feature(g, &mut exits, "E"));
+        let gate = s.gate.as_ref().map(|g| feature(g, &mut gates, "Gate"));
+        let exit = s.exit.as_ref().map(|g| feature(g, &mut exits, "Exit"));
         let mut chips = Vec::new();
         for side in [Side::Pursuer, Side::Evader] {
             let count = t
@@ -682,10 +790,7 @@ fn track_doc(cx: &Checked, req: &Request, t: &Track) -> Result<Document> {
                 .filter(|x| x.side == side && x.space.value == n)
                 .count();
             if count > 0 {
-                let what = match side {
-                    Side::Pursuer => "pursuer",
-                    Side::Evader => "evader",
-                };
+                let what = side_word(side);
                 chips.push(Chip {
                     side,
                     count,
@@ -715,12 +820,32 @@ fn track_doc(cx: &Checked, req: &Request, t: &Track) -> Result<Document> {
             (s.row, s.col) = (r, c);
         }
     }
+    let starts_line = t
+        .starts
+        .iter()
+        .map(|s| format!("{} ({}, space {})", s.who, side_word(s.side), s.space.value))
+        .collect::<Vec<_>>()
+        .join("; ")
+        + ".";
+    let title = String::from(&t.title);
+    let about = about(cx)?;
+    let fill_notes = about
+        .fills
+        .iter()
+        .filter(|f| f.id == t.id.value && !f.at.is_empty())
+        .map(|f| format!("{} ({}): {}", f.at, f.result, f.reason))
+        .collect();
     let data = TrackData {
         meta: crate::meta(cx, req),
-        about: about(cx)?,
+        about,
         prose: super::prose(cx, GAME, ROUND_PAGE, &ROUND)?,
         id: t.id.value.clone(),
-        title: String::from(&t.title),
+        features_title: format!("{title}: the features"),
+        starts_title: "Starts".into(),
+        editorial_title: "Editorial notes †".into(),
+        fill_notes,
+        starts_line,
+        title,
         note: t.note.as_deref().map(String::from),
         editorial: t.editorial.as_deref().map(String::from),
         per_row: most,
@@ -750,6 +875,19 @@ fn track_doc(cx: &Checked, req: &Request, t: &Track) -> Result<Document> {
         summary: serde_json::Value::Null,
         bookmark: String::new(),
     })
+}
+
+/// ` †` after the heading of an editorial fill.
+fn dagger<T>(editorial: &Option<T>) -> &'static str {
+    if editorial.is_some() { " †" } else { "" }
+}
+
+/// A side as the track's legend names it.
+fn side_word(side: Side) -> &'static str {
+    match side {
+        Side::Pursuer => "pursuer",
+        Side::Evader => "evader",
+    }
 }
 
 /// One drawn track per `[[track]]` of the content, in content order.
