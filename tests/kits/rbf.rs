@@ -319,6 +319,144 @@ fn card_sheets_carry_trim_and_bleed_boxes() {
     }
 }
 
+/// A card sheet's footer sits at the foot of the paper, between the crop marks and the edge (or turned
+/// up the margin): every upright glyph under the cards' grid has its baseline within 12.5 mm of the
+/// bottom edge and 3 mm clear of it. The Sprint Token sheet, with 34 mm under its grid on A4, set its
+/// footer 20 to 28 mm up before; its title now stands above the grid.
+#[test]
+fn card_sheet_footers_sit_at_the_foot_of_the_paper() {
+    for paper in ["a4", "letter"] {
+        let (_d, files) = kit(paper, &[]);
+        for (stem, footers) in [("action-cards", paper == "a4"), ("sprint-tokens", true)] {
+            let layout = &json(&files, &format!("{stem}.json"))["layout"];
+            let ch = layout["card_h"].as_f64().unwrap();
+            let pages = glyphs::pages(&files[&format!("{stem}.pdf")]);
+            let (mut under, mut above) = (0, String::new());
+            for (p, page) in layout["pages"].as_array().unwrap().iter().zip(&pages) {
+                let cards = p["cards"].as_array().unwrap();
+                let ys = cards.iter().map(|c| c["y"].as_f64().unwrap());
+                let top = ys.clone().fold(f64::MAX, f64::min);
+                let bottom = ys.fold(0.0, f64::max) + ch;
+                for g in page.glyphs.iter().filter(|g| g.upright) {
+                    // From the top edge, in mm.
+                    let y = (page.height - g.y) / PT_PER_MM;
+                    if y > bottom {
+                        under += 1;
+                        let up = g.y / PT_PER_MM;
+                        assert!(
+                            (3.0..=12.5).contains(&up),
+                            "{paper} {stem}: `{}` {up:.1} mm above the edge",
+                            g.text
+                        );
+                    } else if y < top {
+                        above.push_str(&g.text);
+                    }
+                }
+            }
+            // Letter's action cards turn their footer up the margin: nothing under the grid.
+            assert_eq!(
+                under > 0,
+                footers,
+                "{paper} {stem}: {under} glyphs under the cards"
+            );
+            // Only the token sheet's front has its title over the grid.
+            let title = if stem == "sprint-tokens" {
+                "Ready/Bolt/Flow:SprintTokens"
+            } else {
+                ""
+            };
+            assert_eq!(squash(&above), title, "{paper} {stem}");
+        }
+    }
+}
+
+/// The action cards' Markdown names each face once, in the card's words, and describes the print in
+/// one line: the sets, the credit every face carries, the backs, and Bolt's lower half word for word as
+/// it is printed upside down (the comparison with the PDF leaves turned text out; this checks it against
+/// the PDF's turned glyphs).
+#[test]
+fn the_action_cards_markdown_lists_each_face_once_and_the_print_in_one_line() {
+    let (_d, files) = kit("a4", &[]);
+    let md = String::from_utf8(files["action-cards.md"].clone()).unwrap();
+    let faces: Vec<&str> = md.lines().filter_map(|l| l.strip_prefix("## ")).collect();
+    assert_eq!(faces, ["Ready", "Run", "Flow", "Bolt", "Strike"]);
+    assert_eq!(md.lines().next(), Some("# Ready/Bolt/Flow"));
+    let print: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("*Print file:*"))
+        .collect();
+    assert_eq!(print.len(), 1, "{md}");
+    let line = print[0];
+    for want in [
+        "*Print file:* 9 sets of the five action cards, 45 cards on 5 duplex sheets",
+        "the credit \"Ready/Bolt/Flow by Andrew Gross · CC BY-SA 4.0\"",
+        "every back reads READY BOLT FLOW over its set",
+        "Bolt's lower half is the card turned upside down: \"Inverted: bid 2 Sprint Tokens\"",
+    ] {
+        assert!(line.contains(want), "{want}: {line}");
+    }
+    assert_eq!(md.matches("**If attacked**").count(), 5);
+    assert!(
+        !md.contains("About this kit") && !md.contains("rbf.ruling"),
+        "{md}"
+    );
+    // Bolt's turned half, as the PDF prints it, is the print-file line's quotes in order.
+    let quoted: String = line
+        .split("upside down: ")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .collect();
+    let bolt = glyphs::pages(&files["action-cards.pdf"])
+        .iter()
+        .map(|p| page_text(p).1)
+        .find(|t| !t.is_empty())
+        .unwrap();
+    // Compared in capitals (the card sets its labels in them), hyphens of broken words dropped.
+    let turned = squash(&quoted).to_uppercase().replace('-', "");
+    let printed = bolt.to_uppercase().replace('-', "");
+    assert!(printed.contains(&turned), "{printed} lacks {turned}");
+}
+
+/// The drawn track's feature page prints the kit's house rulings complete (title, ruling and why, under
+/// the kit's editorial note), in the PDF and the Markdown alike, without the rulings' ids: the one place
+/// the kit prints their reasons.
+#[test]
+fn the_track_prints_the_house_rulings_with_their_reasons() {
+    use super::sentences::{has, md_lines, norm, pdf_lines};
+    for paper in ["a4", "letter"] {
+        let (_d, files) = kit(paper, &[]);
+        let data = json(&files, "track-rbf_track_tenderloin.json");
+        let about = &data["about"];
+        let rulings = about["rulings"].as_array().unwrap();
+        assert_eq!(rulings.len(), 4);
+        let pdf = pdf_lines(&files["track-rbf_track_tenderloin.pdf"]).concat();
+        let md = String::from_utf8(files["track-rbf_track_tenderloin.md"].clone()).unwrap();
+        let md_text = md_lines(&md).concat();
+        let mut wants = vec![norm(about["editorial"].as_str().unwrap())];
+        for r in rulings {
+            let s = |k: &str| r[k].as_str().unwrap();
+            wants.push(norm(&format!(
+                "{}. {} Why: {}",
+                s("title"),
+                s("ruling"),
+                s("reason")
+            )));
+            assert!(
+                !md.contains(s("id")),
+                "{paper}: the Markdown names {}",
+                s("id")
+            );
+        }
+        for w in &wants {
+            assert!(has(&pdf, w), "{paper}: the PDF lacks {w}");
+            assert!(has(&md_text, w), "{paper}: the Markdown lacks {w}");
+        }
+    }
+}
+
 #[test]
 fn tokens_and_sprint_track() {
     let (_d, files) = kit("letter", &[]);
