@@ -836,8 +836,16 @@ fn approach_cards_come_in_one_set_per_player() {
         .collect();
     assert_eq!(backs.len(), 2);
     let md = std::fs::read_to_string(dir.path().join("cards/bbb/approach.md")).unwrap();
-    assert!(md.contains("## Make them Sweat (investigator approach)"));
-    assert!(md.contains("5 sets"));
+    assert!(
+        md.contains("\n## Make them Sweat\n\n**Investigator approach**\n\n*Silence, a long wait, a hot room. Only on your own turf.*\n\n- **vs Mouth Off:** No damage to either side; don't roll\n"),
+        "{md}"
+    );
+    assert!(md.contains("\n## Clam Up\n\n**NPC approach**\n"), "{md}");
+    assert!(
+        md.starts_with("# Approach\n\n*Print file:* 5 sets, one per player, of the investigators' three cards and the NPCs' three, each card marked with its set; the investigators' cards have backs reading Investigator · Approach, the NPCs' cards backs reading NPC · Approach.\n"),
+        "{md}"
+    );
+    assert_eq!(md.matches("## Good Cop").count(), 1, "each face once");
     let md = std::fs::read_to_string(dir.path().join("cards/bbb/reference.md")).unwrap();
     assert!(
         md.contains("## Chase (3/3)") && md.contains("| 1 | 1/6 (16.7%) | Regain all HP |"),
@@ -845,20 +853,49 @@ fn approach_cards_come_in_one_set_per_player() {
     );
 }
 
+/// A deck's Markdown names each card once as the card prints it (issue 28): a table per suit headed by
+/// the suit and its attribute, a row per card with its rank and suit, obstacle and damage; the print-file
+/// line says how the sheets repeat the deck's name and back; the note and editorial the sheets print.
 #[test]
-fn the_deck_markdown_is_one_table_with_damage_and_attributes() {
+fn the_deck_markdown_lists_each_card_as_it_prints_suit_by_suit() {
     let dir = make(&["deck", "bbb.chase.city_streets"], &[]);
     let md = std::fs::read_to_string(dir.path().join(format!("{CITY}.md"))).unwrap();
-    assert!(md.contains("| Card | Damage | ♥ Hearts: WIS (Wisdom (street smarts)) | ♣ Clubs: CHA (Charisma (sheer bravado)) | ♦ Diamonds: DEX (Dexterity (quick reactions)) | ♠ Spades: INT (Intelligence (calculating the odds)) |"), "{md}");
-    assert!(md.contains("| 9 | 9 | Railyard/industrial area | Shopping mall shortcut | Smoke or impaired visibility | Play it cool, then floor it |"), "{md}");
-    assert!(md.contains("| K | 10 | Bridge/overpass out |"));
+    assert!(md.starts_with("# City Streets\n\n*Print file:* 52 cards, 9 to a sheet with crop marks, each sheet of fronts followed by its backs; every face names the deck (City Streets) and every back reads City Streets · Road ahead.\n"), "{md}");
+    for head in [
+        "| ♥ | WIS (Wisdom: street smarts) | |",
+        "| ♣ | CHA (Charisma: sheer bravado) | |",
+        "| ♦ | DEX (Dexterity: quick reactions) | |",
+        "| ♠ | INT (Intelligence: calculating the odds) | |",
+    ] {
+        assert_eq!(md.matches(head).count(), 1, "{head}\n{md}");
+    }
+    assert!(
+        md.contains("| 9 ♥ | Railyard/industrial area | Damage 9 |\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| 9 ♦ | Smoke or impaired visibility | Damage 9 |\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| K ♥ | Bridge/overpass out | Damage 10 |\n"),
+        "{md}"
+    );
+    assert_eq!(md.lines().filter(|l| l.contains("| Damage ")).count(), 52);
     // The source's doubled word is corrected in the cards (the editorial note still quotes it).
     assert!(
         md.lines()
             .filter(|l| l.starts_with('|'))
             .all(|l| !l.contains("or or"))
     );
-    assert!(md.contains("*Editorial:*"));
+    assert!(
+        md.contains("\n\nDeal a road-ahead card to quarry and pursuer. "),
+        "{md}"
+    );
+    assert!(
+        md.contains("\n\n*Editorial:* In the extracted text "),
+        "{md}"
+    );
 }
 
 #[test]
@@ -1050,15 +1087,16 @@ fn a_deck_with_declared_ranks_prints_draws_and_exports_its_own_size() {
     assert_eq!(counts, [9, 9, 9, 9, 9, 9, 5, 5]);
     let pdf = std::fs::read(out.join("cards/decks/x_piquet.pdf")).unwrap();
     assert_eq!(Document::load_mem(&pdf).unwrap().get_pages().len(), 8);
-    // The Markdown table: one row per declared rank, with its damage.
+    // The Markdown: one row per declared rank and suit, with its damage.
     let md = std::fs::read_to_string(out.join("cards/decks/x_piquet.md")).unwrap();
     let rows: Vec<&str> = md
         .lines()
         .filter(|l| l.starts_with("| ") && l.contains("obstacle"))
         .collect();
-    assert_eq!(rows.len(), 8, "{md}");
-    assert!(rows[1].starts_with("| 7 | 7 | Heart obstacle 7 |"), "{md}");
-    assert!(rows[7].starts_with("| K | 10 | Heart obstacle K |"), "{md}");
+    assert_eq!(rows.len(), 32, "{md}");
+    assert_eq!(rows[1], "| 7 ♥ | Heart obstacle 7 | Damage 7 |", "{md}");
+    assert_eq!(rows[7], "| K ♥ | Heart obstacle K | Damage 10 |", "{md}");
+    assert!(md.contains("*Print file:* 32 cards, 9 to a sheet"), "{md}");
     assert!(!md.contains("obstacle 2 "), "{md}");
     // The tables reference shows the same eight rows.
     ok(&[
@@ -1721,7 +1759,7 @@ fn reference_and_approach_cards_read_their_words_from_the_kit_pages() {
             "error[missing_requirement]: the `{kind}` generator prints the part `the-da` of the `bbb` kit's \
              page `reference-cards`, which has no `##` heading with that anchor (its `##` headings' anchors: \
              `chase-13`, `chase-23`, `chase-33`, `interrogation-12`, `interrogation-22`, `fight`, `legwork-12`, \
-             `legwork-22`, `the-prosecutor`)\n  ┌─ bbb/kit/reference-cards.md:5:1\n"
+             `legwork-22`, `the-prosecutor`, `card-labels`)\n  ┌─ bbb/kit/reference-cards.md:5:1\n"
         );
         assert!(report.contains(&message), "{message}\nin\n{report}");
     }
@@ -1835,5 +1873,162 @@ fn the_lawyer_row_is_found_by_tag_then_by_its_words_then_first() {
     assert!(
         l.contains("1/3 (33.3%) of the time") && l.contains("Counsel in a cheap suit"),
         "{l}"
+    );
+}
+
+/// A deck's note and editorial print where its last sheet of fronts has no card (issue 28: the Markdown
+/// says nothing its PDF does not print): on A4 and Letter the two places beside the last card, every glyph
+/// of the note inside them, clear of the crop marks. Single cards have no free place: neither the PDF nor
+/// the Markdown carries the note then.
+#[test]
+fn a_decks_note_prints_in_the_free_places_of_its_last_sheet() {
+    let note = "For a chase on foot through a city: the suit still names the attribute that meets the obstacle and the rank the Hot Pursuit lost on a failed roll (A = 1, J, Q and K = 10). Low cards are stumbles; court cards can end the chase.";
+    let flat = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    for (paper, x, y) in [("a4", 73.25, 192.95), ("letter", 76.2, 184.15)] {
+        let dir = make(&["deck", "bbb.chase.foot"], &["--paper", paper]);
+        let stem = dir.path().join("cards/decks/bbb_chase_foot");
+        let data = json(&stem.with_extension("json"));
+        let n = &data["layout"]["note"];
+        assert_eq!(n["page"], 10, "{paper}: the sixth sheet of fronts");
+        assert_eq!(
+            [&n["x"], &n["y"], &n["w"], &n["h"]].map(|v| v.as_f64().unwrap()),
+            [x, y, 127.0, 88.9],
+            "{paper}: the two places right of the last card"
+        );
+        assert_eq!(
+            data["layout"]["pages"][10]["cards"]
+                .as_array()
+                .unwrap()
+                .len(),
+            7
+        );
+        let pdf = std::fs::read(stem.with_extension("pdf")).unwrap();
+        let pages = glyphs::pages(&pdf);
+        let page = &pages[10];
+        let (left, right) = (x * PT_PER_MM, (x + 127.0) * PT_PER_MM);
+        let (top, bottom) = (
+            page.height - y * PT_PER_MM,
+            page.height - (y + 88.9) * PT_PER_MM,
+        );
+        let inside: String = page
+            .glyphs
+            .iter()
+            .filter(|g| g.x >= left && g.x + g.w <= right && g.y <= top && g.y >= bottom)
+            .map(|g| g.text.as_str())
+            .filter(|t| !t.trim().is_empty())
+            .collect();
+        let typeset = note.replace('\'', "’");
+        assert!(inside.starts_with("OnFoot"), "{paper}: {inside}");
+        assert!(inside.contains(&flat(&typeset)), "{paper}: {inside}");
+        assert!(
+            inside.contains("Editorial:Writtenforblockprint,nottakenfromtherules"),
+            "{paper}: {inside}"
+        );
+        // Every glyph of the note stays 3 mm inside the free places.
+        let margin = 3.0 * PT_PER_MM;
+        let cards_x = page
+            .glyphs
+            .iter()
+            .filter(|g| g.x >= left - 1.0 && g.y <= top + 1.0);
+        for g in cards_x {
+            assert!(
+                g.x >= left + margin
+                    && g.x + g.w <= right - margin
+                    && g.y >= bottom + margin
+                    && g.y <= top - margin,
+                "{paper}: {g:?} near the edge of the note's places"
+            );
+        }
+        let md = std::fs::read_to_string(stem.with_extension("md")).unwrap();
+        assert!(md.contains(&format!("\n\n{note}\n")), "{md}");
+    }
+    let dir = make(&["deck", "bbb.chase.foot"], &["--single"]);
+    let stem = dir.path().join("cards/decks/bbb_chase_foot");
+    assert!(json(&stem.with_extension("json"))["layout"]["note"].is_null());
+    let md = std::fs::read_to_string(stem.with_extension("md")).unwrap();
+    assert!(
+        !md.contains("Low cards are stumbles") && !md.contains("*Editorial:*"),
+        "{md}"
+    );
+    assert!(
+        md.contains("*Print file:* 52 cards, one to a page at trim and bleed"),
+        "{md}"
+    );
+}
+
+/// The approach cards' labels are the kit page's part `## Card labels` (issue 28): edited words print on
+/// the cards and in the Markdown alike; an item missing stops `cards` with an error naming the page and
+/// the item, and `check` refuses a page without the part.
+#[test]
+fn approach_card_labels_are_the_kit_pages_words() {
+    let t = tempfile::tempdir().unwrap();
+    let content = t.path().join("content");
+    let out = t.path().join("out");
+    let (c, o) = (content.to_str().unwrap(), out.to_str().unwrap());
+    ok(&["init", "-q", c]);
+    let page = content.join("bbb/kit/approach-cards.md");
+    let text = std::fs::read_to_string(&page).unwrap();
+    std::fs::write(
+        &page,
+        text.replace("- **Against:** vs\n", "- **Against:** against\n")
+            .replace("- **Set:** Set\n", "- **Set:** Pack\n")
+            .replace("- **NPC back:** NPC\n", "- **NPC back:** Suspect\n"),
+    )
+    .unwrap();
+    ok(&["cards", "--content", c, "--out", o, "--force", "-q"]);
+    let data = json(&out.join("cards/bbb/approach.json"));
+    let faces = data["faces"].as_array().unwrap();
+    assert_eq!(faces[1]["title"], "Suspect");
+    assert_eq!(faces[1]["subtitle"], "Approach");
+    let sweat = faces
+        .iter()
+        .find(|f| f["name"] == "Make them Sweat")
+        .unwrap();
+    assert_eq!(sweat["label"], "Investigator approach");
+    assert_eq!(sweat["against"][2][0], "against Clam Up");
+    assert_eq!(sweat["set_label"], "Pack 1");
+    let md = std::fs::read_to_string(out.join("cards/bbb/approach.md")).unwrap();
+    assert!(
+        md.contains("- **against Clam Up:** Roll; the winner deals normal damage\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("the NPCs' cards backs reading Suspect · Approach."),
+        "{md}"
+    );
+    let pdf = std::fs::read(out.join("cards/bbb/approach.pdf")).unwrap();
+    let printed: String = glyphs::pages(&pdf)
+        .iter()
+        .flat_map(|p| p.glyphs.iter().map(|g| g.text.to_lowercase()))
+        .filter(|t| !t.trim().is_empty())
+        .collect();
+    assert!(
+        printed.contains("againstclamup:")
+            && printed.contains("pack4")
+            && printed.contains("suspect"),
+        "{printed}"
+    );
+    assert!(!printed.contains("vsclamup") && !printed.contains("set1"));
+
+    // An item gone: `cards` names the page and the item.
+    std::fs::write(&page, text.replace("- **Back subtitle:** Approach\n", "")).unwrap();
+    let o2 = run(&["cards", "--content", c, "--out", o, "--force", "-q"]);
+    assert!(!o2.status.success());
+    let err = String::from_utf8_lossy(&o2.stderr);
+    assert!(
+        err.contains("content/bbb/kit/approach-cards.md: the part `## Card labels` has no list item `- **Back subtitle:** …`, the words under either back's title")
+            && !err.contains("panicked"),
+        "{err}"
+    );
+    // The part gone: `check` refuses the page.
+    let cut = text[..text.find("## Card labels").unwrap()].to_owned();
+    std::fs::write(&page, cut).unwrap();
+    let o3 = run(&["check", "--content", c]);
+    assert_eq!(o3.status.code(), Some(1));
+    let report =
+        String::from_utf8_lossy(&o3.stdout).into_owned() + &String::from_utf8_lossy(&o3.stderr);
+    assert!(
+        report.contains("the `cards` generator prints the part `card-labels` of the `bbb` kit's page `approach-cards`"),
+        "{report}"
     );
 }

@@ -36,6 +36,8 @@ pub struct Obstacle {
     pub gloss: String,
     /// Hot Pursuit lost on a failed roll: A = 1, 2–10 at face value, J, Q, K = 10.
     pub damage: u32,
+    /// The damage as the card prints it (`Damage 1`), for the PDF and the Markdown alike.
+    pub damage_label: String,
     pub text: String,
 }
 
@@ -77,6 +79,8 @@ pub enum Block {
 pub struct Approach {
     /// `investigator` or `npc`.
     pub side: String,
+    /// Over the name: the side's label (`Investigator approach`).
+    pub label: String,
     pub name: String,
     /// What the approach looks like at the table.
     pub blurb: String,
@@ -84,7 +88,12 @@ pub struct Approach {
     pub against: Vec<(String, String)>,
     /// The set it belongs to (1-based), printed small so sets can be sorted after cutting.
     pub set: u32,
+    /// What the card prints for its set (`Set 3`).
+    pub set_label: String,
 }
+
+/// The label of an obstacle's damage, before its number.
+pub const DAMAGE: &str = "Damage";
 
 /// The printing order of suits' symbols and ink.
 pub fn suit_symbol(suit: &str) -> (&'static str, &'static str) {
@@ -154,6 +163,7 @@ pub fn obstacles(d: &Deck) -> Vec<Obstacle> {
                 attribute_name: attribute_name.clone(),
                 gloss: gloss.clone(),
                 damage: damage(rank),
+                damage_label: format!("{DAMAGE} {}", damage(rank)),
                 text: String::from(&card.value),
             });
         }

@@ -5,6 +5,7 @@
 //! statics [`DECK`] and [`CARDS`] carry the defaults `build` uses, and `blockprint deck` / `cards` make a
 //! configured copy ([`DeckKind::with`], [`CardsKind::with`]).
 
+pub mod approach;
 pub mod draw;
 pub mod faces;
 pub mod layout;
@@ -130,8 +131,64 @@ pub struct Imposition {
     /// `/ViewerPreferences /Duplex` of the PDF.
     pub pdf_duplex: String,
     pub pages: Vec<PageOut>,
+    /// A deck's note and editorial, printed where its last sheet of fronts has no card ([`deck_note`]);
+    /// absent from the data of other cards.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<DeckNote>,
     /// Exactly, for the PDF post-processing and the tests: page, trim and bleed in µm.
     pub um: ImpositionUm,
+}
+
+/// What a deck says of itself, and where its sheets print it: on the page `page` (from 0), in the box at
+/// (`x`, `y`) `w` × `h` millimetres from the page's top-left corner, which no card or crop mark takes.
+#[derive(Debug, Clone, Serialize)]
+pub struct DeckNote {
+    pub page: usize,
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+    pub title: String,
+    pub note: Option<String>,
+    pub editorial: Option<String>,
+}
+
+/// Where the deck's note goes on sheets laid out as `layout` for `cards` cards: the free places of the
+/// last sheet of fronts, the empty rows under its last card when there are any, else the rest of the
+/// last card's row. `None` for single cards, a full last sheet, or a deck with nothing to say.
+pub fn deck_note(
+    layout: &Imposition,
+    cards: usize,
+    deck: &blockprint_content::Deck,
+) -> Option<DeckNote> {
+    let grid = layout.um.grid.as_ref()?;
+    if deck.note.is_none() && deck.editorial.is_none() {
+        return None;
+    }
+    let (per, cols) = (grid.fronts.len(), grid.cols.max(1) as usize);
+    let used = cards.checked_rem(per)?;
+    if used == 0 {
+        return None;
+    }
+    let page = layout.pages.iter().rposition(|p| p.side == "front")?;
+    // The free places: whole rows under the last card if any, else the rest of its row.
+    let rows_start = used.div_ceil(cols) * cols;
+    let free = if rows_start < per {
+        &grid.fronts[rows_start..]
+    } else {
+        &grid.fronts[used..]
+    };
+    let (first, last) = (free.first()?, free.last()?);
+    Some(DeckNote {
+        page,
+        x: mm_f(first.x),
+        y: mm_f(first.y),
+        w: mm_f(last.x - first.x + layout.um.card_w),
+        h: mm_f(last.y - first.y + layout.um.card_h),
+        title: String::from(&deck.title),
+        note: deck.note.as_deref().map(String::from),
+        editorial: deck.editorial.as_deref().map(String::from),
+    })
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -189,6 +246,7 @@ pub fn impose(opts: &CardOptions, paper: Paper, cards: &[Card]) -> Result<Imposi
             duplex: opts.duplex,
             pdf_duplex: Duplex::None.pdf_name().into(),
             pages,
+            note: None,
             um: ImpositionUm {
                 page_w: w,
                 page_h: h,
@@ -254,6 +312,7 @@ pub fn impose(opts: &CardOptions, paper: Paper, cards: &[Card]) -> Result<Imposi
         duplex: opts.duplex,
         pdf_duplex: opts.duplex.pdf_name().into(),
         pages,
+        note: None,
         um: ImpositionUm {
             page_w: grid.page_w,
             page_h: grid.page_h,
@@ -442,32 +501,15 @@ impl Kind for DeckKind {
         let cards: Vec<Card> = (0..back).map(|front| Card { front, back }).collect();
         let mut layout = impose(&self.opts, req.paper, &cards)?;
         marks_outside_the_grid(&mut layout);
-        let reference = crate::data::reference_as(&cx.lib, &cx.report, false)
-            .ok_or_else(|| Error::Bug("checked content without odds".into()))?;
-        let table = reference
-            .decks
-            .into_iter()
-            .find(|d| d.id == deck.id.value)
-            .ok_or_else(|| Error::Bug("deck vanished".into()))?;
+        layout.note = deck_note(&layout, cards.len(), deck);
         let title = String::from(&deck.title);
         let data = CardsData {
             meta: super::meta(cx, req),
             title: title.clone(),
             faces,
             layout,
-            markdown: serde_json::json!({
-                "deck": table,
-                "damage": deck.rank_names().into_iter().map(faces::damage).collect::<Vec<_>>(),
-                "suits": blockprint_content::SUITS.iter().zip(faces::meanings(deck)).map(|(s, m)| {
-                    let (attribute, _, _) = faces::attribute(m);
-                    serde_json::json!({
-                        "suit": s,
-                        "symbol": faces::suit_symbol(s).0,
-                        "attribute": attribute,
-                        "meaning": String::from(m),
-                    })
-                }).collect::<Vec<_>>(),
-            }),
+            // The Markdown lists the faces suit by suit; `deck` tells it they are a deck's.
+            markdown: serde_json::json!({ "deck": deck.id.value, "cards": cards.len() }),
         };
         document(
             crate::export::slug(&deck.id.value),
@@ -522,7 +564,7 @@ impl Kind for CardsKind {
     }
     fn requires(&self) -> Requirements {
         let mut r = reference::requirements();
-        r.prose.push(reference::approach_needs());
+        r.prose.push(approach::approach_needs());
         r
     }
     fn count(&self, _cx: &Checked, req: &Request) -> Result<usize> {
@@ -542,7 +584,7 @@ impl Kind for CardsKind {
                 )
             }
             _ => {
-                let (faces, cards, md) = reference::approach_cards(self.players, cx)?;
+                let (faces, cards, md) = approach::approach_cards(self.players, cx)?;
                 (
                     "approach",
                     "Block by Block: approach cards",

@@ -1,15 +1,15 @@
-//! The Block by Block reference and approach cards. The procedures are the rules of the game told briefly
-//! in blockprint's own words, written once as the kit's pages `content/bbb/kit/reference-cards.md` and
-//! `approach-cards.md` (one `##` heading per card); every table, die and modifier comes from the checked
-//! content and is placed where a code span of the page names it, and every
-//! number of odds or mean from the exact dice engine ([`blockprint_dice`]) or the checker's row odds (made by
-//! the same engine).
+//! The Block by Block reference cards (the approach cards are [`super::approach`]). The procedures are the
+//! rules of the game told briefly in blockprint's own words, written once as the kit's page
+//! `content/bbb/kit/reference-cards.md` (one `##` heading per card); every table, die and modifier comes
+//! from the checked content and is placed where a code span of the page names it, and every number of
+//! odds or mean from the exact dice engine ([`blockprint_dice`]) or the checker's row odds (made by the
+//! same engine).
 
 use blockprint_dice as dice;
 use blockprint_dice::words::spoken_result;
 use num_traits::{One, Zero};
 
-use super::faces::{self, Approach, Back, Block, Face, Reference};
+use super::faces::{self, Back, Block, Face, Reference};
 use super::{Card, Checked};
 use crate::Requirements;
 use blockprint_content::error::{Error, Result};
@@ -33,10 +33,6 @@ pub const POOLS: std::ops::RangeInclusive<u32> = 1..=6;
 /// Breaks the DA card lists (0 to this).
 pub const BREAKS: u32 = 5;
 
-/// The investigators' and the NPCs' approaches, in the order the cards print them.
-pub const INVESTIGATOR: [&str; 3] = ["Good Cop", "Bad Cop", "Make them Sweat"];
-pub const NPC: [&str; 3] = ["Mouth Off", "Play it Cool", "Clam Up"];
-
 pub fn requirements() -> Requirements {
     Requirements {
         tables: vec![CHASE_OUTCOME.into(), LAWYER.into()],
@@ -51,7 +47,7 @@ pub fn requirements() -> Requirements {
         prose: vec![crate::kits::prose_needs(
             GAME,
             REFERENCE_PAGE,
-            &REFERENCE_CARDS,
+            &reference_needs(),
         )],
         ..Requirements::default()
     }
@@ -172,7 +168,6 @@ pub fn closing_odds(bonus: i64, target: i64) -> Result<BigRational> {
 /// The game whose kit holds the cards' prose, and the two pages (`content/bbb/kit/<page>.md`).
 pub const GAME: &str = "bbb";
 pub const REFERENCE_PAGE: &str = "reference-cards";
-pub const APPROACH_PAGE: &str = "approach-cards";
 
 /// The reference cards the page must have, by their headings' anchors (`## Chase 1/3` is `chase-13`).
 pub const REFERENCE_CARDS: [&str; 9] = [
@@ -187,27 +182,59 @@ pub const REFERENCE_CARDS: [&str; 9] = [
     "the-da",
 ];
 
-/// The approach cards the page must have: one per approach of [`INVESTIGATOR`] and [`NPC`], by anchor.
-pub fn approach_anchors() -> Vec<String> {
-    INVESTIGATOR
-        .iter()
-        .chain(NPC.iter())
-        .map(|a| blockprint_content::prose::anchor(a))
-        .collect()
+/// The part of a cards page with the words every card carries besides its own (its back's, its labels),
+/// by its heading's anchor (`## Card labels`): a list item per label, named in bold.
+pub const LABELS: &str = "card-labels";
+
+/// The labels the reference cards' part [`LABELS`] must give, by bold name, each with what it is for.
+pub const REFERENCE_LABELS: [(&str, &str); 2] = [
+    ("Back", "the title on every card's back"),
+    ("Back subtitle", "under the back's title"),
+];
+
+/// What the reference cards' page must have: a heading per card of [`REFERENCE_CARDS`] and [`LABELS`].
+pub fn reference_needs() -> Vec<&'static str> {
+    REFERENCE_CARDS.iter().copied().chain([LABELS]).collect()
 }
 
-/// The requirement that the approach cards' page has a heading per approach (the reference cards'
-/// page is in [`requirements`]).
-pub fn approach_needs() -> (String, String, Vec<String>) {
-    let anchors = approach_anchors();
-    let needs: Vec<&str> = anchors.iter().map(String::as_str).collect();
-    crate::kits::prose_needs(GAME, APPROACH_PAGE, &needs)
+/// The labels of a page's part [`LABELS`] (its card blocks), in the order of `names`: each list item's
+/// words after its bold name (the colon after the name optional, letter case ignored). A name missing is
+/// an error naming the page and the names it needs.
+pub(super) fn labels(page: &str, names: &[(&str, &str)], blocks: &[Block]) -> Result<Vec<String>> {
+    let mut given = std::collections::BTreeMap::new();
+    for b in blocks {
+        if let Block::List { items } = b {
+            for (lead, text) in items {
+                let name = lead.trim().trim_end_matches(':').trim().to_lowercase();
+                given.insert(name, text.trim().to_owned());
+            }
+        }
+    }
+    names
+        .iter()
+        .map(|(name, what)| {
+            given
+                .get(&name.to_lowercase())
+                .filter(|t| !t.is_empty())
+                .cloned()
+                .ok_or_else(|| {
+                    Error::Rules(format!(
+                        "content/{GAME}/kit/{page}.md: the part `## Card labels` has no list item `- **{name}:** …`, the words {what} (it needs {})",
+                        names
+                            .iter()
+                            .map(|(n, _)| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                })
+        })
+        .collect()
 }
 
 /// What the cards compute from the tables, by the name a code span gives it in the cards' prose: a
 /// value inside a sentence or heading, a table's columns (a header cell), its rows and column widths
 /// (a row that is only the name), or a whole block (a paragraph that is only the name).
-struct Slots {
+pub(super) struct Slots {
     /// The page whose code spans name the slots (for errors).
     page: &'static str,
     values: std::collections::BTreeMap<&'static str, String>,
@@ -223,7 +250,7 @@ fn unknown(page: &str, slot: &str, as_what: &str) -> Error {
 }
 
 impl Slots {
-    fn new(page: &'static str) -> Self {
+    pub(super) fn new(page: &'static str) -> Self {
         Slots {
             page,
             values: Default::default(),
@@ -256,7 +283,7 @@ impl Slots {
     }
 
     /// A paragraph or list item as (lead, text): a bold start is the lead, set before the rest.
-    fn led(&self, xs: &[prose::Inline]) -> Result<(String, String)> {
+    pub(super) fn led(&self, xs: &[prose::Inline]) -> Result<(String, String)> {
         match xs.split_first() {
             Some((prose::Inline::Strong { content }, rest)) => Ok((
                 format!("{} ", self.text(content)?),
@@ -267,7 +294,7 @@ impl Slots {
     }
 
     /// The card blocks of one card's prose.
-    fn blocks(&self, bs: &[prose::Block]) -> Result<Vec<Block>> {
+    pub(super) fn blocks(&self, bs: &[prose::Block]) -> Result<Vec<Block>> {
         let only_code = |xs: &[prose::Inline]| match xs {
             [prose::Inline::Code { text }] => Some(text.clone()),
             _ => None,
@@ -364,14 +391,15 @@ fn title_and_part(heading: &str) -> (String, String) {
 }
 
 /// The reference cards: faces, cards (front, back) and what the Markdown shows. Their words are the
-/// kit's page `reference-cards` (one `##` per card, in page order); the tables, dice and odds are
+/// kit's page `reference-cards` (one `##` per card, in page order, and the back's words in its part
+/// `## Card labels`); the tables, dice and odds are
 /// computed here and placed where the page's code spans name them.
 pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json::Value)> {
     let lib = &cx.lib;
     let q = |s: &str| String::from(s);
     let lookup = |id: &str| lib.lookup(id).ok_or_else(|| missing(id));
     let tab = |id: &str| lib.table(id).ok_or_else(|| missing(id));
-    let page = crate::kits::prose(cx, GAME, REFERENCE_PAGE, &REFERENCE_CARDS)?;
+    let page = crate::kits::prose(cx, GAME, REFERENCE_PAGE, &reference_needs())?;
     let mut slots = Slots::new(REFERENCE_PAGE);
 
     // The suits' attributes as the City Streets deck gives them (or the first deck; none: no suit rows).
@@ -568,7 +596,7 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
         .insert("closing-modifiers", Block::List { items: mods });
 
     let mut fronts = Vec::new();
-    for anchor in &page.order {
+    for anchor in page.order.iter().filter(|a| *a != LABELS) {
         let part = &page.parts[anchor];
         let (title, number) = title_and_part(&part.title);
         fronts.push(Face::Reference(Reference {
@@ -579,105 +607,21 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
     }
     let back = fronts.len();
     let mut faces = fronts;
+    let [title, subtitle]: [String; 2] = labels(
+        REFERENCE_PAGE,
+        &REFERENCE_LABELS,
+        &slots.blocks(&page.parts[LABELS].blocks)?,
+    )?
+    .try_into()
+    .map_err(|_| Error::Bug("reference card labels".into()))?;
     faces.push(Face::Back(Back {
         style: "reference".into(),
-        title: "Block by Block".into(),
-        subtitle: "Reference".into(),
+        title,
+        subtitle,
     }));
     let cards = (0..back).map(|front| Card { front, back }).collect();
     let md = serde_json::json!({});
     Ok((faces, cards, md))
-}
-
-/// The approach cards: `players` sets of the investigators' three and `players` sets of the NPCs' three,
-/// each with what the kit's page `approach-cards` says of it (the paragraphs under its `##` heading) and
-/// what it does against the other side's approaches (from the content's matrix when given).
-pub fn approach_cards(
-    players: u32,
-    cx: &Checked,
-) -> Result<(Vec<Face>, Vec<Card>, serde_json::Value)> {
-    let anchors = approach_anchors();
-    let needs: Vec<&str> = anchors.iter().map(String::as_str).collect();
-    let page = crate::kits::prose(cx, GAME, APPROACH_PAGE, &needs)?;
-    let matrix = cx.lib.lookup(MATRIX);
-    let against = |mine: &str, investigator: bool| -> Vec<(String, String)> {
-        let Some(m) = matrix else {
-            return Vec::new();
-        };
-        let others = if investigator { NPC } else { INVESTIGATOR };
-        others
-            .iter()
-            .filter_map(|o| {
-                let key = if investigator {
-                    format!("{mine} vs {o}")
-                } else {
-                    format!("{o} vs {mine}")
-                };
-                m.entries
-                    .iter()
-                    .find(|e| e.key.value == key)
-                    .map(|e| (format!("vs {o}"), String::from(&e.value.value.to_string())))
-            })
-            .collect()
-    };
-    let slots = Slots::new(APPROACH_PAGE);
-    let blurb = |name: &str| -> Result<String> {
-        let part = &page.parts[&blockprint_content::prose::anchor(name)];
-        let mut words = Vec::new();
-        for b in slots.blocks(&part.blocks)? {
-            if let Block::Text { lead, text } = b {
-                words.push(format!("{lead}{text}"));
-            }
-        }
-        Ok(words.join(" "))
-    };
-    let mut faces = Vec::new();
-    for (side, names) in [("investigator", INVESTIGATOR), ("npc", NPC)] {
-        for name in names {
-            faces.push(Face::Approach(Approach {
-                side: side.into(),
-                name: name.into(),
-                blurb: blurb(name)?,
-                against: against(name, side == "investigator"),
-                set: 0,
-            }));
-        }
-    }
-
-    let inv_back = faces.len();
-    faces.push(Face::Back(Back {
-        style: "investigator".into(),
-        title: "Investigator".into(),
-        subtitle: "Approach".into(),
-    }));
-    let npc_back = faces.len();
-    faces.push(Face::Back(Back {
-        style: "npc".into(),
-        title: "NPC".into(),
-        subtitle: "Approach".into(),
-    }));
-    // One face per card (the set number differs), so copy the three of each side per set.
-    let mut out_faces: Vec<Face> = Vec::new();
-    let mut cards = Vec::new();
-    let base: Vec<Face> = faces[..6].to_vec();
-    out_faces.extend(faces[6..].iter().cloned());
-    let (inv_back, npc_back) = (inv_back - 6, npc_back - 6);
-    for (k, back) in [(0usize, inv_back), (3, npc_back)] {
-        for set in 1..=players {
-            for f in &base[k..k + 3] {
-                let mut f = f.clone();
-                if let Face::Approach(a) = &mut f {
-                    a.set = set;
-                }
-                cards.push(Card {
-                    front: out_faces.len(),
-                    back,
-                });
-                out_faces.push(f);
-            }
-        }
-    }
-    Ok((out_faces, cards, serde_json::json!({ "players": players })))
 }
 
 #[cfg(test)]
