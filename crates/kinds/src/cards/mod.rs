@@ -458,7 +458,7 @@ impl DeckKind {
 /// What the `DeckKind` kind is.
 pub static DECK_INFO: crate::KindInfo = crate::KindInfo::new(
     "deck",
-    "print-and-play obstacle decks: card sheets with backs and crop marks (or single cards), a Markdown table",
+    "print-and-play obstacle decks: card sheets with backs and crop marks (or single cards), Markdown suit by suit",
     "cards/decks",
     crate::PDF_MD_JSON,
 )
