@@ -1942,6 +1942,25 @@ fn a_decks_note_prints_in_the_free_places_of_its_last_sheet() {
         let md = std::fs::read_to_string(stem.with_extension("md")).unwrap();
         assert!(md.contains(&format!("\n\n{note}\n")), "{md}");
     }
+    // Mini cards, 16 a sheet: the last sheet's first row holds the last four cards, the note takes the
+    // three empty rows under it.
+    let dir = make(&["deck", "bbb.chase.foot"], &["--card-size", "mini"]);
+    let n = &json(&dir.path().join("cards/decks/bbb_chase_foot.json"))["layout"]["note"];
+    assert_eq!(n["page"], 6);
+    assert_eq!(
+        [&n["x"], &n["y"], &n["w"], &n["h"]].map(|v| v.as_f64().unwrap()),
+        [16.1, 85.0, 177.8, 190.5]
+    );
+    // A last sheet with no free place (four a sheet, 13 sheets), and single cards: no note in the PDF,
+    // none in the Markdown.
+    let dir = make(&["deck", "bbb.chase.foot"], &["--grid", "2x2"]);
+    let stem = dir.path().join("cards/decks/bbb_chase_foot");
+    assert!(json(&stem.with_extension("json"))["layout"]["note"].is_null());
+    let md = std::fs::read_to_string(stem.with_extension("md")).unwrap();
+    assert!(
+        !md.contains("Low cards are stumbles") && !md.contains("*Editorial:*"),
+        "{md}"
+    );
     let dir = make(&["deck", "bbb.chase.foot"], &["--single"]);
     let stem = dir.path().join("cards/decks/bbb_chase_foot");
     assert!(json(&stem.with_extension("json"))["layout"]["note"].is_null());
