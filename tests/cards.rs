@@ -2051,3 +2051,69 @@ fn approach_card_labels_are_the_kit_pages_words() {
         "{report}"
     );
 }
+
+/// A deck's back words and damage word are its content's (`back`, `damage` in `[[deck]]`), printed by
+/// the sheets and the Markdown alike; a deck that gives none prints `Road ahead` and `Damage`.
+#[test]
+fn a_decks_back_and_damage_words_are_its_contents() {
+    let t = tempfile::tempdir().unwrap();
+    let content = t.path().join("content");
+    let out = t.path().join("out");
+    let (c, o) = (content.to_str().unwrap(), out.to_str().unwrap());
+    ok(&["init", "-q", c]);
+    let decks = content.join("bbb/09-decks.toml");
+    let text = std::fs::read_to_string(&decks).unwrap();
+    std::fs::write(
+        &decks,
+        text.replace("back = \"Road ahead\"\n", "back = \"On the run\"\n")
+            .replace("damage = \"Damage\"\n", "damage = \"Lose\"\n"),
+    )
+    .unwrap();
+    ok(&["deck", "bbb.chase.foot", "--content", c, "--out", o, "-q"]);
+    let stem = out.join("cards/decks/bbb_chase_foot");
+    let data = json(&stem.with_extension("json"));
+    let faces = data["faces"].as_array().unwrap();
+    assert_eq!(faces[0]["damage_label"], "Lose 1");
+    assert_eq!(faces[12]["damage_label"], "Lose 10");
+    assert_eq!(faces[52]["subtitle"], "On the run");
+    let md = std::fs::read_to_string(stem.with_extension("md")).unwrap();
+    assert!(
+        md.contains("| A ♥ | The crowd thins out ahead | Lose 1 |\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("every back reads On Foot · On the run."),
+        "{md}"
+    );
+    let pdf = std::fs::read(stem.with_extension("pdf")).unwrap();
+    let printed: String = glyphs::pages(&pdf)
+        .iter()
+        .flat_map(|p| p.glyphs.iter().map(|g| g.text.to_lowercase()))
+        .filter(|t| !t.trim().is_empty())
+        .collect();
+    assert!(
+        printed.contains("lose1") && printed.contains("ontherun"),
+        "{printed}"
+    );
+    assert!(!printed.contains("damage1") && !printed.contains("roadahead"));
+    // The words left out: the defaults.
+    std::fs::write(
+        &decks,
+        text.replace("back = \"Road ahead\"\n", "")
+            .replace("damage = \"Damage\"\n", ""),
+    )
+    .unwrap();
+    ok(&[
+        "deck",
+        "bbb.chase.foot",
+        "--content",
+        c,
+        "--out",
+        o,
+        "--force",
+        "-q",
+    ]);
+    let data = json(&stem.with_extension("json"));
+    assert_eq!(data["faces"][0]["damage_label"], "Damage 1");
+    assert_eq!(data["faces"][52]["subtitle"], "Road ahead");
+}

@@ -883,6 +883,8 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
             title: d.title,
             note: d.note,
             editorial: d.editorial,
+            back: d.back,
+            damage: d.damage,
             suits: d.suits,
             ranks,
             cards,

@@ -222,6 +222,8 @@ pub(crate) struct DeckDoc {
     pub title: String,
     pub note: Option<String>,
     pub editorial: Option<String>,
+    pub back: Option<String>,
+    pub damage: Option<String>,
     pub suits: SuitMeanings,
     pub ranks: Option<Spanned<Vec<Spanned<String>>>>,
     pub hearts: Option<Spanned<Vec<Spanned<String>>>>,
@@ -373,6 +375,10 @@ pub struct Deck {
     pub title: String,
     pub note: Option<String>,
     pub editorial: Option<String>,
+    /// The words under the title on the cards' back (`Road ahead`), if the deck gives them.
+    pub back: Option<String>,
+    /// The word before a card's damage on its face (`Damage`), if the deck gives it.
+    pub damage: Option<String>,
     pub suits: SuitMeanings,
     /// The deck's ranks in suit order as declared (`ranks = [...]`), or [`RANKS`] when the key is absent
     /// (then located at the deck's id). The checker allows only ranks of [`RANKS`], each once.

@@ -92,8 +92,11 @@ pub struct Approach {
     pub set_label: String,
 }
 
-/// The label of an obstacle's damage, before its number.
+/// The word before an obstacle's damage, for a deck whose content gives none (`damage = "…"`).
 pub const DAMAGE: &str = "Damage";
+
+/// The words under a deck's title on its back, for a deck whose content gives none (`back = "…"`).
+pub const BACK: &str = "Road ahead";
 
 /// The printing order of suits' symbols and ink.
 pub fn suit_symbol(suit: &str) -> (&'static str, &'static str) {
@@ -163,7 +166,7 @@ pub fn obstacles(d: &Deck) -> Vec<Obstacle> {
                 attribute_name: attribute_name.clone(),
                 gloss: gloss.clone(),
                 damage: damage(rank),
-                damage_label: format!("{DAMAGE} {}", damage(rank)),
+                damage_label: format!("{} {}", d.damage.as_deref().unwrap_or(DAMAGE), damage(rank)),
                 text: String::from(&card.value),
             });
         }
@@ -176,7 +179,7 @@ pub fn deck_back(d: &Deck) -> Back {
     Back {
         style: "deck".into(),
         title: String::from(&d.title),
-        subtitle: "Road ahead".into(),
+        subtitle: d.back.as_deref().unwrap_or(BACK).into(),
     }
 }
 
