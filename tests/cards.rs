@@ -1991,7 +1991,8 @@ fn approach_card_labels_are_the_kit_pages_words() {
         &page,
         text.replace("- **Against:** vs\n", "- **Against:** against\n")
             .replace("- **Set:** Set\n", "- **Set:** Pack\n")
-            .replace("- **NPC back:** NPC\n", "- **NPC back:** Suspect\n"),
+            .replace("- **NPC back:** NPC\n", "- **NPC back:** Suspect\n")
+            .replace("## Make them Sweat\n", "## Make Them Sweat\n"),
     )
     .unwrap();
     ok(&["cards", "--content", c, "--out", o, "--force", "-q"]);
@@ -1999,11 +2000,14 @@ fn approach_card_labels_are_the_kit_pages_words() {
     let faces = data["faces"].as_array().unwrap();
     assert_eq!(faces[1]["title"], "Suspect");
     assert_eq!(faces[1]["subtitle"], "Approach");
+    // The heading's letters print; its anchor still names the matrix's approach.
     let sweat = faces
         .iter()
-        .find(|f| f["name"] == "Make them Sweat")
+        .find(|f| f["name"] == "Make Them Sweat")
         .unwrap();
     assert_eq!(sweat["label"], "Investigator approach");
+    let clam = faces.iter().find(|f| f["name"] == "Clam Up").unwrap();
+    assert_eq!(clam["against"][2][0], "against Make Them Sweat");
     assert_eq!(sweat["against"][2][0], "against Clam Up");
     assert_eq!(sweat["set_label"], "Pack 1");
     let md = std::fs::read_to_string(out.join("cards/bbb/approach.md")).unwrap();

@@ -1,9 +1,10 @@
 //! The Block by Block approach cards: `players` sets of the investigators' three and of the NPCs' three,
 //! for the secret simultaneous choice of an interrogation. Every word they print is the kit's page
-//! `content/bbb/kit/approach-cards.md`: one `##` heading per approach with what the card says of it, and
-//! the part `## Card labels` with the words every card carries (the side's label over the name, the word
-//! before each of the other side's approaches, the set label, the backs). What an approach does against
-//! each of the other side's comes from the content's interrogation matrix.
+//! `content/bbb/kit/approach-cards.md`: one `##` heading per approach (its name as the card prints it,
+//! its anchor the matrix's name: `## Make Them Sweat` still names `Make them Sweat`) with what the card
+//! says of it, and the part `## Card labels` with the words every card carries (the side's label over the
+//! name, the word before each of the other side's approaches, the set label, the backs). What an approach
+//! does against each of the other side's comes from the content's interrogation matrix.
 
 use super::faces::{Approach, Back, Block, Face};
 use super::reference::{GAME, LABELS, MATRIX, Slots, labels};
@@ -74,6 +75,12 @@ pub fn approach_cards(
     )?
     .try_into()
     .map_err(|_| Error::Bug("approach card labels".into()))?;
+    // An approach's name as its heading on the page writes it (the matrix's words, the page's letters).
+    let printed = |name: &str| -> String {
+        page.parts
+            .get(&blockprint_content::prose::anchor(name))
+            .map_or_else(|| name.to_owned(), |p| p.title.clone())
+    };
     let matrix = cx.lib.lookup(MATRIX);
     let against = |mine: &str, investigator: bool| -> Vec<(String, String)> {
         let Some(m) = matrix else {
@@ -91,7 +98,7 @@ pub fn approach_cards(
                 m.entries
                     .iter()
                     .find(|e| e.key.value == key)
-                    .map(|e| (format!("{vs} {o}"), e.value.value.to_string()))
+                    .map(|e| (format!("{vs} {}", printed(o)), e.value.value.to_string()))
             })
             .collect()
     };
@@ -138,7 +145,7 @@ pub fn approach_cards(
                 faces.push(Face::Approach(Approach {
                     side: side.into(),
                     label: label.clone(),
-                    name: (*name).into(),
+                    name: printed(name),
                     blurb: blurb.clone(),
                     against: against.clone(),
                     set,
