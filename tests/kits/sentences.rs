@@ -15,6 +15,24 @@
 //! every page, [`CARD_FOOTER_MM`] of a card sheet's: the kit's source line, page numbers, the generator)
 //! and turned text (a card sheet's footer up its margin); in the Markdown, the lines [`EXCLUDED`] names
 //! and the table rules (`|---|`).
+//!
+//! Case is typography (a card's title set in capitals), so both texts are compared in lower case. A PDF
+//! line is also split where its glyphs jump back or leave a gap of more than [`GAP_EM`] of their size:
+//! cells of a table, or two cards side by side on one baseline, are units of their own.
+//!
+//! Card sheets print each face as often as the game needs it. Their Markdown names each distinct face
+//! once and says how the sheet repeats it in one line that begins `*Print file:*` ([`PRINT_FILE`]). That
+//! line describes the print, so it need not be in the PDF, but it is part of the Markdown the PDF is read
+//! against: the labels a sheet prints on every copy (the deck on each face, the words on the backs) are
+//! found there. A face's set label (`Set 3`) is left out of the PDF's text when the print-file line says
+//! how many sets there are, and that number must be the highest set the PDF prints.
+//!
+//! What it does not see: a line that is not a sentence (a table's cell, a label) is looked for anywhere
+//! in the other text run together, so a short one ("1", "wis", "damage") is found almost always, and
+//! neither the order of lines nor the card a line is printed on is compared. Requiring each such line
+//! to be a line of the other text was tried: the two outputs break lines differently (a card prints "WIS"
+//! above "Wisdom: street smarts", its Markdown one cell), and it failed on 11 documents that say the
+//! same. Prose, the subject of the test, is compared sentence by sentence.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -41,6 +59,13 @@ const EXCLUDED: [&str; 3] = [
     "☐",
 ];
 
+/// How a Markdown line describing a card sheet's print begins (see the module's documentation).
+pub(super) const PRINT_FILE: &str = "*Print file:*";
+
+/// A gap between two glyphs of one PDF line, in ems of the glyph's size, that starts a new unit: wider
+/// than any space of justified prose, narrower than a table's column gap or two cards' margin.
+const GAP_EM: f64 = 1.5;
+
 fn excluded(line: &str) -> bool {
     EXCLUDED.iter().any(|e| line.contains(e)) || line.trim_start().starts_with("|---")
 }
@@ -56,9 +81,9 @@ pub(super) fn norm(line: &str) -> String {
         match c {
             '’' | '‘' => out.push('\''),
             '“' | '”' => out.push('"'),
-            '*' | '`' | '\\' | '|' | '(' | ')' | '-' | '\u{ad}' | '\u{200b}' | '•' => {}
+            '*' | '`' | '\\' | '|' | '(' | ')' | '-' | '\u{ad}' | '\u{200b}' | '•' | '▶' => {}
             c if c.is_whitespace() => {}
-            c => out.push(c),
+            c => out.extend(c.to_lowercase()),
         }
     }
     out
@@ -66,9 +91,14 @@ pub(super) fn norm(line: &str) -> String {
 
 /// The Markdown's units: its lines, a table row one unit per cell; excluded lines gone.
 pub(super) fn md_lines(text: &str) -> Vec<String> {
+    md_units(text, true)
+}
+
+/// The Markdown's units as [`md_lines`], without its print-file lines unless `print_file`.
+fn md_units(text: &str, print_file: bool) -> Vec<String> {
     let mut out = Vec::new();
     for l in text.lines() {
-        if excluded(l) {
+        if excluded(l) || (!print_file && l.trim_start().starts_with(PRINT_FILE)) {
             continue;
         }
         if l.trim_start().starts_with('|') {
@@ -94,16 +124,17 @@ fn pdf_lines_above(pdf: &[u8], band_mm: f64) -> Vec<String> {
     let mut out = Vec::new();
     for page in glyphs::pages(pdf) {
         let mut line = String::new();
-        let mut y = f64::NAN;
+        let (mut y, mut end) = (f64::NAN, f64::NAN);
         for g in &page.glyphs {
             if !g.upright || g.y < band {
                 continue;
             }
-            if (g.y - y).abs() > 0.5 && !line.is_empty() {
+            let apart = g.x > end + GAP_EM * g.size || g.x < end - GAP_EM * g.size;
+            if ((g.y - y).abs() > 0.5 || apart) && !line.is_empty() {
                 out.push(norm(&line));
                 line.clear();
             }
-            y = g.y;
+            (y, end) = (g.y, g.x + g.w);
             line.push_str(&g.text);
         }
         if !line.is_empty() {
@@ -183,6 +214,26 @@ pub(super) fn missing(from: &[String], to: &[String]) -> Vec<String> {
     out
 }
 
+/// The number of sets a Markdown's print-file line declares ("… 9 sets …"), if it names one.
+fn sets_declared(md: &str) -> Option<u32> {
+    let line = md
+        .lines()
+        .find(|l| l.trim_start().starts_with(PRINT_FILE))?;
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words.windows(2).find_map(|w| {
+        let sets = w[1].trim_end_matches(|c: char| !c.is_alphanumeric());
+        (sets == "sets").then(|| w[0].parse().ok()).flatten()
+    })
+}
+
+/// The set a PDF unit labels, when the unit is a set label and nothing else (`set3`, normalised).
+fn set_label(unit: &str) -> Option<u32> {
+    let n = unit.strip_prefix("set")?;
+    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| n.parse().ok())
+        .flatten()
+}
+
 /// Compare the documents `stems` of `dir` (PDF against Markdown); returns the failures.
 fn compare(dir: &Path, stems: &[&str]) -> Vec<String> {
     let files = tree(dir);
@@ -204,12 +255,22 @@ fn compare(dir: &Path, stems: &[&str]) -> Vec<String> {
         } else {
             FOOTER_MM
         };
-        let pdf = pdf_lines_above(bytes, band);
-        let md = md_lines(&String::from_utf8(md.clone()).unwrap());
-        for m in missing(&pdf, &md) {
+        let mut pdf = pdf_lines_above(bytes, band);
+        let md = String::from_utf8(md.clone()).unwrap();
+        let (md_all, md_text) = (md_units(&md, true), md_units(&md, false));
+        if let Some(sets) = sets_declared(&md) {
+            let printed = pdf.iter().filter_map(|u| set_label(u)).max();
+            if printed != Some(sets) {
+                failures.push(format!(
+                    "{stem}.md: the print-file line says {sets} sets, the PDF's highest set label is {printed:?}"
+                ));
+            }
+            pdf.retain(|u| set_label(u).is_none());
+        }
+        for m in missing(&pdf, &md_all) {
             failures.push(format!("{name}: in the PDF, not the Markdown: {m}"));
         }
-        for m in missing(&md, &pdf) {
+        for m in missing(&md_text, &pdf) {
             failures.push(format!("{stem}.md: in the Markdown, not the PDF: {m}"));
         }
     }
@@ -222,19 +283,22 @@ fn compare(dir: &Path, stems: &[&str]) -> Vec<String> {
     failures
 }
 
-/// Where `game`'s documents are made: a kit's folder, or for `cards` the reference and approach cards of
-/// `blockprint cards`.
+/// Where `game`'s documents are made: a kit's folder, for `cards` the reference and approach cards of
+/// `blockprint cards`, for `decks` the decks of `blockprint deck`.
 fn kit_dir(game: &str, paper: &str, out: &Path) -> std::path::PathBuf {
-    if game == "cards" {
+    if game == "cards" || game == "decks" {
+        let kind = if game == "cards" { "cards" } else { "deck" };
         ok(&blockprint(&[
-            "cards",
+            kind,
             "--paper",
             paper,
             "--out",
             s(out),
             "--force",
         ]));
-        return out.join("cards").join("bbb");
+        return out
+            .join("cards")
+            .join(if game == "cards" { "bbb" } else { "decks" });
     }
     ok(&blockprint(&[
         "kit",
@@ -249,16 +313,23 @@ fn kit_dir(game: &str, paper: &str, out: &Path) -> std::path::PathBuf {
 }
 
 /// Card sheets of the documents covered, whose footer band is [`CARD_FOOTER_MM`] deep.
-const CARD_SHEETS: [&str; 4] = [
+const CARD_SHEETS: [&str; 11] = [
     "urban-world-cards",
     "storypath-cards",
     "chase-cards",
     "reference",
+    "approach",
+    "action-cards",
+    "sprint-tokens",
+    "deck-foot",
+    "deck-city_streets",
+    "bbb_chase_foot",
+    "bbb_chase_city_streets",
 ];
 
-/// The kits' documents the comparison covers, with every kit's Chase odds page. Not yet: Ready/Bolt/Flow's
-/// action cards, Sprint Tokens and track, and the Block by Block decks.
-const COVERED: [(&str, &[&str]); 6] = [
+/// Every document of every kit, with the reference and approach cards of `blockprint cards` and the
+/// decks of `blockprint deck`.
+const COVERED: [(&str, &[&str]); 7] = [
     (
         "coc",
         &[
@@ -279,9 +350,29 @@ const COVERED: [(&str, &[&str]); 6] = [
         "storypath",
         &["storypath", "storypath-cards", "storypath-chase-odds"],
     ),
-    ("bbb", &["chase", "chase-cards", "chase-odds"]),
-    ("rbf", &["chase-odds", "rbf-odds", "sprint-track"]),
-    ("cards", &["reference"]),
+    (
+        "bbb",
+        &[
+            "chase",
+            "chase-cards",
+            "chase-odds",
+            "deck-city_streets",
+            "deck-foot",
+        ],
+    ),
+    (
+        "rbf",
+        &[
+            "action-cards",
+            "chase-odds",
+            "rbf-odds",
+            "sprint-tokens",
+            "sprint-track",
+            "track-rbf_track_tenderloin",
+        ],
+    ),
+    ("cards", &["approach", "reference"]),
+    ("decks", &["bbb_chase_city_streets", "bbb_chase_foot"]),
 ];
 
 #[test]
@@ -319,13 +410,41 @@ fn the_sentence_comparison_catches_a_missing_or_changed_sentence() {
     let short = md_lines("Bonus dice make a clear stretch likelier. Movement costs 1.5 actions.");
     assert_eq!(
         missing(&pdf, &short),
-        vec!["TableHard11%Bonusdicemakeaclearstretchlikelier,penaltydiceanobstacle."]
+        vec!["tablehard11%bonusdicemakeaclearstretchlikelier,penaltydiceanobstacle."]
     );
     let other = md_lines(
         "| Table |\n| Hard | 12% |\n\nBonus dice make a clear stretch likelier, penalty dice an obstacle. Movement costs 1.5 actions.",
     );
     assert_eq!(
         missing(&pdf, &other),
-        vec!["TableHard11%Bonusdicemakeaclearstretchlikelier,penaltydiceanobstacle."]
+        vec!["tablehard11%bonusdicemakeaclearstretchlikelier,penaltydiceanobstacle."]
+    );
+}
+
+/// A card sheet's print-file line: it names the sets and the labels every copy carries, which the PDF
+/// may print without the Markdown repeating them, and need not be in the PDF itself.
+#[test]
+fn a_print_file_line_names_the_sets_and_labels_without_being_printed() {
+    let md = "## Ready\n\nMove 2\n\n*Print file:* 9 sets of five cards; every back reads READY BOLT FLOW.\n";
+    assert_eq!(sets_declared(md), Some(9));
+    assert_eq!(sets_declared("*Print file:* one sheet of tokens."), None);
+    assert_eq!(set_label("set12"), Some(12));
+    assert_eq!(set_label("set"), None);
+    assert_eq!(set_label("sets,often2"), None);
+    let pdf: Vec<String> = ["READY", "Move 2", "READY BOLT FLOW"]
+        .iter()
+        .map(|l| norm(l))
+        .collect();
+    assert_eq!(missing(&pdf, &md_units(md, true)), Vec::<String>::new());
+    assert_eq!(missing(&md_units(md, false), &pdf), Vec::<String>::new());
+    // Without the print-file line, the backs' words are the PDF's alone; with it compared both ways,
+    // its sentence is the Markdown's alone.
+    assert_eq!(
+        missing(&pdf, &md_units(md, false)),
+        vec!["readymove2readyboltflow"]
+    );
+    assert_eq!(
+        missing(&md_units(md, true), &pdf),
+        vec!["readymove2printfile:9setsoffivecards;everybackreadsreadyboltflow."]
     );
 }
