@@ -214,6 +214,61 @@ pub(super) fn missing(from: &[String], to: &[String]) -> Vec<String> {
     out
 }
 
+/// The web addresses of a Markdown (`….com`, `….org`, `….net` with what follows), without the
+/// punctuation around them.
+fn addresses(md: &str) -> std::collections::BTreeSet<String> {
+    md.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '<' | '>' | '*' | '`'))
+        .map(|t| t.trim_end_matches(['.', ',', ';', ':']))
+        .filter(|t| {
+            [".com", ".org", ".net"].iter().any(|d| {
+                t.split(d)
+                    .nth(1)
+                    .is_some_and(|rest| !rest.starts_with(char::is_alphabetic))
+            })
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Where the PDF breaks one of `addresses` over two lines (or columns) anywhere but at a joint: before
+/// a `.` or `/` or after an `@` (crates/render/src/wrap.rs). A break inside a word, with or without a
+/// hyphen, is reported as the address with `|` where it broke. Every upright line is read, the footer
+/// band included.
+fn split_addresses(pdf: &[u8], addresses: &std::collections::BTreeSet<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    for page in glyphs::pages(pdf) {
+        // The page's text run together, with where each line after the first starts and whether the
+        // line before it ended with a hyphen (dropped from the text).
+        let (mut flat, mut breaks, mut y) = (String::new(), Vec::new(), f64::NAN);
+        for g in page.glyphs.iter().filter(|g| g.upright) {
+            if (g.y - y).abs() > 0.5 && !flat.is_empty() {
+                let hyphen = flat.ends_with(['-', '\u{ad}']);
+                if hyphen {
+                    flat.pop();
+                }
+                breaks.push((flat.len(), hyphen));
+            }
+            y = g.y;
+            flat.push_str(&g.text.replace('\u{200B}', ""));
+        }
+        for a in addresses {
+            for (start, _) in flat.match_indices(a.as_str()) {
+                let end = start + a.len();
+                for &(at, hyphen) in breaks
+                    .iter()
+                    .filter(|(at, _)| (start + 1..end).contains(at))
+                {
+                    let joint = flat[at..].starts_with(['.', '/']) || flat[..at].ends_with('@');
+                    if hyphen || !joint {
+                        out.push(format!("{}|{}", &flat[start..at], &flat[at..end]));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The number of sets a Markdown's print-file line declares ("… 9 sets …"), if it names one.
 fn sets_declared(md: &str) -> Option<u32> {
     let line = md
@@ -270,6 +325,11 @@ fn compare(dir: &Path, stems: &[&str]) -> Vec<String> {
                 ));
             }
             pdf.retain(|u| set_label(u).is_none());
+        }
+        for split in split_addresses(bytes, &addresses(&md)) {
+            failures.push(format!(
+                "{name}: a web address broken inside a word: {split}"
+            ));
         }
         for m in missing(&pdf, &md_all) {
             failures.push(format!("{name}: in the PDF, not the Markdown: {m}"));

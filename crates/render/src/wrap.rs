@@ -1,10 +1,14 @@
 //! Long unbroken text in printed boxes. typst breaks lines at spaces, hyphens and (with hyphenation on)
 //! inside dictionary words, but an e-mail address, a 58-letter place name or a 300-letter string has
 //! no break opportunity and runs out of its box and off the page. Before data reaches a typst template,
-//! every run of [`LONG_RUN`] or more characters without whitespace gets an invisible break opportunity
-//! (U+200B ZERO WIDTH SPACE) after every [`CHUNK`] grapheme clusters, never between a letter and its
-//! combining marks. Ordinary words are far shorter and are left alone, so typst still moves them whole;
-//! only strings that could not fit any box are split. The Markdown and JSON outputs never see this.
+//! every run of [`LONG_RUN`] or more characters without whitespace gets invisible break opportunities
+//! (U+200B ZERO WIDTH SPACE). Where the run has its own joints, as a web or e-mail address does, the
+//! breaks go there, as typesetters break addresses: before a `.` a letter follows, before a `/` and
+//! after an `@`, so `creativecommons.org/licenses` may end a line after `creativecommons`, never
+//! inside it. A piece between joints that is itself [`LONG_RUN`] or longer gets a break after every
+//! [`CHUNK`] grapheme clusters, never between a letter and its combining marks. Ordinary words are far
+//! shorter and are left alone, so typst still moves them whole; only strings that could not fit any box
+//! are split. The Markdown and JSON outputs never see this.
 //!
 //! A template asks for it with a line holding only [`DIRECTIVE`]: a template that looks strings up as
 //! keys (the SRD finds tables by id) must see them unchanged, so it is never applied behind its back.
@@ -98,11 +102,11 @@ pub fn breakable(s: &str) -> Cow<'_, str> {
     let flush = |word: &mut String, out: &mut String| {
         let clusters: Vec<&str> = word.graphemes(true).collect();
         if clusters.len() >= LONG_RUN {
-            for (i, chunk) in clusters.chunks(CHUNK).enumerate() {
+            for (i, piece) in joints(&clusters).enumerate() {
                 if i > 0 {
                     out.push(BREAK);
                 }
-                out.extend(chunk.iter().copied());
+                chunked(piece, out);
             }
         } else {
             out.push_str(word);
@@ -121,6 +125,49 @@ pub fn breakable(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The pieces of a long run between its joints: a break before a `.` a letter follows (not a decimal
+/// point), before a `/` a letter or digit follows, and after an `@` one follows.
+fn joints<'a>(clusters: &'a [&'a str]) -> impl Iterator<Item = &'a [&'a str]> + 'a {
+    let starts =
+        |c: Option<&&str>, f: fn(char) -> bool| c.is_some_and(|c| c.chars().next().is_some_and(f));
+    let mut start = 0;
+    let mut k = 1;
+    std::iter::from_fn(move || {
+        if start >= clusters.len() {
+            return None;
+        }
+        while k < clusters.len() {
+            let next = clusters.get(k + 1);
+            let before = (clusters[k] == "." && starts(next, char::is_alphabetic))
+                || (clusters[k] == "/" && starts(next, char::is_alphanumeric));
+            let after = clusters[k - 1] == "@" && starts(clusters.get(k), char::is_alphanumeric);
+            k += 1;
+            if (before || after) && k - 1 > start {
+                let piece = &clusters[start..k - 1];
+                start = k - 1;
+                return Some(piece);
+            }
+        }
+        let piece = &clusters[start..];
+        start = clusters.len();
+        Some(piece)
+    })
+}
+
+/// `piece` onto `out`, with a break after every [`CHUNK`] clusters when it is [`LONG_RUN`] or longer.
+fn chunked(piece: &[&str], out: &mut String) {
+    if piece.len() < LONG_RUN {
+        out.extend(piece.iter().copied());
+        return;
+    }
+    for (i, chunk) in piece.chunks(CHUNK).enumerate() {
+        if i > 0 {
+            out.push(BREAK);
+        }
+        out.extend(chunk.iter().copied());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,11 +179,25 @@ mod tests {
             breakable("Counterintelligence officer"),
             Cow::Borrowed(_)
         ));
+        // An address breaks at its joints: before a dot or slash a letter follows, after the @.
         let email = "john.smith.very.long@example-city.com";
         let b = breakable(email);
         assert_eq!(b.replace(BREAK, ""), email);
-        assert_eq!(b.matches(BREAK).count(), 3);
-        assert!(b.starts_with("john.smith\u{200B}.very.long"));
+        assert_eq!(
+            b.split(BREAK).collect::<Vec<_>>(),
+            ["john", ".smith", ".very", ".long@", "example-city", ".com"]
+        );
+        let licence = "(creativecommons.org/licenses/by-sa/4.0).";
+        assert_eq!(
+            breakable(licence).split(BREAK).collect::<Vec<_>>(),
+            ["(creativecommons", ".org", "/licenses", "/by-sa", "/4.0)."]
+        );
+        // A piece between joints that is long itself is still cut every CHUNK clusters.
+        let long = format!("www.{}.org", "x".repeat(25));
+        assert_eq!(
+            breakable(&long).split(BREAK).collect::<Vec<_>>(),
+            ["www", ".xxxxxxxxx", "xxxxxxxxxx", "xxxxxx", ".org"]
+        );
         // Combining marks stay with their letter: 25 clusters of e + two accents.
         let stacked = "e\u{301}\u{308}".repeat(25);
         let b = breakable(&stacked);
