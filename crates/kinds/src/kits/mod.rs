@@ -7,6 +7,7 @@
 pub mod coc;
 pub mod rbf;
 pub mod rbf_odds;
+pub mod rbf_track;
 
 use std::collections::BTreeMap;
 
