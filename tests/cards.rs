@@ -1675,17 +1675,24 @@ fn on_a_part_filled_sheet_no_crop_mark_crosses_the_empty_places() {
     }
 }
 
+/// A temporary folder with `content/` written by `init` and the path of `out/` beside it (the folder
+/// lives as long as the first value).
+fn own_content() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let t = tempfile::tempdir().unwrap();
+    let content = t.path().join("content");
+    ok(&["init", "-q", content.to_str().unwrap()]);
+    let out = t.path().join("out");
+    (t, content, out)
+}
+
 /// The reference and approach cards' words are the kit's pages `reference-cards.md` and
 /// `approach-cards.md` (issue 28): a sentence edited there is what the cards print; `check` refuses a
 /// page without a card's `##` heading (and `cards` refuses it too), and a code span naming nothing the
 /// cards compute is a clear error.
 #[test]
 fn reference_and_approach_cards_read_their_words_from_the_kit_pages() {
-    let t = tempfile::tempdir().unwrap();
-    let content = t.path().join("content");
-    let out = t.path().join("out");
+    let (_t, content, out) = own_content();
     let (c, o) = (content.to_str().unwrap(), out.to_str().unwrap());
-    ok(&["init", "-q", c]);
     let reference = content.join("bbb/kit/reference-cards.md");
     let approach = content.join("bbb/kit/approach-cards.md");
     let text = std::fs::read_to_string(&reference).unwrap();
@@ -1980,11 +1987,8 @@ fn a_decks_note_prints_in_the_free_places_of_its_last_sheet() {
 /// the item, and `check` refuses a page without the part.
 #[test]
 fn approach_card_labels_are_the_kit_pages_words() {
-    let t = tempfile::tempdir().unwrap();
-    let content = t.path().join("content");
-    let out = t.path().join("out");
+    let (_t, content, out) = own_content();
     let (c, o) = (content.to_str().unwrap(), out.to_str().unwrap());
-    ok(&["init", "-q", c]);
     let page = content.join("bbb/kit/approach-cards.md");
     let text = std::fs::read_to_string(&page).unwrap();
     std::fs::write(
@@ -2060,11 +2064,8 @@ fn approach_card_labels_are_the_kit_pages_words() {
 /// the sheets and the Markdown alike; a deck that gives none prints `Road ahead` and `Damage`.
 #[test]
 fn a_decks_back_and_damage_words_are_its_contents() {
-    let t = tempfile::tempdir().unwrap();
-    let content = t.path().join("content");
-    let out = t.path().join("out");
+    let (_t, content, out) = own_content();
     let (c, o) = (content.to_str().unwrap(), out.to_str().unwrap());
-    ok(&["init", "-q", c]);
     let decks = content.join("bbb/09-decks.toml");
     let text = std::fs::read_to_string(&decks).unwrap();
     std::fs::write(
