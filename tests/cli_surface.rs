@@ -820,3 +820,41 @@ fn every_option_of_every_command_has_help() {
     walk(&blockprint::cli::help::command(), "blockprint", &mut bare);
     assert_eq!(bare, Vec::<String>::new());
 }
+
+/// `--check-pages` is refused (usage, 2) by a command that typesets no page, where it would check
+/// nothing, and the command does nothing; the same command without it runs.
+#[test]
+fn check_pages_is_refused_where_nothing_is_typeset() {
+    let t = tempfile::tempdir().unwrap();
+    let fresh = t.path().join("fresh");
+    let refused = t.path().join("refused");
+    let cases: [(&str, Vec<&str>); 8] = [
+        ("odds", vec!["odds", "2d6"]),
+        ("roll", vec!["roll", "2d6", "--seed", "1"]),
+        ("draw", vec!["draw", "city_streets", "--seed", "1"]),
+        ("check", vec!["check"]),
+        ("tables", vec!["tables"]),
+        ("chase", vec!["chase", "odds", "coc"]),
+        ("completions", vec!["completions", "bash"]),
+        ("init", vec!["init", "-q", fresh.to_str().unwrap()]),
+    ];
+    for (name, args) in &cases {
+        let o = blockprint(args);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        let mut with = args.clone();
+        if *name == "init" {
+            with = vec!["init", "-q", refused.to_str().unwrap()];
+        }
+        with.push("--check-pages");
+        let o = blockprint(&with);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "error: --check-pages checks the pages a command typesets, and `blockprint {name}` typesets none; give it to make, build, campaign or serve\n"
+            )
+        );
+        assert!(stdout(&o).is_empty(), "{name}");
+    }
+    assert!(fresh.join("bbb").is_dir() && !refused.exists());
+}

@@ -55,7 +55,8 @@ pub struct Cli {
     /// Check every page typeset: no text over text or under a drawn line, none off the page, within 3 mm
     /// of its edge, across a card's trim or outside its box, none under 6 pt, no page but a document's last
     /// under a third full, no heading alone at a page's foot. Each fault is listed with its file, page,
-    /// place and text, and the command exits with 1.
+    /// place and text, and the command exits with 1. For make (and its aliases), build, campaign and
+    /// serve; a command that typesets nothing refuses it.
     #[arg(long, global = true)]
     pub check_pages: bool,
     /// When to colour errors, warnings and help: auto (on a terminal, unless NO_COLOR is set;
@@ -405,7 +406,35 @@ pub fn run_matches(m: &clap::ArgMatches) -> ExitCode {
 pub fn run(cli: Cli) -> ExitCode {
     term::init(cli.color);
     let command = cli.command;
+    if cli.check_pages
+        && let Some(name) = typesets_nothing(&command)
+    {
+        return fail(&crate::error::Error::Usage(format!(
+            "--check-pages checks the pages a command typesets, and `blockprint {name}` typesets none; \
+             give it to make, build, campaign or serve"
+        )));
+    }
     with_page_check(cli.check_pages, move || run_command(command))
+}
+
+/// The name of `command` when it typesets no page, so that `--check-pages` would check nothing.
+fn typesets_nothing(command: &Command) -> Option<&'static str> {
+    Some(match command {
+        Command::Check { .. } => "check",
+        Command::Tables { .. } => "tables",
+        Command::Odds { .. } => "odds",
+        Command::Roll { .. } => "roll",
+        Command::Draw { .. } => "draw",
+        Command::Chase { .. } => "chase",
+        Command::VerifyOdds { .. } => "verify-odds",
+        Command::Init { .. } => "init",
+        Command::Completions { .. } => "completions",
+        Command::Manpage { .. } => "manpage",
+        Command::Make { .. }
+        | Command::Build { .. }
+        | Command::Campaign { .. }
+        | Command::Serve(_) => return None,
+    })
 }
 
 /// Run `f`, and with `--check-pages`, check every page it typesets: each fault is listed and the run
