@@ -1541,6 +1541,401 @@ fn a_campaign_button_waits_for_a_command_line_command_holding_the_folder_lock() 
     );
 }
 
+/// The lines of a campaign command's stderr the page lists under what it said (unescaped).
+fn noted(html: &str) -> Vec<String> {
+    let Some(block) = html
+        .split(r#"<ul class="noted">"#)
+        .nth(1)
+        .and_then(|b| b.split("</ul>").next())
+    else {
+        return Vec::new();
+    };
+    block
+        .split("<li>")
+        .skip(1)
+        .map(|l| unescape(l.trim_end_matches("</li>")))
+        .collect()
+}
+
+/// One field of the New campaign form: (label, help, default, choices), read from the page.
+fn new_form_fields(html: &str) -> Vec<(String, String, String, Vec<String>)> {
+    let form = html
+        .split(r#"<form id="campaign-new-form""#)
+        .nth(1)
+        .and_then(|f| f.split("</form>").next())
+        .unwrap_or_else(|| panic!("no New campaign form in\n{html}"));
+    form.split(r#"<label class="new-field"#)
+        .skip(1)
+        .map(|f| {
+            let between = |a: &str, b: &str| {
+                f.split(a)
+                    .nth(1)
+                    .and_then(|r| r.split(b).next())
+                    .map(unescape)
+                    .unwrap_or_default()
+            };
+            let label = between(r#"<span class="opt">"#, "</span>");
+            let mut help = between(r#"<span class="help">"#, "</span></label>");
+            let choices: Vec<String> = f
+                .split(r#"<option value=""#)
+                .skip(1)
+                .map(|o| o.split('"').next().unwrap().to_owned())
+                .collect();
+            let default = if choices.is_empty() {
+                between(r#"placeholder=""#, "\"")
+            } else {
+                between(r#"" selected>"#, "<")
+            };
+            if !default.is_empty() {
+                help = help
+                    .strip_suffix(&format!(" (default {default})"))
+                    .unwrap_or_else(|| panic!("{label}: no default in {help}"))
+                    .to_owned();
+            }
+            (label, help, default, choices)
+        })
+        .collect()
+}
+
+/// `campaign new`'s arguments and options as its `--help` lists them, (label, help, default, possible
+/// values), but the ones the studio settles itself (content, templates, output, colour, page check).
+fn new_help_fields() -> Vec<(String, String, String, Vec<String>)> {
+    let help = stdout(&blockprint(&["campaign", "new", "--help"]));
+    let mut out = Vec::new();
+    for line in help.lines() {
+        let l = line.trim_start();
+        if !(l.starts_with('<') || l.starts_with("--") || l.starts_with("-q")) {
+            continue;
+        }
+        let (head, rest) = l.split_once("  ").unwrap();
+        let head = head.trim_start_matches("-q, ");
+        let label = head.split(' ').next().unwrap().to_owned();
+        let label = label
+            .trim_start_matches('<')
+            .trim_end_matches('>')
+            .to_owned();
+        if [
+            "--content",
+            "--templates",
+            "--quiet",
+            "--check-pages",
+            "--color",
+            "--help",
+        ]
+        .contains(&label.as_str())
+        {
+            continue;
+        }
+        let mut rest = rest.trim().to_owned();
+        let mut choices = Vec::new();
+        if let Some((r, v)) = rest.clone().split_once(" [possible values: ") {
+            choices = v
+                .trim_end_matches(']')
+                .split(", ")
+                .map(str::to_owned)
+                .collect();
+            rest = r.to_owned();
+        }
+        let mut default = String::new();
+        if let Some((r, d)) = rest.clone().split_once(" [default: ") {
+            default = d.trim_end_matches(']').to_owned();
+            rest = r.to_owned();
+        }
+        out.push((label, rest, default, choices));
+    }
+    out
+}
+
+#[test]
+fn the_new_campaign_form_is_the_command_line_s() {
+    let want = new_help_fields();
+    let labels: Vec<&str> = want.iter().map(|w| w.0.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "DIR",
+            "--year",
+            "--seed",
+            "--detectives",
+            "--roll",
+            "--paper",
+            "--packets"
+        ]
+    );
+    assert_eq!(want[1].2, "1976");
+    assert_eq!(want[5].3, ["a4", "letter", "a5", "us-trade"]);
+    assert_eq!(want[6].2, "pdf,md,json");
+    let root = tempfile::tempdir().unwrap();
+    let open = root.path().join("open");
+    new_campaign(&open, "Ada, Ben", "none");
+    let studio = Studio::start(&[]);
+    // No folder open: the form is open, the status says nothing is open.
+    let html = studio.get("/campaign").text();
+    assert_eq!(new_form_fields(&html), want);
+    assert!(
+        html.contains(r#"<details class="campaign-new" id="campaign-new" open>"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(r#"<section id="campaign" data-dir="">"#),
+        "{html}"
+    );
+    assert!(html.contains(r#"<button type="submit" id="campaign-new-button">New</button>"#));
+    // A campaign open: the same form, collapsed above the status.
+    let html = studio.get(&format!("/campaign?dir={}", s(&open))).text();
+    assert_eq!(new_form_fields(&html), want);
+    assert!(
+        html.contains(r#"<details class="campaign-new" id="campaign-new">"#),
+        "{html}"
+    );
+    assert!(html.contains(r#"data-commands="0""#), "{html}");
+    assert!(
+        html.find(r#"id="campaign-new""#).unwrap()
+            < html.find(r#"<section id="campaign""#).unwrap()
+    );
+    // A folder without a campaign: the form open, with that folder filled in.
+    let empty = root.path().join("empty");
+    let html = studio.get(&format!("/campaign?dir={}", s(&empty))).text();
+    assert!(
+        html.contains(r#"<details class="campaign-new" id="campaign-new" open>"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(&format!(
+            r#"<input type="text" name="dir" value="{}" placeholder="" size="60">"#,
+            escape(s(&empty))
+        )),
+        "{html}"
+    );
+    assert!(!empty.exists());
+}
+
+/// Post the New campaign form with `fields` (name, value).
+fn new_from_page(studio: &Studio, fields: &[(&str, &str)]) -> Answer {
+    let body: serde_json::Map<String, Value> = fields
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), Value::from(*v)))
+        .collect();
+    studio.post("/campaign/new", &Value::Object(body))
+}
+
+#[test]
+fn new_from_the_page_equals_campaign_new() {
+    let root = tempfile::tempdir().unwrap();
+    let by_page = root.path().join("page");
+    let by_cli = root.path().join("cli");
+    let studio = Studio::start(&[]);
+    let a = new_from_page(
+        &studio,
+        &[
+            ("dir", s(&by_page)),
+            ("year", "1977"),
+            ("seed", "7"),
+            (
+                "detectives",
+                "Ada, Ben=the records room in the basement, Cy",
+            ),
+            ("roll", ""),
+            ("paper", "letter"),
+            ("packets", "md,json"),
+        ],
+    );
+    assert_eq!(a.status, 200, "{}", a.text());
+    assert_eq!(a.header("content-type"), Some("text/html; charset=utf-8"));
+    let o = blockprint(&[
+        "campaign",
+        "new",
+        s(&by_cli),
+        "--year",
+        "1977",
+        "--seed",
+        "7",
+        "--detectives",
+        "Ada, Ben=the records room in the basement, Cy",
+        "--paper",
+        "letter",
+        "--packets",
+        "md,json",
+    ]);
+    ok(&o);
+    // The same files, byte for byte, and the same lines: stdout as what it said, stderr (the "wrote …"
+    // line) below it.
+    assert_eq!(tree(&by_page), tree(&by_cli));
+    assert!(tree(&by_page).contains_key("cases/1977-03/1977-03.md"));
+    let html = a.text();
+    let lines = |t: &str| -> Vec<String> {
+        t.lines()
+            .map(|l| l.replace(s(&by_cli), s(&by_page)))
+            .collect()
+    };
+    let out = lines(&stdout(&o));
+    assert_eq!(out.len(), 7, "{out:?}");
+    assert_eq!(said(&html), out);
+    let err = lines(&crate::support::stderr(&o));
+    assert_eq!(
+        err,
+        [format!(
+            "wrote campaign-case: 3 documents, 7 files (0 already up to date) to {}/cases",
+            s(&by_page)
+        )]
+    );
+    assert_eq!(noted(&html), err);
+    assert!(refused(&html).is_none(), "{html}");
+    // The answer is the new campaign's status, as if the folder had been opened.
+    assert!(
+        html.starts_with(&format!(
+            r#"<section id="campaign" data-dir="{}" data-commands="0">"#,
+            escape(s(&by_page))
+        )),
+        "{html}"
+    );
+    assert!(html.contains(r#"<strong id="campaign-as-of">Week 0 of 48, 1977</strong>"#));
+    let opened = studio.get(&format!("/campaign?dir={}", s(&by_page))).text();
+    assert!(opened.contains(r#"<strong id="campaign-as-of">Week 0 of 48, 1977</strong>"#));
+    // Left empty, the seed is a fresh one, announced as the command line announces it; the command line
+    // given that seed starts the same campaign.
+    let fresh = root.path().join("fresh");
+    let a = new_from_page(
+        &studio,
+        &[
+            ("dir", s(&fresh)),
+            ("seed", ""),
+            ("detectives", "Ada, Ben"),
+            ("packets", "none"),
+        ],
+    );
+    assert_eq!(a.status, 200, "{}", a.text());
+    let noted = noted(&a.text());
+    assert_eq!(noted.len(), 1, "{noted:?}");
+    let seed = noted[0]
+        .strip_prefix("seed: ")
+        .and_then(|r| r.split(' ').next())
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        noted[0],
+        format!("seed: {seed} (regenerate this campaign with --seed {seed})")
+    );
+    let twin = root.path().join("fresh-twin");
+    let o = blockprint(&[
+        "campaign",
+        "new",
+        s(&twin),
+        "--seed",
+        &seed,
+        "--detectives",
+        "Ada, Ben",
+        "--packets",
+        "none",
+    ]);
+    ok(&o);
+    assert_eq!(crate::support::stderr(&o), "");
+    assert_eq!(tree(&fresh), tree(&twin));
+    assert_eq!(
+        said(&a.text()),
+        lines(&stdout(&o).replace(s(&twin), s(&fresh)))
+    );
+}
+
+#[test]
+fn new_refusals_are_the_command_line_s_and_write_nothing() {
+    let root = tempfile::tempdir().unwrap();
+    let occupied = root.path().join("squad <script>alert(1)");
+    new_campaign(&occupied, "Ada, Ben", "md");
+    let before = tree(&occupied);
+    let studio = Studio::start(&[]);
+    let fresh = root.path().join("fresh");
+    // What is refused, the folder, the form's fields, the command line's options.
+    type Refusal<'a> = (&'a str, &'a Path, &'a [(&'a str, &'a str)], &'a [&'a str]);
+    let cases: [Refusal; 5] = [
+        (
+            "occupied",
+            &occupied,
+            &[("seed", "7"), ("detectives", "Cy")],
+            &["--seed", "7", "--detectives", "Cy"],
+        ),
+        (
+            "bad packets",
+            &fresh,
+            &[("detectives", "Ada"), ("packets", "pdf,tiff")],
+            &["--detectives", "Ada", "--packets", "pdf,tiff"],
+        ),
+        (
+            "bad detectives",
+            &fresh,
+            &[("seed", "7"), ("detectives", "Ada,,Ben")],
+            &["--seed", "7", "--detectives", "Ada,,Ben"],
+        ),
+        (
+            "bad year",
+            &fresh,
+            &[("year", "1800"), ("detectives", "Ada")],
+            &["--year", "1800", "--detectives", "Ada"],
+        ),
+        (
+            "an assignment not in the table",
+            &fresh,
+            &[("detectives", "Ada=the moon")],
+            &["--detectives", "Ada=the moon"],
+        ),
+    ];
+    for (what, dir, fields, args) in cases {
+        let mut page = vec![("dir", s(dir))];
+        page.extend_from_slice(fields);
+        let a = new_from_page(&studio, &page);
+        assert_eq!(a.status, 409, "{what}: {}", a.text());
+        let mut cli = vec!["campaign", "new", s(dir)];
+        cli.extend_from_slice(args);
+        let o = blockprint(&cli);
+        assert_eq!(o.status.code(), Some(2), "{what}");
+        let html = a.text();
+        assert_eq!(
+            refused(&html).unwrap_or_else(|| panic!("{what}: {html}")),
+            crate::support::stderr(&o).trim_end(),
+            "{what}"
+        );
+        // Shown as text, in the form again with what was given.
+        assert!(!html.contains("<script>"), "{what}: {html}");
+        assert!(html.contains(r#"<details class="campaign-new" id="campaign-new" open>"#));
+        assert!(
+            html.contains(&format!(r#"name="dir" value="{}""#, escape(s(dir)))),
+            "{what}: {html}"
+        );
+        // Nothing written: no folder made, the occupied one as it was.
+        assert!(!fresh.exists(), "{what} left {}", s(&fresh));
+        assert_eq!(tree(&occupied), before, "{what}");
+    }
+    // The occupied folder's name shows escaped.
+    let a = new_from_page(&studio, &[("dir", s(&occupied)), ("detectives", "Cy")]);
+    assert!(
+        a.text()
+            .contains("squad &lt;script&gt;alert(1) already holds a campaign"),
+        "{}",
+        a.text()
+    );
+    // Without this run's token nothing runs; a field the form does not have is refused.
+    let a = http(
+        studio.port,
+        "POST",
+        "/campaign/new",
+        &[("Content-Type", "application/json")],
+        json!({ "dir": s(&fresh), "detectives": "Ada" })
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!(a.status, 403);
+    let a = new_from_page(
+        &studio,
+        &[("dir", s(&fresh)), ("detectives", "Ada"), ("content", "/")],
+    );
+    assert_eq!(a.status, 400);
+    assert_eq!(
+        a.text(),
+        "the New campaign form has no field `content`; its fields are the options of `campaign new`\n"
+    );
+    assert!(!fresh.exists());
+}
+
 // ---------------------------------------------------------------------------------------------------
 // A real browser: headless Chromium driven over WebDriver (chromedriver), with the page's own script.
 
@@ -1849,6 +2244,40 @@ fn in_a_real_browser_a_case_packet_is_made_and_previewed_and_a_table_rolled() {
     );
     if let Ok(dir) = std::env::var("BLOCKPRINT_STUDIO_SHOTS") {
         std::fs::write(Path::new(&dir).join("campaign.png"), browser.screenshot()).unwrap();
+    }
+    // New: the form starts a campaign (as `campaign new` does) and the page shows it as if opened, no
+    // reload; the address names the folder, so a reload keeps it.
+    let started = content.path().join("started");
+    browser.go(&format!("{base}/campaign"));
+    browser.run("window.bpMark = 'kept'; return null");
+    browser.run(&format!(
+        "const f = document.getElementById('campaign-new-form'); f.elements.dir.value = {}; \
+         f.elements.seed.value = '7'; f.elements.detectives.value = 'Ada, Ben'; \
+         f.elements.packets.value = 'none'; return null",
+        json!(s(&started))
+    ));
+    browser.click("#campaign-new-button");
+    let now = browser.wait_for(
+        "const e = document.getElementById('campaign-as-of'); return e && e.textContent",
+        Duration::from_secs(60),
+    );
+    assert_eq!(now, "Week 0 of 48, 1976");
+    assert_eq!(browser.run("return window.bpMark"), "kept");
+    assert_eq!(
+        browser.run("return location.search"),
+        format!("?dir={}", s(&started).replace('/', "%2F"))
+    );
+    assert_eq!(
+        browser.run("return document.getElementById('campaign-new').open"),
+        false
+    );
+    assert!(started.join("campaign.toml").is_file());
+    if let Ok(dir) = std::env::var("BLOCKPRINT_STUDIO_SHOTS") {
+        std::fs::write(
+            Path::new(&dir).join("campaign-new.png"),
+            browser.screenshot(),
+        )
+        .unwrap();
     }
 }
 

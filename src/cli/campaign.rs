@@ -151,15 +151,19 @@ pub(super) fn run(cmd: CampaignCommand) -> Result<()> {
             content,
             quiet,
         } => new(
-            &dir,
-            year,
-            seed,
-            detectives.as_deref(),
-            roll,
-            paper,
-            &packets,
-            &content,
-            quiet,
+            None,
+            &NewArgs {
+                dir,
+                year,
+                seed,
+                detectives,
+                roll,
+                paper,
+                packets,
+                content,
+                quiet,
+            },
+            &mut Terminal,
         ),
         CampaignCommand::Week(c) => step(None, &c, Step::Week, &mut Terminal),
         CampaignCommand::Close { common, case } => {
@@ -207,7 +211,7 @@ pub(super) fn run(cmd: CampaignCommand) -> Result<()> {
             if settle(engine, cx, &c, &loaded)? {
                 return Ok(());
             }
-            sheets(engine, cx, &loaded.camp, c.quiet, false)?;
+            sheets(engine, cx, &loaded.camp, c.quiet, false, &mut Terminal)?;
             packets(engine, cx, &loaded.camp, c.quiet)
         }
     }
@@ -220,6 +224,10 @@ pub(crate) trait Say {
     fn out(&mut self, line: String);
     /// A diagnostic or a note, newline included (stderr on the terminal).
     fn err(&mut self, text: String);
+    /// Whether this is the terminal, where the driver prints its own progress and "wrote …" lines.
+    fn terminal(&self) -> bool {
+        false
+    }
 }
 
 /// The command line's [`Say`]: stdout and stderr.
@@ -232,6 +240,33 @@ impl Say for Terminal {
     fn err(&mut self, text: String) {
         eprint!("{text}");
     }
+    fn terminal(&self) -> bool {
+        true
+    }
+}
+
+/// Run the driver for the campaign. On the terminal it prints as it always does (its progress bar, its
+/// "wrote …" line); for another [`Say`] it runs quietly and the "wrote …" line goes there instead.
+fn drive(
+    kind: &dyn Kind,
+    cx: &Checked,
+    req: &Request,
+    engine: &Engine,
+    opts: &driver::Options,
+    say: &mut dyn Say,
+) -> Result<driver::Report> {
+    if say.terminal() {
+        return driver::run(kind, cx, req, engine, opts);
+    }
+    let quiet = driver::Options {
+        quiet: true,
+        ..opts.clone()
+    };
+    let report = driver::run(kind, cx, req, engine, &quiet)?;
+    if !opts.quiet {
+        say.err(format!("{}\n", report.wrote(kind.name())));
+    }
+    Ok(report)
 }
 
 /// Hold the campaign folder's lock for the rest of the command (see the module's note). A folder without
@@ -347,25 +382,101 @@ fn settle(engine: &Engine, cx: &Checked, c: &Common, loaded: &Loaded) -> Result<
     }
     let camp = &loaded.camp;
     forget_changed(&c.dir, loaded.on_disk(), &camp.derived);
-    sheets(engine, cx, camp, c.quiet, true)?;
+    sheets(engine, cx, camp, c.quiet, true, &mut Terminal)?;
     packets(engine, cx, camp, c.quiet)?;
     let text = file::render(&cx.lib, &camp.setup, &camp.steps, &camp.derived)?;
     file::save_keeping(&c.dir, &text, loaded.previous())?;
     Ok(true)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn new(
-    dir: &Path,
-    year: i32,
-    seed: Option<u64>,
-    detectives: Option<&str>,
-    roll: Option<u32>,
-    paper: Paper,
-    packets: &[String],
-    content: &ContentArg,
-    quiet: bool,
+/// What `campaign new` takes (its options as the command line reads them).
+pub(crate) struct NewArgs {
+    pub dir: PathBuf,
+    pub year: i32,
+    pub seed: Option<u64>,
+    pub detectives: Option<String>,
+    pub roll: Option<u32>,
+    pub paper: Paper,
+    pub packets: Vec<String>,
+    pub content: ContentArg,
+    pub quiet: bool,
+}
+
+/// `campaign new` as its command line, clap's own definition: what the studio draws its form from.
+pub(crate) fn new_command() -> clap::Command {
+    let mut cmd = <super::Cli as clap::CommandFactory>::command().color(clap::ColorChoice::Never);
+    cmd.build();
+    cmd.find_subcommand("campaign")
+        .and_then(|c| c.find_subcommand("new"))
+        .cloned()
+        .unwrap_or_else(|| clap::Command::new("new"))
+}
+
+/// The words after `blockprint campaign new` read as the command line reads them, or the command line's
+/// own error text.
+pub(crate) fn parse_new(args: &[String]) -> std::result::Result<NewArgs, String> {
+    use clap::FromArgMatches;
+    let argv = ["blockprint", "campaign", "new"]
+        .into_iter()
+        .map(str::to_owned)
+        .chain(args.iter().cloned());
+    let m = <super::Cli as clap::CommandFactory>::command()
+        .color(clap::ColorChoice::Never)
+        .try_get_matches_from(argv)
+        .map_err(|e| e.render().to_string())?;
+    match super::Cli::from_arg_matches(&m).map_err(|e| e.render().to_string())? {
+        super::Cli {
+            command:
+                super::Command::Campaign {
+                    command:
+                        CampaignCommand::New {
+                            dir,
+                            year,
+                            seed,
+                            detectives,
+                            roll,
+                            paper,
+                            packets,
+                            content,
+                            quiet,
+                        },
+                },
+            ..
+        } => Ok(NewArgs {
+            dir,
+            year,
+            seed,
+            detectives,
+            roll,
+            paper,
+            packets,
+            content,
+            quiet,
+        }),
+        _ => Err("error: not a `campaign new` command line\n".into()),
+    }
+}
+
+/// Start a campaign (see [`step`] for `project`). The fresh seed's line and the "wrote …" lines are said
+/// on `say`'s stderr, what was begun on its stdout.
+pub(crate) fn new(
+    project: Option<&crate::project::Project>,
+    a: &NewArgs,
+    say: &mut dyn Say,
 ) -> Result<()> {
+    let NewArgs {
+        dir,
+        year,
+        seed,
+        detectives,
+        roll,
+        paper,
+        packets,
+        content,
+        quiet,
+    } = a;
+    let (dir, year, seed, roll, paper, quiet) =
+        (dir.as_path(), *year, *seed, *roll, *paper, *quiet);
     // What can be refused before a seed is chosen (and printed) is refused first.
     refuse_occupied(dir, None, seed.is_none())?;
     let mut formats = Vec::new();
@@ -388,7 +499,14 @@ fn new(
         Some(list) => parse_members(list)?,
         None => Vec::new(),
     };
-    let project = context(content)?;
+    let opened;
+    let project = match project {
+        Some(p) => p,
+        None => {
+            opened = context(content)?;
+            &opened
+        }
+    };
     let cx = project.checked_names(&["case", "detective"])?;
     check_assignments(&cx.lib, &members)?;
     // A fresh seed is announced only once the setup is known to be good: a refused `campaign new` prints
@@ -406,7 +524,9 @@ fn new(
     campaign::validate_setup(&setup).map_err(|e| Error::Usage(e.0))?;
     let derived = campaign::replay(&cx.lib, &setup, &[]).map_err(|(_, e)| Error::Rules(e.0))?;
     if fresh {
-        eprintln!("seed: {seed} (regenerate this campaign with --seed {seed})");
+        say.err(format!(
+            "seed: {seed} (regenerate this campaign with --seed {seed})\n"
+        ));
     }
     refuse_occupied(dir, Some((&setup, &derived)), true)?;
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
@@ -420,16 +540,16 @@ fn new(
         derived,
     };
     let engine = project.engine()?;
-    sheets(engine, cx, &c, quiet, false)?;
-    packets_of(engine, cx, &c, quiet)?;
+    sheets(engine, cx, &c, quiet, false, say)?;
+    packets_of(engine, cx, &c, quiet, say)?;
     let text = file::render(&cx.lib, &c.setup, &c.steps, &c.derived)?;
     file::save(dir, &text)?;
-    outln!(
+    say.out(format!(
         "campaign {} begun in {} (seed {})",
         c.setup.year,
         dir.display(),
         c.setup.seed
-    );
+    ));
     for d in &c.derived.detectives {
         let case = c
             .derived
@@ -438,7 +558,7 @@ fn new(
             .find(|k| k.lead == d.name)
             .map(|k| format!("{} (came in {})", k.number, k.came_in))
             .unwrap_or_default();
-        outln!(
+        say.out(format!(
             "  {}{}: starting case {case}; least-wanted assignment ({}): {}",
             d.name,
             d.class
@@ -447,9 +567,9 @@ fn new(
                 .unwrap_or_default(),
             d.assignment_from,
             d.assignment
-        );
+        ));
     }
-    report(&c, 0, &mut Terminal);
+    report(&c, 0, say);
     Ok(())
 }
 
@@ -622,9 +742,9 @@ pub(crate) fn step(
     let engine = project.engine()?;
     forget_changed(&c.dir, loaded.on_disk(), &new.derived);
     if loaded.rewrite.is_some() {
-        sheets(engine, cx, &new, c.quiet, true)?;
+        sheets(engine, cx, &new, c.quiet, true, say)?;
     }
-    packets(engine, cx, &new, c.quiet)?;
+    packets_of(engine, cx, &new, c.quiet, say)?;
     let text = file::render(&cx.lib, &new.setup, &new.steps, &new.derived)?;
     file::save_keeping(&c.dir, &text, loaded.previous())?;
     report(&new, new.steps.len() as u32, say);
@@ -660,9 +780,9 @@ pub(crate) fn undo(
     let engine = project.engine()?;
     forget_changed(&c.dir, loaded.on_disk(), &camp.derived);
     if loaded.rewrite.is_some() {
-        sheets(engine, cx, &camp, c.quiet, true)?;
+        sheets(engine, cx, &camp, c.quiet, true, say)?;
     }
-    packets(engine, cx, &camp, c.quiet)?;
+    packets_of(engine, cx, &camp, c.quiet, say)?;
     let text = file::render(&cx.lib, &camp.setup, &camp.steps, &camp.derived)?;
     file::save_keeping(&c.dir, &text, loaded.previous())?;
     say.out(format!(
@@ -724,7 +844,14 @@ fn request(c: &Campaign, seed: u64, count: u32) -> Request {
 
 /// The rolled detectives' sheets (DIR/detectives/), when the squad was rolled. With `replace` (a rewritten
 /// history) the sheets of another batch there are replaced rather than refused.
-fn sheets(engine: &Engine, cx: &Checked, c: &Campaign, quiet: bool, replace: bool) -> Result<()> {
+fn sheets(
+    engine: &Engine,
+    cx: &Checked,
+    c: &Campaign,
+    quiet: bool,
+    replace: bool,
+    say: &mut dyn Say,
+) -> Result<()> {
     if c.setup.roll == 0 || c.setup.packets.is_empty() {
         return Ok(());
     }
@@ -734,7 +861,7 @@ fn sheets(engine: &Engine, cx: &Checked, c: &Campaign, quiet: bool, replace: boo
         campaign::detective_batch_seed(c.setup.seed),
         c.setup.roll,
     );
-    driver::run(
+    drive(
         &kind,
         cx,
         &req,
@@ -743,16 +870,23 @@ fn sheets(engine: &Engine, cx: &Checked, c: &Campaign, quiet: bool, replace: boo
             force: replace,
             ..driver_options(&c.dir, c.setup.packets.clone(), quiet, "new")
         },
+        say,
     )
     .map(drop)
 }
 
 /// Every case packet (DIR/cases/); packets of cases an undo took back are removed.
 fn packets(engine: &Engine, cx: &Checked, c: &Campaign, quiet: bool) -> Result<()> {
-    packets_of(engine, cx, c, quiet)
+    packets_of(engine, cx, c, quiet, &mut Terminal)
 }
 
-fn packets_of(engine: &Engine, cx: &Checked, c: &Campaign, quiet: bool) -> Result<()> {
+fn packets_of(
+    engine: &Engine,
+    cx: &Checked,
+    c: &Campaign,
+    quiet: bool,
+    say: &mut dyn Say,
+) -> Result<()> {
     if c.setup.packets.is_empty() {
         return Ok(());
     }
@@ -760,12 +894,13 @@ fn packets_of(engine: &Engine, cx: &Checked, c: &Campaign, quiet: bool) -> Resul
         campaign: c.clone(),
     };
     let n = kind.count(cx, &request(c, 0, 1))? as u32;
-    driver::run(
+    drive(
         &kind,
         cx,
         &request(c, c.setup.seed, n),
         engine,
         &driver_options(&c.dir, c.setup.packets.clone(), quiet, "packets"),
+        say,
     )?;
     prune(&c.dir.join(kind.folder()), c)
 }

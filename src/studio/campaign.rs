@@ -4,6 +4,10 @@
 //! ([`crate::cli::campaign::step`] and [`crate::cli::campaign::undo`]) with the studio's open project: the
 //! same folder lock, the same replay and refusals, the same packets and the same atomic write of the state
 //! file. A refusal is shown in the page as text.
+//!
+//! The New campaign form starts one as `blockprint campaign new` does: its fields are that command's
+//! options as clap defines them (help, defaults, choices), the form's values are read by the command
+//! line's own parser, and [`crate::cli::campaign::new`] runs with the studio's open project.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -12,11 +16,122 @@ use axum::Json;
 use axum::extract::{Path as UrlPath, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::{App, refuse};
 use crate::campaign::{STATE_FILE, Step, file};
 use crate::cli::campaign::{Common, Say};
+
+/// Options of `campaign new` the form does not offer: the content and templates are the studio's own,
+/// and the page always shows what was written.
+const NOT_OFFERED: [&str; 6] = [
+    "content",
+    "templates",
+    "quiet",
+    "check_pages",
+    "color",
+    "help",
+];
+
+/// One field of the New campaign form: an option (or the folder argument) of `campaign new`.
+#[derive(Debug, Serialize)]
+struct NewField {
+    /// The long name (`detectives`), or the argument's id (`dir`): the key the page posts.
+    name: String,
+    /// As `campaign new --help` names it: `--detectives`, or `DIR`.
+    label: String,
+    /// The folder: the one argument that is not an option.
+    positional: bool,
+    help: String,
+    default: String,
+    /// The possible values (a select); empty for a text field.
+    choices: Vec<String>,
+    /// What the field holds.
+    value: String,
+}
+
+/// The form's fields in the command line's order, each holding what `given` has for it.
+fn new_fields(
+    cmd: &clap::Command,
+    given: &std::collections::BTreeMap<String, String>,
+) -> Vec<NewField> {
+    cmd.get_arguments()
+        .filter(|a| !a.is_hide_set() && !NOT_OFFERED.contains(&a.get_id().as_str()))
+        .map(|a| {
+            let positional = a.is_positional();
+            let name = a
+                .get_long()
+                .map(str::to_owned)
+                .unwrap_or_else(|| a.get_id().to_string());
+            let label = if positional {
+                a.get_value_names()
+                    .and_then(|v| v.first())
+                    .map(|v| v.to_string())
+                    .unwrap_or_else(|| name.to_uppercase())
+            } else {
+                format!("--{name}")
+            };
+            let default: Vec<String> = a
+                .get_default_values()
+                .iter()
+                .map(|v| v.to_string_lossy().into_owned())
+                .collect();
+            let default = default.join(",");
+            let choices: Vec<String> = a
+                .get_possible_values()
+                .iter()
+                .filter(|p| !p.is_hide_set())
+                .map(|p| p.get_name().to_owned())
+                .collect();
+            let value = given.get(&name).cloned().unwrap_or_default();
+            let value = if !choices.is_empty() && !choices.contains(&value) {
+                default.clone()
+            } else {
+                value
+            };
+            NewField {
+                help: a
+                    .get_help()
+                    .or(a.get_long_help())
+                    .map(|h| h.to_string())
+                    .unwrap_or_default(),
+                name,
+                label,
+                positional,
+                default,
+                choices,
+                value,
+            }
+        })
+        .collect()
+}
+
+/// What the New campaign form shows: `campaign new`'s about line and its fields.
+fn new_form(given: &std::collections::BTreeMap<String, String>) -> minijinja::Value {
+    let cmd = crate::cli::campaign::new_command();
+    minijinja::context! {
+        new_about => cmd.get_about().map(|a| a.to_string()).unwrap_or_default(),
+        new_fields => minijinja::value::Serde(new_fields(&cmd, given)),
+    }
+}
+
+/// The words after `blockprint campaign new` the form's values stand for: each option given as
+/// `--name=value` (so a value starting with a dash stays a value), in the command line's order, then the
+/// folder after `--`. An empty field is left out (its default, or a fresh seed).
+fn new_args(fields: &[NewField]) -> Vec<String> {
+    let mut args: Vec<String> = fields
+        .iter()
+        .filter(|f| !f.positional && !f.value.trim().is_empty())
+        .map(|f| format!("--{}={}", f.name, f.value.trim()))
+        .collect();
+    for f in fields.iter().filter(|f| f.positional) {
+        if !f.value.trim().is_empty() {
+            args.push("--".into());
+            args.push(f.value.trim().to_owned());
+        }
+    }
+    args
+}
 
 /// GET /campaign?dir=PATH: the page.
 #[derive(Debug, Deserialize)]
@@ -184,7 +299,12 @@ pub(crate) async fn page(State(app): State<Arc<App>>, Query(q): Query<Open>) -> 
     let Some(dir) = dir else {
         return app.page(
             "campaign.html",
-            minijinja::context! { current => "campaign", dir => "", nothing => true },
+            minijinja::context! {
+                current => "campaign",
+                dir => "",
+                nothing => true,
+                ..new_form(&Default::default())
+            },
         );
     };
     let app2 = app.clone();
@@ -197,8 +317,103 @@ pub(crate) async fn page(State(app): State<Arc<App>>, Query(q): Query<Open>) -> 
             );
         }
     };
-    let ctx = context(&app, &seen);
+    // A folder with no campaign yet is the one the New form offers to start one in.
+    let mut given = std::collections::BTreeMap::new();
+    if seen.missing {
+        given.insert("dir".to_owned(), seen.dir.clone());
+    }
+    let ctx = minijinja::context! { ..context(&app, &seen), ..new_form(&given) };
     app.page("campaign.html", ctx)
+}
+
+/// POST /campaign/new: start a campaign as `blockprint campaign new` does, from the New form's fields
+/// (`{"dir": …, "year": …, "seed": …, …}`, the options' long names). Answers with the new campaign's
+/// status block (200), or with the form again, the command line's refusal under it (409: nothing was
+/// written).
+pub(crate) async fn new(
+    State(app): State<Arc<App>>,
+    body: Result<
+        Json<std::collections::BTreeMap<String, String>>,
+        axum::extract::rejection::JsonRejection,
+    >,
+) -> Response {
+    let given = match super::json_body(body, "a new campaign") {
+        Ok(given) => given,
+        Err(refused) => return refused,
+    };
+    let cmd = crate::cli::campaign::new_command();
+    let fields = new_fields(&cmd, &given);
+    if let Some(k) = given.keys().find(|k| !fields.iter().any(|f| f.name == **k)) {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            &format!(
+                "the New campaign form has no field `{k}`; its fields are the options of `campaign new`"
+            ),
+        );
+    }
+    let refused_form = |text: String| {
+        let ctx = minijinja::context! {
+            new_open => true,
+            new_refused => text,
+            ..new_form(&given)
+        };
+        let mut res = app.page("campaign-new.html", ctx);
+        if res.status() == StatusCode::OK {
+            *res.status_mut() = StatusCode::CONFLICT;
+        }
+        res
+    };
+    // The command line's own parser reads the values: a bad year or seed, a missing folder or squad is
+    // refused in its words.
+    let args = match crate::cli::campaign::parse_new(&new_args(&fields)) {
+        Ok(a) => a,
+        Err(text) => return refused_form(text.trim_end().to_owned()),
+    };
+    let Some(permit) = app.jobs.try_slot() else {
+        return refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            "the studio is busy with as many makes as it runs at once; try again when one has finished",
+        );
+    };
+    let run = app.clone();
+    let ran = tokio::task::spawn_blocking(move || {
+        let mut said = Collected::default();
+        let loaded = run.loaded();
+        let r = match &loaded.project {
+            Ok(project) => crate::cli::campaign::new(Some(project), &args, &mut said),
+            Err(e) => Err(crate::error::Error::Usage(format!(
+                "the content or templates cannot be read: {e}"
+            ))),
+        };
+        drop(permit);
+        let dir = args.dir.display().to_string();
+        match r {
+            Ok(()) => Ok((look(&run, &dir), said)),
+            Err(e) => {
+                let mut text = said.err;
+                text.push_str(&e.to_string());
+                Err(text)
+            }
+        }
+    })
+    .await;
+    let (seen, said) = match ran {
+        Ok(Ok(r)) => r,
+        Ok(Err(text)) => return refused_form(text.trim_end().to_owned()),
+        Err(e) => {
+            return refuse(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &format!("starting the campaign stopped on an internal error: {e}"),
+            );
+        }
+    };
+    let ctx = minijinja::context! {
+        action => "new",
+        said => said.out,
+        noted => said.err.lines().map(str::to_owned).collect::<Vec<_>>(),
+        ..context(&app, &seen)
+    };
+    app.page("campaign-status.html", ctx)
 }
 
 /// POST /campaign/{action}: run `week`, `close`, `month`, `year` or `undo` on the folder, as the command

@@ -286,6 +286,7 @@ fn pages() -> Result<Environment<'static>> {
             "campaign-status.html",
             include_str!("assets/campaign-status.html"),
         ),
+        ("campaign-new.html", include_str!("assets/campaign-new.html")),
     ] {
         env.add_template(name, src)
             .map_err(|e| Error::Bug(format!("the studio's page {name}: {e:#}")))?;
@@ -319,6 +320,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/tables", get(dice::tables))
         .route("/roll", post(dice::roll))
         .route("/campaign", get(campaign::page))
+        .route("/campaign/new", post(campaign::new))
         .route("/campaign/{action}", post(campaign::act))
         .route("/events", get(watch::events))
         .route("/diagnostics", get(watch::diagnostics))

@@ -40,6 +40,23 @@ pub struct Report {
     pub written: usize,
     pub kept: usize,
     pub folder: PathBuf,
+    /// Every file of the batch in the folder (the combined files too), as the manifest lists them.
+    pub files: usize,
+}
+
+impl Report {
+    /// The line a run that is not quiet prints when it is done (without a newline), for a kind named
+    /// `kind`: the command line prints it on stderr; the studio shows it.
+    pub fn wrote(&self, kind: &str) -> String {
+        format!(
+            "wrote {kind}: {} document{}, {} files ({} already up to date) to {}",
+            self.items,
+            if self.items == 1 { "" } else { "s" },
+            self.files,
+            self.kept,
+            self.folder.display()
+        )
+    }
 }
 
 /// The number of worker threads: `RAYON_NUM_THREADS` when set (as before), else the machine's cores.
@@ -400,23 +417,17 @@ fn run_locked(
             jobs,
         );
     }
-    if !opts.quiet {
-        eprintln!(
-            "wrote {}: {} document{}, {} files ({} already up to date) to {}",
-            kind.name(),
-            n,
-            if n == 1 { "" } else { "s" },
-            files,
-            kept,
-            dir.display()
-        );
-    }
-    Ok(Report {
+    let report = Report {
         items: n,
         written,
         kept,
         folder: dir,
-    })
+        files,
+    };
+    if !opts.quiet {
+        eprintln!("{}", report.wrote(kind.name()));
+    }
+    Ok(report)
 }
 
 /// What a worker hands back for one item: counts, its index row, and its PDF parts for each merge (path

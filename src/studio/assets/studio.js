@@ -193,7 +193,47 @@ function setUpCampaign() {
   });
 }
 
+// Campaign, New: the form's fields are `campaign new`'s options. The server answers with the new
+// campaign's status block, shown as if the folder had been opened (the address names it, so a reload
+// keeps it), or with the form again, the command line's refusal under it.
+function setUpNewCampaign() {
+  const page = document.body.dataset.page === "campaign" ? document.querySelector("main") : null;
+  if (!page) return;
+  page.addEventListener("submit", (e) => {
+    const form = e.target.closest("#campaign-new-form");
+    if (!form) return;
+    e.preventDefault();
+    const body = {};
+    for (const el of form.querySelectorAll("[name]")) body[el.name] = el.value;
+    const button = document.getElementById("campaign-new-button");
+    const working = document.getElementById("campaign-new-working");
+    button.disabled = true;
+    working.textContent = "new: working";
+    post("/campaign/new", body).then(async (r) => {
+      const html = await r.text();
+      const isHtml = (r.headers.get("content-type") || "").startsWith("text/html");
+      if (r.ok && isHtml) {
+        document.getElementById("campaign").outerHTML = html;
+        const dir = document.getElementById("campaign").dataset.dir;
+        const open = document.querySelector('#campaign-open input[name="dir"]');
+        if (open) open.value = dir;
+        history.replaceState(null, "", "/campaign?dir=" + encodeURIComponent(dir));
+        button.disabled = false;
+        working.textContent = "";
+        for (const el of form.querySelectorAll("input[name]")) if (el.name !== "paper") el.value = "";
+        document.getElementById("campaign-new").open = false;
+      } else if (isHtml) {
+        document.getElementById("campaign-new").outerHTML = html;
+      } else {
+        button.disabled = false;
+        working.textContent = html;
+      }
+    });
+  });
+}
+
 setUpMake();
 setUpTables();
 setUpChanges();
 setUpCampaign();
+setUpNewCampaign();
