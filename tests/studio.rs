@@ -1680,6 +1680,11 @@ fn the_new_campaign_form_is_the_command_line_s() {
         html.contains(r#"<section id="campaign" data-dir="">"#),
         "{html}"
     );
+    // Below the short word that nothing is open.
+    assert!(
+        html.find(r#"<section id="campaign""#).unwrap()
+            < html.find(r#"id="campaign-new""#).unwrap()
+    );
     assert!(html.contains(r#"<button type="submit" id="campaign-new-button">New</button>"#));
     // A campaign open: the same form, collapsed above the status.
     let html = studio.get(&format!("/campaign?dir={}", s(&open))).text();
@@ -2270,6 +2275,11 @@ fn in_a_real_browser_a_case_packet_is_made_and_previewed_and_a_table_rolled() {
     assert_eq!(
         browser.run("return document.getElementById('campaign-new').open"),
         false
+    );
+    // Collapsed above the status, as on a page opened on a campaign.
+    assert_eq!(
+        browser.run("return document.getElementById('campaign-new').nextElementSibling.id"),
+        "campaign"
     );
     assert!(started.join("campaign.toml").is_file());
     if let Ok(dir) = std::env::var("BLOCKPRINT_STUDIO_SHOTS") {

@@ -221,7 +221,10 @@ function setUpNewCampaign() {
         button.disabled = false;
         working.textContent = "";
         for (const el of form.querySelectorAll("input[name]")) if (el.name !== "paper") el.value = "";
-        document.getElementById("campaign-new").open = false;
+        // As on a page opened on a campaign: New, collapsed, above its status.
+        const details = document.getElementById("campaign-new");
+        details.open = false;
+        document.getElementById("campaign").before(details);
       } else if (isHtml) {
         document.getElementById("campaign-new").outerHTML = html;
       } else {
