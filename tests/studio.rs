@@ -2261,6 +2261,23 @@ fn in_a_real_browser_a_case_packet_is_made_and_previewed_and_a_table_rolled() {
          f.elements.packets.value = 'none'; return null",
         json!(s(&started))
     ));
+    // A refused New shows the command line's words in the form, which keeps what was typed.
+    browser.run("document.getElementById('campaign-new-form').elements.detectives.value = 'Ada,,Ben'; return null");
+    browser.click("#campaign-new-button");
+    let refusal = browser.wait_for(
+        "const e = document.querySelector('#campaign-new #campaign-refused pre'); return e && e.textContent",
+        Duration::from_secs(30),
+    );
+    assert_eq!(
+        refusal,
+        "error: --detectives has an empty name in `Ada,,Ben`; separate names with single commas"
+    );
+    assert!(!started.exists());
+    assert_eq!(
+        browser.run("return document.getElementById('campaign-new-form').elements.seed.value"),
+        "7"
+    );
+    browser.run("document.getElementById('campaign-new-form').elements.detectives.value = 'Ada, Ben'; return null");
     browser.click("#campaign-new-button");
     let now = browser.wait_for(
         "const e = document.getElementById('campaign-as-of'); return e && e.textContent",
