@@ -286,7 +286,10 @@ fn pages() -> Result<Environment<'static>> {
             "campaign-status.html",
             include_str!("assets/campaign-status.html"),
         ),
-        ("campaign-new.html", include_str!("assets/campaign-new.html")),
+        (
+            "campaign-new.html",
+            include_str!("assets/campaign-new.html"),
+        ),
     ] {
         env.add_template(name, src)
             .map_err(|e| Error::Bug(format!("the studio's page {name}: {e:#}")))?;
