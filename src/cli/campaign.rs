@@ -25,41 +25,7 @@ use crate::render::{Engine, Format, Paper, driver, manifest};
 pub enum CampaignCommand {
     /// Start a campaign in DIR: the squad, each detective's starting case (with its packet) and
     /// DIR/campaign.toml, the state file every other command reads and extends.
-    New {
-        /// The campaign folder (created if needed; must not hold a campaign yet).
-        dir: PathBuf,
-        /// The year the campaign starts in (case numbers YYYY-NN).
-        #[arg(long, default_value_t = 1976, value_parser = clap::value_parser!(i32).range(1900..=2100))]
-        year: i32,
-        /// Campaign seed: every roll of the campaign comes from it. A random one is chosen and printed when
-        /// left out.
-        #[arg(long, value_parser = super::seed_parser())]
-        seed: Option<u64>,
-        /// The squad by name, comma-separated; `Name=assignment` gives a detective's least-wanted
-        /// assignment (otherwise it is rolled on the content's table and logged).
-        #[arg(
-            long,
-            value_name = "NAMES",
-            required_unless_present = "roll",
-            conflicts_with = "roll"
-        )]
-        detectives: Option<String>,
-        /// Roll N detectives with the detective generator instead (their sheets go to DIR/detectives/).
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=campaign::MAX_SQUAD as i64))]
-        roll: Option<u32>,
-        /// Paper size of the packets, sheets and status.
-        #[arg(long, value_enum, ignore_case = true, default_value = "a4")]
-        paper: Paper,
-        /// Which files each case packet (and rolled detective sheet) is written as, comma-separated; `none`
-        /// writes none.
-        #[arg(long, value_delimiter = ',', default_value = "pdf,md,json")]
-        packets: Vec<String>,
-        #[command(flatten)]
-        content: ContentArg,
-        /// Print no "wrote …" lines.
-        #[arg(long, short)]
-        quiet: bool,
-    },
+    New(NewArgs),
     /// Start the next week: the new-case check (1d6, a case on 1–2), and when a case comes in its lead
     /// (fewest open cases; ties rolled), number, date and packet.
     Week(Common),
@@ -140,31 +106,7 @@ pub struct Common {
 /// Run a campaign command.
 pub(super) fn run(cmd: CampaignCommand) -> Result<()> {
     match cmd {
-        CampaignCommand::New {
-            dir,
-            year,
-            seed,
-            detectives,
-            roll,
-            paper,
-            packets,
-            content,
-            quiet,
-        } => new(
-            None,
-            &NewArgs {
-                dir,
-                year,
-                seed,
-                detectives,
-                roll,
-                paper,
-                packets,
-                content,
-                quiet,
-            },
-            &mut Terminal,
-        ),
+        CampaignCommand::New(a) => new(None, &a, &mut Terminal),
         CampaignCommand::Week(c) => step(None, &c, Step::Week, &mut Terminal),
         CampaignCommand::Close { common, case } => {
             step(None, &common, Step::Close { case }, &mut Terminal)
@@ -390,15 +332,40 @@ fn settle(engine: &Engine, cx: &Checked, c: &Common, loaded: &Loaded) -> Result<
 }
 
 /// What `campaign new` takes (its options as the command line reads them).
-pub(crate) struct NewArgs {
+#[derive(Debug, clap::Args)]
+pub struct NewArgs {
+    /// The campaign folder (created if needed; must not hold a campaign yet).
     pub dir: PathBuf,
+    /// The year the campaign starts in (case numbers YYYY-NN).
+    #[arg(long, default_value_t = 1976, value_parser = clap::value_parser!(i32).range(1900..=2100))]
     pub year: i32,
+    /// Campaign seed: every roll of the campaign comes from it. A random one is chosen and printed when
+    /// left out.
+    #[arg(long, value_parser = super::seed_parser())]
     pub seed: Option<u64>,
+    /// The squad by name, comma-separated; `Name=assignment` gives a detective's least-wanted
+    /// assignment (otherwise it is rolled on the content's table and logged).
+    #[arg(
+        long,
+        value_name = "NAMES",
+        required_unless_present = "roll",
+        conflicts_with = "roll"
+    )]
     pub detectives: Option<String>,
+    /// Roll N detectives with the detective generator instead (their sheets go to DIR/detectives/).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=campaign::MAX_SQUAD as i64))]
     pub roll: Option<u32>,
+    /// Paper size of the packets, sheets and status.
+    #[arg(long, value_enum, ignore_case = true, default_value = "a4")]
     pub paper: Paper,
+    /// Which files each case packet (and rolled detective sheet) is written as, comma-separated; `none`
+    /// writes none.
+    #[arg(long, value_delimiter = ',', default_value = "pdf,md,json")]
     pub packets: Vec<String>,
+    #[command(flatten)]
     pub content: ContentArg,
+    /// Print no "wrote …" lines.
+    #[arg(long, short)]
     pub quiet: bool,
 }
 
@@ -428,31 +395,10 @@ pub(crate) fn parse_new(args: &[String]) -> std::result::Result<NewArgs, String>
         super::Cli {
             command:
                 super::Command::Campaign {
-                    command:
-                        CampaignCommand::New {
-                            dir,
-                            year,
-                            seed,
-                            detectives,
-                            roll,
-                            paper,
-                            packets,
-                            content,
-                            quiet,
-                        },
+                    command: CampaignCommand::New(a),
                 },
             ..
-        } => Ok(NewArgs {
-            dir,
-            year,
-            seed,
-            detectives,
-            roll,
-            paper,
-            packets,
-            content,
-            quiet,
-        }),
+        } => Ok(a),
         _ => Err("error: not a `campaign new` command line\n".into()),
     }
 }
