@@ -140,6 +140,85 @@ fn init_writes_exactly_the_embedded_tree() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
+/// `init --update` brings a content folder an older blockprint wrote up to date: a kit page that lacks a
+/// part a generator prints gets it at its end, in the built-in words; a built-in file the folder lacks is
+/// written; the user's own edits and every other file stay as they are; a second run adds nothing.
+#[test]
+fn init_update_adds_missing_files_and_parts_and_changes_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("mine");
+    let c = content.to_str().unwrap();
+    assert_eq!(run(&["init", "-q", c]).status.code(), Some(0));
+    // As an older blockprint left it: the approach cards' page without its `## Card labels` part (with
+    // an edit of the user's), and the Urban World kit's sheet page missing.
+    let page = content.join("bbb/kit/approach-cards.md");
+    let builtin = std::fs::read_to_string(&page).unwrap();
+    let start = builtin.find("\n## Card labels\n").unwrap() + 1;
+    let end = builtin[start + 3..]
+        .find("\n## ")
+        .map_or(builtin.len(), |i| start + 3 + i + 1);
+    let part = builtin[start..end].trim_end().to_owned();
+    let older = (builtin[..start].to_owned() + &builtin[end..]).replace(
+        "Coffee, sympathy, a way out.",
+        "Coffee, a kind word, a way out.",
+    );
+    assert!(older.contains("Coffee, a kind word"));
+    std::fs::write(&page, &older).unwrap();
+    let sheet = content.join("urban-world/kit/sheet.md");
+    let sheet_bytes = std::fs::read(&sheet).unwrap();
+    std::fs::remove_file(&sheet).unwrap();
+    let others = |dir: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut files: Vec<_> = walk(dir)
+            .into_iter()
+            .filter(|p| !p.ends_with("approach-cards.md") && !p.ends_with("kit/sheet.md"))
+            .map(|p| {
+                let bytes = std::fs::read(&p).unwrap();
+                (p, bytes)
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let before = others(&content);
+    assert_eq!(run(&["check", "--content", c]).status.code(), Some(1));
+
+    let o = run(&["init", "--update", c]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "added the part `## Card labels` to {}\nwrote {}\ncheck it with `blockprint check --content {c}`\n",
+            page.display(),
+            sheet.display()
+        )
+    );
+    assert_eq!(run(&["check", "--content", c]).status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(&page).unwrap(),
+        format!("{}\n\n{part}\n", older.trim_end())
+    );
+    assert_eq!(std::fs::read(&sheet).unwrap(), sheet_bytes);
+    assert_eq!(others(&content), before);
+
+    // Up to date: nothing written.
+    let o = run(&["init", "--update", c]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stderr(&o),
+        format!("{c} lacks no built-in file and no part a generator prints; nothing written\n")
+    );
+    // No content there: a usage error, nothing made.
+    let none = dir.path().join("none");
+    let o = run(&["init", "--update", none.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("holds no content to update"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!none.exists());
+}
+
 fn walk(dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
     for e in std::fs::read_dir(dir).unwrap() {

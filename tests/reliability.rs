@@ -1286,8 +1286,8 @@ fn check_refuses_a_kit_page_without_a_heading_a_kit_prints() {
         assert!(
             report.contains(&format!(
                 "= help: add a `##` heading whose anchor is `{anchor}` (its words in lower case \
-                 joined by hyphens), or restore the page from the built-in content (`blockprint init \
-                 DIR` writes it)"
+                 joined by hyphens), or add the built-in part: `blockprint init --update DIR`, DIR \
+                 being this content folder, adds every part a page lacks"
             )),
             "{report}"
         );

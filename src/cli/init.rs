@@ -1,4 +1,6 @@
 //! `blockprint init DIR`: the built-in content in, the same files under DIR out (never overwriting anything).
+//! `blockprint init --update DIR`: a folder an older blockprint wrote gets the files and the kit pages' parts
+//! the built-in content has gained since, and nothing else changes.
 
 use std::path::{Path, PathBuf};
 
@@ -25,8 +27,6 @@ pub(super) fn run(dir: &Path, quiet: bool) -> Status {
     }
 }
 
-/// Write the content into a hidden sibling folder first and rename it into place at the end, so a killed
-/// run leaves `dir` as it was (absent or empty) and a rerun simply starts again.
 /// Write the content into a hidden sibling folder first and move it into place at the end, so a killed
 /// run leaves `dir` as it was (absent or empty) and a rerun simply starts again. A folder that holds
 /// some but not all of the files `init` writes, each as `init` writes it (what an older run left), is
@@ -170,4 +170,144 @@ fn alive(pid: u32) -> bool {
 
 fn with(path: &Path, e: std::io::Error) -> std::io::Error {
     std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+/// `init --update DIR`: write the built-in files `dir` lacks; add to each of its kit pages the `##` parts a
+/// generator prints that the page lacks, as the built-in page words them, at the page's end. Every line
+/// says what was added; a folder with nothing to add says so.
+pub(super) fn update(dir: &Path, quiet: bool) -> Status {
+    match add_missing(dir) {
+        Ok(added) => {
+            if !quiet {
+                for line in &added {
+                    eprintln!("{line}");
+                }
+                if added.is_empty() {
+                    eprintln!(
+                        "{} lacks no built-in file and no part a generator prints; nothing written",
+                        dir.display()
+                    );
+                } else {
+                    eprintln!(
+                        "check it with `blockprint check --content {}`",
+                        dir.display()
+                    );
+                }
+            }
+            Status::Ok
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Status::Io
+        }
+    }
+}
+
+/// What [`update`] adds, a line per file written and per part added.
+fn add_missing(dir: &Path) -> std::io::Result<Vec<String>> {
+    let holds_content = std::fs::read_dir(dir)
+        .map(|mut e| e.next().is_some())
+        .unwrap_or(false);
+    if !holds_content {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!(
+                "{} holds no content to update; `blockprint init {}` writes a new copy",
+                dir.display(),
+                dir.display()
+            ),
+        ));
+    }
+    let files = ContentRoot::Embedded.files()?;
+    let mut added = Vec::new();
+    // Parts first, from the pages as they stand: a page written below already has every part.
+    let mut pages: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    let (builtin, _) = crate::content::load(&ContentRoot::Embedded)?;
+    let registry = crate::generators::Registry::new(&crate::render::Templates::builtin())
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    for kind in registry.kinds() {
+        for (game, slug, anchors) in kind.requires().prose {
+            let Some(page) = builtin.kit(&game).and_then(|k| k.page(&slug)) else {
+                continue;
+            };
+            let Some(source) = builtin.sources.get(page.file) else {
+                continue;
+            };
+            let want = pages.entry(source.path.clone()).or_default();
+            for a in anchors {
+                if !want.contains(&a) {
+                    want.push(a);
+                }
+            }
+        }
+    }
+    for (rel, anchors) in &pages {
+        let path = dir.join(rel);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let Some((_, builtin_bytes)) = files.iter().find(|(r, _)| r == rel) else {
+            continue;
+        };
+        let builtin_text = String::from_utf8_lossy(builtin_bytes);
+        let have: Vec<String> = parts(&text).into_iter().map(|(a, _)| a).collect();
+        let mut more = String::new();
+        for (anchor, part) in parts(&builtin_text) {
+            if anchors.contains(&anchor) && !have.contains(&anchor) {
+                more.push('\n');
+                more.push_str(part.trim_end());
+                more.push('\n');
+                let heading = part.lines().next().unwrap_or_default();
+                added.push(format!("added the part `{heading}` to {}", path.display()));
+            }
+        }
+        if !more.is_empty() {
+            let mut new = text.trim_end().to_owned();
+            new.push('\n');
+            new.push_str(&more);
+            crate::render::output::write_atomic(&path, new.as_bytes())?;
+        }
+    }
+    for (rel, bytes) in &files {
+        let path = dir.join(rel);
+        if !path.exists() {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| with(parent, e))?;
+            }
+            crate::render::output::write_atomic(&path, bytes)?;
+            added.push(format!("wrote {}", path.display()));
+        }
+    }
+    Ok(added)
+}
+
+/// The `##` parts of a Markdown page, each as its anchor and its text (the heading line to the next `##`
+/// heading or the end), fenced code aside.
+fn parts(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut fenced = false;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fenced = !fenced;
+        }
+        let heading = !fenced && t.starts_with("## ");
+        if heading {
+            let anchor = crate::content::prose::parse(t, "page")
+                .blocks
+                .into_iter()
+                .find_map(|b| match b {
+                    crate::content::prose::Block::Heading {
+                        level: 2, anchor, ..
+                    } => Some(anchor),
+                    _ => None,
+                })
+                .unwrap_or_default();
+            out.push((anchor, String::new()));
+        }
+        if let Some((_, part)) = out.last_mut() {
+            part.push_str(line);
+        }
+    }
+    out
 }

@@ -247,8 +247,13 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Write the built-in content into DIR for editing; read it back with `--content DIR`.
     Init {
-        /// A folder that does not exist yet or is empty.
+        /// A folder that does not exist yet or is empty (with --update: a content folder made before).
         dir: PathBuf,
+        /// Bring a content folder an older blockprint wrote up to date: write the built-in files it
+        /// lacks, and add to its kit pages the `##` parts the generators print that a page lacks (at its
+        /// end, as the built-in content words them). Nothing the folder holds is changed otherwise.
+        #[arg(long)]
+        update: bool,
         /// Print no "wrote …" line.
         #[arg(long, short)]
         quiet: bool,
@@ -530,7 +535,8 @@ fn run_command(command: Command) -> ExitCode {
         Command::Chase { command } => chase::run(command),
         Command::Campaign { command } => return done(campaign::run(command)),
         Command::Serve(args) => return done(serve::run(args)),
-        Command::Init { dir, quiet } => init::run(&dir, quiet),
+        Command::Init { dir, quiet, update } if update => init::update(&dir, quiet),
+        Command::Init { dir, quiet, .. } => init::run(&dir, quiet),
         Command::Completions { shell } => shell::completions(shell),
         Command::Manpage { out, quiet } => shell::manpage(out.as_deref(), quiet),
         Command::VerifyOdds {

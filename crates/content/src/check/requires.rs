@@ -468,7 +468,7 @@ fn prose_parts(lib: &Library, kind: &str, req: &Requirements, out: &mut Vec<Diag
                     "the `{kind}` generator prints the part `{a}` of the `{g}` kit's page `{slug}`, which has no `##` heading with that anchor ({listed})"
                 ),
                 format!(
-                    "add a `##` heading whose anchor is `{a}` (its words in lower case joined by hyphens), or restore the page from the built-in content (`blockprint init DIR` writes it)"
+                    "add a `##` heading whose anchor is `{a}` (its words in lower case joined by hyphens), or add the built-in part: `blockprint init --update DIR`, DIR being this content folder, adds every part a page lacks"
                 ),
             ));
         }
