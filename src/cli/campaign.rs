@@ -371,33 +371,15 @@ pub struct NewArgs {
 
 /// `campaign new` as its command line, clap's own definition: what the studio draws its form from.
 pub(crate) fn new_command() -> clap::Command {
-    let mut cmd = <super::Cli as clap::CommandFactory>::command().color(clap::ColorChoice::Never);
-    cmd.build();
-    cmd.find_subcommand("campaign")
-        .and_then(|c| c.find_subcommand("new"))
-        .cloned()
-        .unwrap_or_else(|| clap::Command::new("new"))
+    super::help::subcommand(&["campaign", "new"])
 }
 
 /// The words after `blockprint campaign new` read as the command line reads them, or the command line's
 /// own error text.
 pub(crate) fn parse_new(args: &[String]) -> std::result::Result<NewArgs, String> {
-    use clap::FromArgMatches;
-    let argv = ["blockprint", "campaign", "new"]
-        .into_iter()
-        .map(str::to_owned)
-        .chain(args.iter().cloned());
-    let m = <super::Cli as clap::CommandFactory>::command()
-        .color(clap::ColorChoice::Never)
-        .try_get_matches_from(argv)
-        .map_err(|e| e.render().to_string())?;
-    match super::Cli::from_arg_matches(&m).map_err(|e| e.render().to_string())? {
-        super::Cli {
-            command:
-                super::Command::Campaign {
-                    command: CampaignCommand::New(a),
-                },
-            ..
+    match super::help::parse_line(&["campaign", "new"], args)?.command {
+        super::Command::Campaign {
+            command: CampaignCommand::New(a),
         } => Ok(a),
         _ => Err("error: not a `campaign new` command line\n".into()),
     }

@@ -204,39 +204,21 @@ pub fn odds_answer(
 /// `chase odds` as the command line parses it: its systems (each with its own options) and the options
 /// they share, for a page that draws its form from them.
 pub fn odds_command() -> clap::Command {
-    let mut cmd = <super::Cli as clap::CommandFactory>::command().color(clap::ColorChoice::Never);
-    cmd.build();
-    cmd.find_subcommand("chase")
-        .and_then(|c| c.find_subcommand("odds"))
-        .cloned()
-        .unwrap_or_else(|| clap::Command::new("odds"))
+    super::help::subcommand(&["chase", "odds"])
 }
 
 /// The words after `blockprint chase odds` (`["bbb", "--quarry-level=2"]`) read as the command line reads
 /// them: the system's options, the policy and the seed, or the command line's own error text.
 pub fn parse_odds(args: &[String]) -> Result<(SystemArgs, Option<String>, Option<u64>), String> {
-    use clap::FromArgMatches;
-    let argv = ["blockprint", "chase", "odds"]
-        .into_iter()
-        .map(str::to_owned)
-        .chain(args.iter().cloned());
-    let m = <super::Cli as clap::CommandFactory>::command()
-        .color(clap::ColorChoice::Never)
-        .try_get_matches_from(argv)
-        .map_err(|e| e.render().to_string())?;
-    match super::Cli::from_arg_matches(&m).map_err(|e| e.render().to_string())? {
-        super::Cli {
+    match super::help::parse_line(&["chase", "odds"], args)?.command {
+        super::Command::Chase {
             command:
-                super::Command::Chase {
-                    command:
-                        ChaseCommand::Odds {
-                            system,
-                            policy,
-                            seed,
-                            ..
-                        },
+                ChaseCommand::Odds {
+                    system,
+                    policy,
+                    seed,
+                    ..
                 },
-            ..
         } => Ok((system, policy, seed)),
         _ => Err("error: not a `chase odds` command line".to_owned()),
     }
