@@ -71,18 +71,9 @@ fn new_fields(
             } else {
                 format!("--{name}")
             };
-            let default: Vec<String> = a
-                .get_default_values()
-                .iter()
-                .map(|v| v.to_string_lossy().into_owned())
-                .collect();
-            let default = default.join(",");
-            let choices: Vec<String> = a
-                .get_possible_values()
-                .iter()
-                .filter(|p| !p.is_hide_set())
-                .map(|p| p.get_name().to_owned())
-                .collect();
+            let view = super::arg_view(a);
+            let (default, choices) = (view.default, view.choices);
+            let choices: Vec<String> = choices.into_iter().map(|(name, _)| name).collect();
             let value = given.get(&name).cloned().unwrap_or_default();
             let value = if !choices.is_empty() && !choices.contains(&value) {
                 default.clone()
@@ -90,11 +81,7 @@ fn new_fields(
                 value
             };
             NewField {
-                help: a
-                    .get_help()
-                    .or(a.get_long_help())
-                    .map(|h| h.to_string())
-                    .unwrap_or_default(),
+                help: view.help,
                 name,
                 label,
                 positional,

@@ -162,20 +162,14 @@ fn fields(
         .filter_map(|a| {
             let name = a.get_long()?.to_owned();
             let flag = matches!(a.get_action(), clap::ArgAction::SetTrue);
-            let mut choices: Vec<Choice> = a
-                .get_possible_values()
-                .iter()
+            let view = super::arg_view(a);
+            let mut choices: Vec<Choice> = view
+                .choices
+                .into_iter()
                 .filter(|_| !flag)
-                .map(|p| Choice {
-                    value: p.get_name().to_owned(),
-                    help: p.get_help().map(|h| h.to_string()).unwrap_or_default(),
-                })
+                .map(|(value, help)| Choice { value, help })
                 .collect();
-            let mut default: Vec<String> = a
-                .get_default_values()
-                .iter()
-                .map(|v| v.to_string_lossy().into_owned())
-                .collect();
+            let mut default = view.default;
             if name == "policy" && !policies.is_empty() {
                 choices = policies
                     .iter()
@@ -184,7 +178,7 @@ fn fields(
                         help: text.clone(),
                     })
                     .collect();
-                default = vec![policies[0].0.clone()];
+                default = policies[0].0.clone();
             }
             let value = q
                 .iter()
@@ -195,15 +189,11 @@ fn fields(
             let selected = if choices.iter().any(|c| c.value == value) {
                 value.clone()
             } else {
-                default.join(",")
+                default.clone()
             };
             Some(Field {
                 selected,
-                help: a
-                    .get_help()
-                    .or(a.get_long_help())
-                    .map(|h| h.to_string())
-                    .unwrap_or_default(),
+                help: view.help,
                 kind: if flag {
                     "flag"
                 } else if choices.is_empty() {
@@ -211,11 +201,7 @@ fn fields(
                 } else {
                     "choice"
                 },
-                default: if flag {
-                    String::new()
-                } else {
-                    default.join(",")
-                },
+                default: if flag { String::new() } else { default },
                 choices,
                 value,
                 name,

@@ -406,6 +406,39 @@ fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// What a form shows of one of a command's arguments, read from clap's definition: its help (the short
+/// one, else the long), its defaults joined by commas, and its visible possible values with their help.
+pub(crate) struct ArgView {
+    pub help: String,
+    pub default: String,
+    pub choices: Vec<(String, String)>,
+}
+
+pub(crate) fn arg_view(a: &clap::Arg) -> ArgView {
+    ArgView {
+        help: a
+            .get_help()
+            .or(a.get_long_help())
+            .map(|h| h.to_string())
+            .unwrap_or_default(),
+        default: a
+            .get_default_values()
+            .iter()
+            .map(|v| v.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(","),
+        choices: a
+            .get_possible_values()
+            .iter()
+            .filter(|p| !p.is_hide_set())
+            .map(|p| {
+                let help = p.get_help().map(|h| h.to_string()).unwrap_or_default();
+                (p.get_name().to_owned(), help)
+            })
+            .collect(),
+    }
+}
+
 /// The body of a POST that is asked as JSON, or the refusal naming what was asked (`what`, say "a roll")
 /// and why its body could not be read (with the status axum gives: 400, 413, 415 or 422).
 pub(crate) fn json_body<T>(
