@@ -313,6 +313,47 @@ pub(crate) async fn page(State(app): State<Arc<App>>, Query(q): Query<Open>) -> 
     app.page("campaign.html", ctx)
 }
 
+/// Run a command line's campaign command `f` on a blocking thread with the studio's open project and a
+/// sink for its lines; then the folder `dir` as it now stands, what the command said and how it ended.
+/// A command types packets, so it takes one of the
+/// make slots and the studio's bound on work at once holds: with none free, or on an internal error
+/// (`what` names the work), the answer is the refusal to send.
+async fn on_project(
+    app: &Arc<App>,
+    what: &'static str,
+    dir: String,
+    f: impl FnOnce(&crate::project::Project, &mut Collected) -> crate::error::Result<()>
+    + Send
+    + 'static,
+) -> Result<(Seen, Collected, crate::error::Result<()>), Response> {
+    let Some(permit) = app.jobs.try_slot() else {
+        return Err(refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            "the studio is busy with as many makes as it runs at once; try again when one has finished",
+        ));
+    };
+    let run = app.clone();
+    let ran = tokio::task::spawn_blocking(move || {
+        let mut said = Collected::default();
+        let loaded = run.loaded();
+        let r = match &loaded.project {
+            Ok(project) => f(project, &mut said),
+            Err(e) => Err(crate::error::Error::Usage(format!(
+                "the content or templates cannot be read: {e}"
+            ))),
+        };
+        drop(permit);
+        (look(&run, &dir), said, r)
+    })
+    .await;
+    ran.map_err(|e| {
+        refuse(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &format!("{what} stopped on an internal error: {e}"),
+        )
+    })
+}
+
 /// POST /campaign/new: start a campaign as `blockprint campaign new` does, from the New form's fields
 /// (`{"dir": …, "year": …, "seed": …, …}`, the options' long names). Answers with the new campaign's
 /// status block (200), or with the form again, the command line's refusal under it (409: nothing was
@@ -356,43 +397,17 @@ pub(crate) async fn new(
         Ok(a) => a,
         Err(text) => return refused_form(text.trim_end().to_owned()),
     };
-    let Some(permit) = app.jobs.try_slot() else {
-        return refuse(
-            StatusCode::TOO_MANY_REQUESTS,
-            "the studio is busy with as many makes as it runs at once; try again when one has finished",
-        );
-    };
-    let run = app.clone();
-    let ran = tokio::task::spawn_blocking(move || {
-        let mut said = Collected::default();
-        let loaded = run.loaded();
-        let r = match &loaded.project {
-            Ok(project) => crate::cli::campaign::new(Some(project), &args, &mut said),
-            Err(e) => Err(crate::error::Error::Usage(format!(
-                "the content or templates cannot be read: {e}"
-            ))),
-        };
-        drop(permit);
-        let dir = args.dir.display().to_string();
-        match r {
-            Ok(()) => Ok((look(&run, &dir), said)),
-            Err(e) => {
-                let mut text = said.err;
-                text.push_str(&e.to_string());
-                Err(text)
-            }
-        }
+    let dir = args.dir.display().to_string();
+    let ran = on_project(&app, "starting the campaign", dir, move |project, said| {
+        crate::cli::campaign::new(Some(project), &args, said)
     })
     .await;
     let (seen, said) = match ran {
-        Ok(Ok(r)) => r,
-        Ok(Err(text)) => return refused_form(text.trim_end().to_owned()),
-        Err(e) => {
-            return refuse(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                &format!("starting the campaign stopped on an internal error: {e}"),
-            );
+        Ok((seen, said, Ok(()))) => (seen, said),
+        Ok((_, said, Err(e))) => {
+            return refused_form(format!("{}{e}", said.err).trim_end().to_owned());
         }
+        Err(refused) => return refused,
     };
     let ctx = minijinja::context! {
         action => "new",
@@ -453,53 +468,33 @@ pub(crate) async fn act(
             "give the campaign folder (the one holding campaign.toml)",
         );
     }
-    // A command types packets: it takes one of the make slots, so the studio's bound on work at once holds.
-    let Some(permit) = app.jobs.try_slot() else {
-        return refuse(
-            StatusCode::TOO_MANY_REQUESTS,
-            "the studio is busy with as many makes as it runs at once; try again when one has finished",
-        );
-    };
-    let run = app.clone();
     let dir = req.dir.clone();
-    let ran = tokio::task::spawn_blocking(move || {
-        let c = Common {
-            dir: PathBuf::from(&dir),
-            content: crate::cli::ContentArg {
-                content: run.content.clone(),
-                templates: run.templates.clone(),
-            },
-            quiet: true,
-            rewrite_history: false,
-        };
-        let mut said = Collected::default();
-        let loaded = run.loaded();
-        let r = match &loaded.project {
-            Ok(project) => match step {
-                Some(s) => crate::cli::campaign::step(Some(project), &c, s, &mut said),
-                None => crate::cli::campaign::undo(Some(project), &c, &mut said),
-            },
-            Err(e) => Err(crate::error::Error::Usage(format!(
-                "the content or templates cannot be read: {e}"
-            ))),
-        };
-        drop(permit);
-        let refused = r.err().map(|e| {
-            let mut text = said.err.clone();
-            text.push_str(&e.to_string());
-            text
-        });
-        (look(&run, &dir), said.out, refused)
-    })
+    let content = crate::cli::ContentArg {
+        content: app.content.clone(),
+        templates: app.templates.clone(),
+    };
+    let c = Common {
+        dir: PathBuf::from(&dir),
+        content,
+        quiet: true,
+        rewrite_history: false,
+    };
+    let ran = on_project(
+        &app,
+        "the campaign command",
+        dir,
+        move |project, said| match step {
+            Some(s) => crate::cli::campaign::step(Some(project), &c, s, said),
+            None => crate::cli::campaign::undo(Some(project), &c, said),
+        },
+    )
     .await;
     let (seen, said, refused) = match ran {
-        Ok(r) => r,
-        Err(e) => {
-            return refuse(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                &format!("the campaign command stopped on an internal error: {e}"),
-            );
+        Ok((seen, said, r)) => {
+            let refused = r.err().map(|e| format!("{}{e}", said.err));
+            (seen, said.out, refused)
         }
+        Err(refused) => return refused,
     };
     let code = if refused.is_some() {
         StatusCode::CONFLICT
