@@ -222,7 +222,7 @@ fn add_missing(dir: &Path) -> std::io::Result<Vec<String>> {
     let mut added = Vec::new();
     // Parts first, from the pages as they stand: a page written below already has every part.
     let mut pages: std::collections::BTreeMap<String, Vec<String>> = Default::default();
-    let (builtin, _) = crate::content::load(&ContentRoot::Embedded)?;
+    let (builtin, _) = crate::content::load_files(files.clone());
     let registry = crate::generators::Registry::new(&crate::render::Templates::builtin())
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     for kind in registry.kinds() {

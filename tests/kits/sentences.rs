@@ -115,14 +115,14 @@ fn md_units(text: &str, print_file: bool) -> Vec<String> {
 
 /// The PDF's units: its lines, glyph by glyph in drawing order, outside the footer band and upright.
 pub(super) fn pdf_lines(pdf: &[u8]) -> Vec<String> {
-    pdf_lines_above(pdf, FOOTER_MM)
+    pdf_lines_above(&glyphs::pages(pdf), FOOTER_MM)
 }
 
 /// [`pdf_lines`] with a footer band `band_mm` deep.
-fn pdf_lines_above(pdf: &[u8], band_mm: f64) -> Vec<String> {
+fn pdf_lines_above(pages: &[glyphs::Page], band_mm: f64) -> Vec<String> {
     let band = band_mm * 72.0 / 25.4;
     let mut out = Vec::new();
-    for page in glyphs::pages(pdf) {
+    for page in pages {
         let mut line = String::new();
         let (mut y, mut end) = (f64::NAN, f64::NAN);
         for g in &page.glyphs {
@@ -234,9 +234,12 @@ fn addresses(md: &str) -> std::collections::BTreeSet<String> {
 /// a `.` or `/` or after an `@` (crates/render/src/wrap.rs). A break inside a word, with or without a
 /// hyphen, is reported as the address with `|` where it broke. Every upright line is read, the footer
 /// band included.
-fn split_addresses(pdf: &[u8], addresses: &std::collections::BTreeSet<String>) -> Vec<String> {
+fn split_addresses(
+    pages: &[glyphs::Page],
+    addresses: &std::collections::BTreeSet<String>,
+) -> Vec<String> {
     let mut out = Vec::new();
-    for page in glyphs::pages(pdf) {
+    for page in pages {
         // The page's text run together, with where each line after the first starts and whether the
         // line before it ended with a hyphen (dropped from the text).
         let (mut flat, mut breaks, mut y) = (String::new(), Vec::new(), f64::NAN);
@@ -314,7 +317,8 @@ fn compare(dir: &Path, stems: &[&str]) -> Vec<String> {
         } else {
             FOOTER_MM
         };
-        let mut pdf = pdf_lines_above(bytes, band);
+        let pages = glyphs::pages(bytes);
+        let mut pdf = pdf_lines_above(&pages, band);
         let md = String::from_utf8(md.clone()).unwrap();
         let (md_all, md_text) = (md_units(&md, true), md_units(&md, false));
         if let Some(sets) = sets_declared(&md) {
@@ -326,7 +330,7 @@ fn compare(dir: &Path, stems: &[&str]) -> Vec<String> {
             }
             pdf.retain(|u| set_label(u).is_none());
         }
-        for split in split_addresses(bytes, &addresses(&md)) {
+        for split in split_addresses(&pages, &addresses(&md)) {
             failures.push(format!(
                 "{name}: a web address broken inside a word: {split}"
             ));
