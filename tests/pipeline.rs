@@ -620,16 +620,12 @@ mod library {
         fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
             let mut rng = blockprint::roll::rng(req.seed + i as u64);
             let r = blockprint::roll::roll_table(&cx.lib, "bbb.homicide.district", &mut rng)?;
-            Ok(Document {
-                stem: format!("d{}", req.first as usize + i),
-                template: "districts/none".into(),
-                title: String::new(),
-                data: serde_json::json!({ "district": r.text }),
-                json: None,
-                parts: vec![],
-                summary: serde_json::Value::Null,
-                bookmark: String::new(),
-            })
+            Ok(Document::new(
+                format!("d{}", req.first as usize + i),
+                "districts/none",
+                "",
+                serde_json::json!({ "district": r.text }),
+            ))
         }
     }
 

@@ -135,6 +135,49 @@ pub struct Document {
     pub bookmark: String,
 }
 
+impl Document {
+    /// A document at `stem` shown by `template`, titled `title`, its templates seeing `data`; it has no JSON
+    /// of its own (`<stem>.json` holds `data`), no PDF parts, no index summary and no bookmark until the
+    /// setters below give them.
+    pub fn new(
+        stem: impl Into<String>,
+        template: impl Into<String>,
+        title: impl Into<String>,
+        data: serde_json::Value,
+    ) -> Self {
+        Document {
+            stem: stem.into(),
+            template: template.into(),
+            title: title.into(),
+            data,
+            json: None,
+            parts: Vec::new(),
+            summary: serde_json::Value::Null,
+            bookmark: String::new(),
+        }
+    }
+    /// The same, `<stem>.json` holding `json` (serialized) instead of `data`.
+    pub fn json(mut self, json: impl Into<String>) -> Self {
+        self.json = Some(json.into());
+        self
+    }
+    /// The same, its PDF split into these parts.
+    pub fn parts(mut self, parts: Vec<PdfPart>) -> Self {
+        self.parts = parts;
+        self
+    }
+    /// The same, the index row showing `summary` of it.
+    pub fn summary(mut self, summary: serde_json::Value) -> Self {
+        self.summary = summary;
+        self
+    }
+    /// The same, bookmarked as `bookmark` in merged PDFs.
+    pub fn bookmark(mut self, bookmark: impl Into<String>) -> Self {
+        self.bookmark = bookmark.into();
+        self
+    }
+}
+
 /// Pictures a document's files refer to (a Foundry deck's card faces), declared as data: `template`
 /// (without extension) typeset with `data` as its `sys.inputs`, each page rendered to PNG at `dpi` and
 /// written to its name in `names` (relative to the kind's folder, one per page). The driver writes them

@@ -155,30 +155,30 @@ pub fn document_of(cx: &Checked, req: &Request, case: &roller::Case) -> Result<D
     let mut data = super::meta(cx, req);
     data.insert("batch_seed".into(), req.seed.into());
     data.insert("case".into(), case_json);
-    Ok(Document {
-        stem: format!("{n}/{n}"),
-        template: "case/case".into(),
-        title: format!("Case {n}"),
-        data: data.into(),
-        json: Some(pretty),
-        parts: vec![
-            PdfPart {
-                name: "gm".into(),
-                title: format!("Case {n} — GM file"),
-            },
-            PdfPart {
-                name: "handout".into(),
-                title: format!("Case {n} — player handout"),
-            },
-        ],
-        bookmark: format!("Case {n} — {}", case.victim.victim.name),
-        summary: json!({
-            "case_number": n,
-            "date_in": case.date_in,
-            "victim": case.victim.victim.name,
-            "occupation": case.victim.victim.occupation.text,
-            "method": case.method.text,
-            "district": case.district.text,
-        }),
-    })
+    Ok(Document::new(
+        format!("{n}/{n}"),
+        "case/case",
+        format!("Case {n}"),
+        data.into(),
+    )
+    .json(pretty)
+    .parts(vec![
+        PdfPart {
+            name: "gm".into(),
+            title: format!("Case {n} — GM file"),
+        },
+        PdfPart {
+            name: "handout".into(),
+            title: format!("Case {n} — player handout"),
+        },
+    ])
+    .bookmark(format!("Case {n} — {}", case.victim.victim.name))
+    .summary(json!({
+        "case_number": n,
+        "date_in": case.date_in,
+        "victim": case.victim.victim.name,
+        "occupation": case.victim.victim.occupation.text,
+        "method": case.method.text,
+        "district": case.district.text,
+    })))
 }

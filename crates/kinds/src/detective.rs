@@ -281,23 +281,22 @@ impl Kind for DetectiveKind {
         data.insert("seed".into(), seed.into());
         data.insert("rerun".into(), rerun.clone().into());
         data.insert("fillable".into(), self.fillable.into());
-        Ok(Document {
-            title: format!("{} — {} detective", det.name, det.class),
-            bookmark: format!("{} ({})", det.name, det.class),
-            summary: json!({
-                "number": item.number,
-                "name": det.name,
-                "class": det.class,
-                "hp": det.hp.max,
-                "forced": det.forced,
-                "background": det.backgrounds.first().map(|b| b.text.clone()),
-            }),
+        Ok(Document::new(
             stem,
-            template: PDF_TEMPLATE.into(),
-            data: data.into(),
-            json: Some(pretty),
-            parts: vec![],
-        })
+            PDF_TEMPLATE,
+            format!("{} — {} detective", det.name, det.class),
+            data.into(),
+        )
+        .json(pretty)
+        .bookmark(format!("{} ({})", det.name, det.class))
+        .summary(json!({
+            "number": item.number,
+            "name": det.name,
+            "class": det.class,
+            "hp": det.hp.max,
+            "forced": det.forced,
+            "background": det.backgrounds.first().map(|b| b.text.clone()),
+        })))
     }
 
     fn markdown(

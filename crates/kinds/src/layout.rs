@@ -199,16 +199,12 @@ impl Kind for LayoutKind {
                 .collect()
         };
         m.insert("editorial".into(), editorial.into());
-        Ok(Document {
-            stem: self.spec.stem.clone().unwrap_or_else(|| self.name.clone()),
-            template: self.template(),
-            title: self.spec.title.clone(),
-            data: m.into(),
-            json: None,
-            parts: vec![],
-            summary: serde_json::Value::Null,
-            bookmark: String::new(),
-        })
+        Ok(Document::new(
+            self.spec.stem.clone().unwrap_or_else(|| self.name.clone()),
+            self.template(),
+            self.spec.title.clone(),
+            m.into(),
+        ))
     }
 }
 

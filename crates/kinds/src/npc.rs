@@ -324,24 +324,19 @@ impl Kind for NpcKind {
         } else {
             "Stock NPC cards".to_owned()
         };
-        Ok(Document {
-            bookmark: title.clone(),
-            summary: json!({
+        Ok(Document::new(stem, "npc/cards", title.clone(), data.into())
+            .json(pretty)
+            .bookmark(title.clone())
+            .summary(json!({
                 "first": lo,
                 "last": hi,
                 "random": random,
                 "names": npcs.iter().map(|n| n.name.clone()).collect::<Vec<_>>(),
-            }),
-            title: title.clone(),
-            stem,
-            template: "npc/cards".into(),
-            data: data.into(),
-            json: Some(pretty),
-            parts: vec![PdfPart {
+            }))
+            .parts(vec![PdfPart {
                 name: "cards".into(),
                 title,
-            }],
-        })
+            }]))
     }
 
     fn collect(&self) -> Collect {

@@ -155,15 +155,6 @@ impl Kind for SheetKind {
             .ok_or_else(|| Error::Bug(format!("there is no sheet {i}")))?;
         let mut data = character_data(cx, req, Value::Null)?;
         data["sheet"] = stem.into();
-        Ok(Document {
-            stem: stem.into(),
-            template: template.into(),
-            title: title.into(),
-            data,
-            json: None,
-            parts: vec![],
-            summary: Value::Null,
-            bookmark: String::new(),
-        })
+        Ok(Document::new(stem, template, title, data))
     }
 }

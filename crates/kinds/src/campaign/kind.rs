@@ -496,16 +496,15 @@ impl Kind for StatusKind {
         let bug = |e: serde_json::Error| Error::Bug(e.to_string());
         let v = serde_json::to_value(&self.status).map_err(bug)?;
         let pretty = serde_json::to_string_pretty(&self.status).map_err(bug)? + "\n";
-        Ok(Document {
-            stem: "status".into(),
-            template: "campaign/status".into(),
-            title: format!("Squad status — {}", self.status.year),
-            data: with_meta(cx, req, v),
-            json: Some(pretty),
-            parts: vec![],
-            summary: json!({}),
-            bookmark: "Squad status".into(),
-        })
+        Ok(Document::new(
+            "status",
+            "campaign/status",
+            format!("Squad status — {}", self.status.year),
+            with_meta(cx, req, v),
+        )
+        .json(pretty)
+        .summary(json!({}))
+        .bookmark("Squad status"))
     }
 }
 
@@ -631,15 +630,14 @@ impl Kind for PlanKind {
         let bug = |e: serde_json::Error| Error::Bug(e.to_string());
         let v = serde_json::to_value(&self.plan).map_err(bug)?;
         let pretty = serde_json::to_string_pretty(&self.plan).map_err(bug)? + "\n";
-        Ok(Document {
-            stem: "plan".into(),
-            template: "campaign/plan".into(),
-            title: "New-case checks, pre-rolled".into(),
-            data: with_meta(cx, req, v),
-            json: Some(pretty),
-            parts: vec![],
-            summary: json!({}),
-            bookmark: "Plan".into(),
-        })
+        Ok(Document::new(
+            "plan",
+            "campaign/plan",
+            "New-case checks, pre-rolled",
+            with_meta(cx, req, v),
+        )
+        .json(pretty)
+        .summary(json!({}))
+        .bookmark("Plan"))
     }
 }

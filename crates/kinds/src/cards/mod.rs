@@ -363,17 +363,13 @@ pub struct CardsData {
 }
 
 fn document(stem: String, title: String, data: &CardsData) -> Result<Document> {
-    Ok(Document {
+    Ok(Document::new(
         stem,
-        template: "cards/cards".into(),
+        "cards/cards",
         // The PDF's title, typeset like its pages.
-        title: blockprint_content::text::smart_quotes(&title),
-        data: serde_json::to_value(data).map_err(|e| Error::Bug(e.to_string()))?,
-        json: None,
-        parts: vec![],
-        summary: serde_json::Value::Null,
-        bookmark: String::new(),
-    })
+        blockprint_content::text::smart_quotes(&title),
+        serde_json::to_value(data).map_err(|e| Error::Bug(e.to_string()))?,
+    ))
 }
 
 /// Apply the imposition's PDF settings: `/ViewerPreferences` (duplex, no print scaling) on sheets, TrimBox

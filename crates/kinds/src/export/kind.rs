@@ -196,17 +196,13 @@ impl Kind for ExportKind {
     }
     fn document(&self, cx: &Checked, _req: &Request, i: usize) -> Result<Document> {
         let ids = self.table_ids(cx);
-        let doc =
-            |stem: String, title: String, data: serde_json::Value, json: Option<String>| Document {
-                stem,
-                template: String::new(),
-                title,
-                data,
-                json,
-                parts: vec![],
-                summary: serde_json::Value::Null,
-                bookmark: String::new(),
-            };
+        let doc = |stem: String, title: String, data: serde_json::Value, json: Option<String>| {
+            let doc = Document::new(stem, "", title, data);
+            match json {
+                Some(json) => doc.json(json),
+                None => doc,
+            }
+        };
         let files = |list: Vec<(String, Vec<u8>)>| -> Result<serde_json::Value> {
             let list: Vec<(String, String)> = list
                 .into_iter()

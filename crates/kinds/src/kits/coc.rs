@@ -780,15 +780,8 @@ impl Kind for CocKit {
             },
         };
         let title = title(name, req.seed);
-        Ok(Document {
-            stem: (*name).to_owned(),
-            template: template.into(),
-            title: title.clone(),
-            json: None,
-            parts: Vec::new(),
-            summary: serde_json::json!({ "document": name, "title": title }),
-            bookmark: title,
-            data,
-        })
+        Ok(Document::new(*name, template, title.clone(), data)
+            .summary(serde_json::json!({ "document": name, "title": title }))
+            .bookmark(title))
     }
 }

@@ -361,16 +361,7 @@ fn cards_doc(stem: &str, title: String, data: &CardsData) -> Result<Document> {
             .filter_map(|b| low_band(b, page_h))
             .collect();
     }
-    Ok(Document {
-        stem: stem.into(),
-        template: CARDS_TEMPLATE.into(),
-        title,
-        data,
-        json: None,
-        parts: vec![],
-        summary: serde_json::Value::Null,
-        bookmark: String::new(),
-    })
+    Ok(Document::new(stem, CARDS_TEMPLATE, title, data))
 }
 
 /// A footer band of a card sheet kept low: one across the foot starts no higher than [`FOOT`] above
@@ -563,16 +554,12 @@ fn sprint_track(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
         ready: roll(cx, "rbf.ready")?,
         prose: super::prose(cx, GAME, TOKENS_PAGE, &TOKENS)?,
     };
-    Ok(vec![Document {
-        stem: "sprint-track".into(),
-        template: "kit-rbf/sprint".into(),
-        title: title.clone(),
-        data: serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?,
-        json: None,
-        parts: vec![],
-        summary: serde_json::Value::Null,
-        bookmark: String::new(),
-    }])
+    Ok(vec![Document::new(
+        "sprint-track",
+        "kit-rbf/sprint",
+        title.clone(),
+        serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?,
+    )])
 }
 
 // ---------- PDF boxes ----------

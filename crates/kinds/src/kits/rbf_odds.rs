@@ -268,14 +268,8 @@ pub fn document(cx: &Checked, req: &Request) -> Result<Document> {
         "card".into(),
         serde_json::to_value(&card).map_err(|e| Error::Bug(e.to_string()))?,
     );
-    Ok(Document {
-        stem: "rbf-odds".into(),
-        template: "kit-rbf/odds".into(),
-        title: card.title.clone(),
-        data: m.into(),
-        json: None,
-        parts: vec![],
-        summary: serde_json::Value::Null,
-        bookmark: card.title,
-    })
+    Ok(
+        Document::new("rbf-odds", "kit-rbf/odds", card.title.clone(), m.into())
+            .bookmark(card.title),
+    )
 }

@@ -298,16 +298,12 @@ fn track_doc(cx: &Checked, req: &Request, t: &Track) -> Result<Document> {
             .collect(),
     };
     let title = format!("Chase track: {}", data.title);
-    Ok(Document {
-        stem: format!("track-{}", crate::export::slug(&t.id.value)),
-        template: "kit-rbf/track".into(),
+    Ok(Document::new(
+        format!("track-{}", crate::export::slug(&t.id.value)),
+        "kit-rbf/track",
         title,
-        data: serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?,
-        json: None,
-        parts: vec![],
-        summary: serde_json::Value::Null,
-        bookmark: String::new(),
-    })
+        serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?,
+    ))
 }
 
 /// ` †` after the heading of an editorial fill.

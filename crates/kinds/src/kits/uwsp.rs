@@ -222,16 +222,7 @@ pub fn card_document(
     let mut data = serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?;
     put(&mut data, "about", about.clone());
     kit_sheet(&mut data)?;
-    Ok(Document {
-        stem: stem.into(),
-        template: template.into(),
-        title: title.into(),
-        data,
-        json: None,
-        parts: vec![],
-        summary: serde_json::Value::Null,
-        bookmark: String::new(),
-    })
+    Ok(Document::new(stem, template, title, data))
 }
 
 /// Set `key` of a JSON object (documents' data are objects).
@@ -257,16 +248,12 @@ pub fn sheet_document(
     if let serde_json::Value::Object(o) = data {
         m.extend(o);
     }
-    Ok(Document {
-        stem: stem.into(),
-        template: template.into(),
-        title: title.into(),
-        data: serde_json::Value::Object(m),
-        json: None,
-        parts: vec![],
-        summary: serde_json::Value::Null,
-        bookmark: String::new(),
-    })
+    Ok(Document::new(
+        stem,
+        template,
+        title,
+        serde_json::Value::Object(m),
+    ))
 }
 
 /// The print boxes and viewer preferences of a card document (the card engine's own finishing); a sheet

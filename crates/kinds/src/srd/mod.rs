@@ -48,16 +48,12 @@ impl Kind for SrdKind {
     fn document(&self, cx: &Checked, req: &Request, _i: usize) -> Result<Document> {
         let (data, book) = Self::data(cx, req)?;
         let stem = format!("{}-srd", prose::anchor(&book.title));
-        Ok(Document {
-            title: book.title.clone(),
+        Ok(Document::new(
             stem,
-            template: "srd/srd".into(),
-            data: serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?,
-            json: None,
-            parts: vec![],
-            summary: serde_json::Value::Null,
-            bookmark: String::new(),
-        })
+            "srd/srd",
+            book.title.clone(),
+            serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?,
+        ))
     }
     fn markdown(
         &self,
