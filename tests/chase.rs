@@ -215,9 +215,103 @@ fn tables_are_grids_of_odds() {
     }));
     let md = stdout(&blockprint(&["chase", "table", "bbb"]));
     assert!(
-        md.contains("Simulated, not exact: 10000 chases per cell"),
+        md.contains("\n≈ Simulated, not exact: 10000 chases per cell"),
         "{md}"
     );
+    // Both axes are named in the grid's corner; a simulated cell is marked ≈, as the kit's page marks it.
+    assert!(
+        md.contains("| Quarry level ↓ · Pursuer level → | Pursuer level 1 | Pursuer level 2 |"),
+        "{md}"
+    );
+    let first = &g.tables[0].cells[0][0];
+    assert!(md.contains(&format!("| ≈{:.1} % |", first.percent)), "{md}");
+    assert!(!md.contains('*') || !md.contains(" %*"), "{md}");
+    let md = stdout(&blockprint(&["chase", "table", "coc"]));
+    assert!(
+        md.contains("| MOV difference ↓ · Skill at hazards (both sides) → | 30% |"),
+        "{md}"
+    );
+    assert!(!md.contains('≈'), "{md}");
+}
+
+/// Every answer prints the model's house rulings, each with its reason: `chase odds` (text and JSON),
+/// `chase play` (Markdown and JSON) and `chase table` (Markdown and JSON).
+#[test]
+fn every_answer_prints_its_rulings_with_why() {
+    let cases: [&[&str]; 5] = [
+        &["bbb", "--rounds", "1"],
+        &["coc", "--track", "clear,hard,clear"],
+        &["urban-world"],
+        &["rbf"],
+        &["storypath", "--ties", "quarry"],
+    ];
+    for args in cases {
+        let odds = |extra: &[&'static str]| -> Vec<&'static str> {
+            let mut v = vec!["chase", "odds"];
+            v.extend_from_slice(args);
+            v.extend_from_slice(extra);
+            v
+        };
+        let j = json(&odds(&["--json"]));
+        let rulings = j["rulings"].as_array().unwrap().clone();
+        assert!(rulings.len() >= 4, "{args:?}");
+        let text = stdout(&blockprint(&odds(&[])));
+        let mut play = vec!["chase", "play"];
+        play.extend_from_slice(args);
+        play.extend_from_slice(&["--seed", "7", "--format", "md,json"]);
+        let played = stdout(&blockprint(&play));
+        let (md, log) = played.split_once("\n{").expect("md then json");
+        let log: PlayLog = serde_json::from_str(&format!("{{{log}")).unwrap();
+        assert_eq!(
+            serde_json::to_value(&log.rulings).unwrap(),
+            serde_json::Value::Array(rulings.clone()),
+            "{args:?}"
+        );
+        for r in &rulings {
+            let (t, rule, why) = (
+                r["title"].as_str().unwrap(),
+                r["ruling"].as_str().unwrap(),
+                r["reason"].as_str().unwrap(),
+            );
+            assert!(
+                text.contains(&format!("  - {t}: {rule} Why: {why}\n")),
+                "{args:?}: {text}"
+            );
+            assert!(
+                md.contains(&format!("- **{t}.** {rule} *Why: {why}*\n")),
+                "{args:?}: {md}"
+            );
+        }
+    }
+    // The Storypath answer states its dice, one success one lap, and the tie rule asked for.
+    let text = stdout(&blockprint(&[
+        "chase",
+        "odds",
+        "storypath",
+        "--ties",
+        "quarry",
+    ]));
+    for says in [
+        "Dice pools: A pool is one d10 per dot of Skill plus Attribute, and every die showing 8 or more is one success.",
+        "One success, one lap: ",
+        "Both sides finish in the same interval: When both sides complete their laps in the same interval, the quarry gets away",
+        "the quarry wins every tie",
+    ] {
+        assert!(text.contains(says), "{says}: {text}");
+    }
+    let md = stdout(&blockprint(&["chase", "table", "urban-world"]));
+    let j = json(&["chase", "table", "urban-world", "--format", "json"]);
+    for r in j["rulings"].as_array().unwrap() {
+        assert!(
+            md.contains(&format!(
+                "- **{}.** {} *Why: {}*\n",
+                r["title"].as_str().unwrap(),
+                r["ruling"].as_str().unwrap(),
+                r["reason"].as_str().unwrap()
+            )),
+            "{md}"
+        );
+    }
 }
 
 #[test]
@@ -256,6 +350,14 @@ fn bad_options_exit_2_naming_the_option() {
             "--quarry-mods",
         ),
         (&["chase", "odds", "coc", "--range", "3"][..], "--range"),
+        (
+            &["chase", "odds", "bbb", "--quarry-mods", "wis=1,wis=2"][..],
+            "--quarry-mods: `wis=2` gives Wisdom a second time",
+        ),
+        (
+            &["chase", "odds", "storypath", "--ties", "coin"][..],
+            "--ties",
+        ),
     ] {
         let o = blockprint(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));

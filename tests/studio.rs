@@ -2493,9 +2493,10 @@ fn assert_chase_answer(html: &str, json: &Value) {
         .iter()
         .map(|r| {
             format!(
-                "<li><strong>{}:</strong> {}</li>",
+                r#"<li><strong>{}:</strong> {} <em class="why">Why: {}</em></li>"#,
                 escape(r["title"].as_str().unwrap()),
-                escape(r["ruling"].as_str().unwrap())
+                escape(r["ruling"].as_str().unwrap()),
+                escape(r["reason"].as_str().unwrap())
             )
         })
         .collect();

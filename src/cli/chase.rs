@@ -275,9 +275,12 @@ pub fn odds_text(o: &Odds, setup: &str) -> String {
         l.median,
         l.p90,
     ));
-    out.push_str("\nHouse rulings of this model:\n");
+    out.push_str("\nHouse rulings of this model (what the source leaves open, and why):\n");
     for r in &o.rulings {
-        out.push_str(&format!("  - {}: {}\n", r.title, r.ruling));
+        out.push_str(&format!(
+            "  - {}: {} Why: {}\n",
+            r.title, r.ruling, r.reason
+        ));
     }
     out
 }
@@ -349,6 +352,15 @@ pub fn play_markdown(log: &PlayLog) -> String {
         log.ending_label,
         log.unit.count(log.length)
     ));
+    if !log.rulings.is_empty() {
+        out.push_str("\n## House rulings of this model\n\n");
+        for r in &log.rulings {
+            out.push_str(&format!(
+                "- **{}.** {} *Why: {}*\n",
+                r.title, r.ruling, r.reason
+            ));
+        }
+    }
     out
 }
 
@@ -375,7 +387,13 @@ pub fn grid_markdown(g: &Grid) -> String {
         if !t.caption.is_empty() {
             out.push_str(&format!("## {}\n\n", t.caption));
         }
-        out.push_str(&format!("| {} | {} |\n", g.rows_label, t.cols.join(" | ")));
+        // The corner names both axes: rows down, columns across.
+        out.push_str(&format!(
+            "| {} ↓ · {} → | {} |\n",
+            g.rows_label,
+            g.cols_label,
+            t.cols.join(" | ")
+        ));
         out.push_str(&format!("|---|{}\n", "---:|".repeat(t.cols.len())));
         for (name, row) in t.rows.iter().zip(&t.cells) {
             let cells: Vec<String> = row
@@ -384,7 +402,7 @@ pub fn grid_markdown(g: &Grid) -> String {
                     if c.exact {
                         format!("{:.1} %", c.percent)
                     } else {
-                        format!("{:.1} %*", c.percent)
+                        format!("≈{:.1} %", c.percent)
                     }
                 })
                 .collect();
@@ -396,13 +414,16 @@ pub fn grid_markdown(g: &Grid) -> String {
         .any(|t| t.cells.iter().flatten().any(|c| !c.exact))
     {
         out.push_str(&format!(
-            "\n\\* Simulated, not exact: {} chases per cell (99 % interval about ±1.3 points at 50 %).\n",
+            "\n≈ Simulated, not exact: {} chases per cell (99 % interval about ±1.3 points at 50 %).\n",
             chase::GRID_SIM_RUNS
         ));
     }
     out.push_str("\nHouse rulings:\n\n");
     for r in &g.rulings {
-        out.push_str(&format!("- **{}.** {}\n", r.title, r.ruling));
+        out.push_str(&format!(
+            "- **{}.** {} *Why: {}*\n",
+            r.title, r.ruling, r.reason
+        ));
     }
     out
 }

@@ -82,7 +82,8 @@ struct AnswerView {
     median: u64,
     p90: u64,
     called_off: Option<String>,
-    rulings: Vec<(String, String)>,
+    /// Title, ruling, why.
+    rulings: Vec<(String, String, String)>,
 }
 
 fn view(a: &OddsJson) -> AnswerView {
@@ -134,7 +135,7 @@ fn view(a: &OddsJson) -> AnswerView {
         rulings: o
             .rulings
             .iter()
-            .map(|r| (r.title.clone(), r.ruling.clone()))
+            .map(|r| (r.title.clone(), r.ruling.clone(), r.reason.clone()))
             .collect(),
     }
 }

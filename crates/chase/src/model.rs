@@ -79,6 +79,13 @@ impl Ruling {
     }
 }
 
+/// Marks the place where a model applies one of its house rulings, by the ruling's id:
+/// `applies("bbb.chase.ruling.turns");`. It does nothing when the model runs; the crate's test
+/// `every_ruling_is_cited_where_it_applies` reads each model's source and fails when a ruling the model
+/// lists (and so prints with every answer) is cited nowhere, or a cited one is not listed.
+#[inline(always)]
+pub const fn applies(_ruling: &str) {}
+
 /// A named way of making the choices the rules leave to the players.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Policy {
@@ -97,7 +104,8 @@ impl Policy {
     }
 }
 
-/// What a system tells about itself; the same for every chase of the system whatever its options.
+/// What a system tells about itself: the same for every chase of the system, but for rulings that say
+/// the chase's options.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SystemInfo {
     /// The command-line name: "bbb".
@@ -110,7 +118,8 @@ pub struct SystemInfo {
     pub endings: Vec<Ending>,
     /// The policies; the first is the default.
     pub policies: Vec<Policy>,
-    /// The house rulings the model rests on.
+    /// The house rulings the model rests on: every choice the source leaves open, each with its reason,
+    /// printed with every answer. Some say the chase's own options (Storypath's dice and `--ties`).
     pub rulings: Vec<Ruling>,
 }
 

@@ -160,6 +160,9 @@ pub struct PlayLog {
     pub ending: String,
     pub ending_label: String,
     pub length: u64,
+    /// The house rulings the chase was played under, each with its reason.
+    #[serde(default)]
+    pub rulings: Vec<crate::model::Ruling>,
 }
 
 /// Play one chase from `seed`, logging every roll, card and position.
@@ -204,6 +207,7 @@ pub fn play<S: System>(sys: &S, policy: usize, seed: u64, setup: &str) -> PlayLo
         ending: names[end].0.clone(),
         ending_label: names[end].1.clone(),
         length: t,
+        rulings: info.rulings.clone(),
     }
 }
 

@@ -13,8 +13,8 @@ use rand_chacha::ChaCha20Rng;
 use blockprint_content::{EntryValue, Library};
 
 use crate::model::{
-    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, are_dice,
-    policy_index, roll_dice,
+    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, applies,
+    are_dice, policy_index, roll_dice,
 };
 use crate::{Built, Chase, Grid, GridTable, Limits};
 
@@ -30,14 +30,39 @@ pub const LIMITS: std::ops::RangeInclusive<u32> = 1..=40;
 /// Ratings of Head Start (1–3e) and Hazard (1–3c); 0 is none.
 pub const RATINGS: std::ops::RangeInclusive<u32> = 0..=3;
 
-/// The house rulings of the model, beside the kit's own on pools and laps: (id, title, ruling, reason).
-pub const RULINGS: [(&str, &str, &str, &str); 5] = [
-    (
-        "sp.chase.ruling.same-interval",
-        "Both sides finish in the same interval",
-        "When both sides complete their laps in the same interval, the side further past its laps needed wins; if that is equal too, the quarry gets away.",
-        "The chapter does not say. Surplus laps measure how far ahead a side finished; the pursued party wins a dead heat, as in the other chase rules of the kits.",
-    ),
+/// Who wins when both sides complete their laps in the same interval (`--ties`): the chapter is silent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Ties {
+    /// The side further past its laps needed; the quarry when that is equal too.
+    #[default]
+    Surplus,
+    /// The quarry, always.
+    Quarry,
+    /// The pursuers, always.
+    Pursuer,
+}
+
+impl Ties {
+    /// The ruling's sentence for this choice.
+    pub fn ruling(self) -> &'static str {
+        match self {
+            Ties::Surplus => {
+                "When both sides complete their laps in the same interval, the side further past its laps needed wins; if that is equal too, the quarry gets away."
+            }
+            Ties::Quarry => {
+                "When both sides complete their laps in the same interval, the quarry gets away, however far past their need the pursuers went."
+            }
+            Ties::Pursuer => {
+                "When both sides complete their laps in the same interval, the pursuers catch the quarry, however far past its need the quarry went."
+            }
+        }
+    }
+}
+
+/// The house rulings of the model, beside the kit's own (mixed actions, foot speed): (id, title, ruling,
+/// reason). The pool, the laps and the tie are said with the chase's own dice and `--ties`
+/// ([`Storypath::rulings`]); these are the same for every chase.
+pub const RULINGS: [(&str, &str, &str, &str); 4] = [
     (
         "sp.chase.ruling.limit",
         "The interval limit is its own ending",
@@ -180,6 +205,8 @@ pub struct Storypath {
     pub pursuer: Side,
     pub limit: u32,
     pub hazard: u32,
+    /// Who wins a dead heat (`--ties`).
+    pub ties: Ties,
     pools: [Pool; 2],
 }
 
@@ -242,11 +269,53 @@ impl Storypath {
             pursuer,
             limit,
             hazard,
+            ties: Ties::default(),
             pools: [
                 Pool::new(quarry.pool, die, target),
                 Pool::new(pursuer.pool, die, target),
             ],
         })
+    }
+
+    /// The house rulings this chase rests on: its dice, one success one lap, its tie rule, then
+    /// [`RULINGS`].
+    pub fn rulings(&self) -> Vec<Ruling> {
+        let (die, target) = (self.pools[0].die, self.pools[0].target);
+        let mut v = vec![
+            Ruling::new(
+                "sp.chase.ruling.pool",
+                "Dice pools",
+                &format!(
+                    "A pool is one d{die} per dot of Skill plus Attribute, and every die showing {target} or more is one success."
+                ),
+                "The chapter counts successes but never names the die or the number that succeeds; the kit's house ruling on dice pools decides it: d10s, 8 or more, the Storypath System's own convention.",
+            ),
+            Ruling::new(
+                "sp.chase.ruling.laps",
+                "One success, one lap",
+                "Each interval both sides roll their pool once; every success left after Enhancements, the Hazard and Snatch and Grab is one lap, and the first side to make its laps needed wins.",
+                "The chapter calls laps the milestones of a complex action, each a successful stretch, but never says how successes become laps; one per success lets the laps needed measure the distance (the kit's house ruling).",
+            ),
+            Ruling::new(
+                "sp.chase.ruling.same-interval",
+                "Both sides finish in the same interval",
+                self.ties.ruling(),
+                match self.ties {
+                    Ties::Surplus => {
+                        "The chapter does not say. Surplus laps measure how far ahead a side finished; the pursued party wins a dead heat, as in the other chase rules of the kits. The odds can also be asked with every tie going to the quarry, or to the pursuers."
+                    }
+                    _ => {
+                        "The chapter does not say; this answer was asked with every tie going to one side. Unless asked, the side further past its laps needed wins, and the quarry a dead heat."
+                    }
+                },
+            ),
+        ];
+        v.extend(
+            RULINGS
+                .iter()
+                .map(|(id, t, r, why)| Ruling::new(id, t, r, why)),
+        );
+        v
     }
 
     fn side(&self, i: usize) -> Side {
@@ -257,12 +326,14 @@ impl Storypath {
     fn interval(&self, i: usize, s: &State, policy: usize, chance: &mut dyn Chance) -> (u32, bool) {
         let who = if i == 0 { "the quarry" } else { "the pursuit" };
         let side = self.side(i);
+        applies("sp.chase.ruling.pool");
         let rolled = u32::try_from(chance.roll(who, "its pool", &self.pools[i])).unwrap_or(0);
         let mut n = rolled;
         // What happened, for the log (worded only when a log is kept).
         let (mut head, mut item, mut bought, mut snatched) = (0, false, None, false);
         if n >= 1 {
             if s.t == 0 && side.head_start > 0 {
+                applies("sp.chase.ruling.head-start");
                 n += side.head_start;
                 head = side.head_start;
             }
@@ -272,15 +343,18 @@ impl Storypath {
             }
         }
         if self.hazard > 0 && policy != 1 {
+            applies("sp.chase.ruling.hazard");
             bought = Some(n >= self.hazard);
             n = n.saturating_sub(self.hazard);
         }
         let mut gear = s.gear[i];
         if policy == 2 && !gear && n >= 2 {
+            applies("sp.chase.ruling.snatch");
             n -= 1;
             gear = true;
             snatched = true;
         }
+        applies("sp.chase.ruling.laps");
         let total = s.laps[i] + n;
         let hazard = self.hazard;
         chance.note(&|| {
@@ -341,10 +415,7 @@ impl System for Storypath {
                 Ending::new("limit", "The interval limit comes with neither side done"),
             ],
             policies: policies(),
-            rulings: RULINGS
-                .iter()
-                .map(|(id, t, r, why)| Ruling::new(id, t, r, why))
-                .collect(),
+            rulings: self.rulings(),
         }
     }
 
@@ -369,8 +440,19 @@ impl System for Storypath {
         let done = match (lq >= nq, lp >= np) {
             (true, false) => Some(0),
             (false, true) => Some(1),
-            (true, true) => Some(if lp - np > lq - nq { 1 } else { 0 }),
-            (false, false) if t >= self.limit => Some(2),
+            (true, true) => {
+                applies("sp.chase.ruling.same-interval");
+                let pursuers = match self.ties {
+                    Ties::Surplus => lp - np > lq - nq,
+                    Ties::Quarry => false,
+                    Ties::Pursuer => true,
+                };
+                Some(usize::from(pursuers))
+            }
+            (false, false) if t >= self.limit => {
+                applies("sp.chase.ruling.limit");
+                Some(2)
+            }
             (false, false) => None,
         };
         // Laps past the need change nothing once a side is done: cap them so states merge.
@@ -447,6 +529,10 @@ pub struct Args {
     /// The pursuers' Head Start (0 to 3).
     #[arg(long, default_value_t = 0, value_name = "RATING")]
     pub pursuer_head_start: u32,
+    /// Who wins when both sides make their laps in the same interval (the chapter does not say):
+    /// surplus (the side further past its need, the quarry when equal), quarry or pursuer.
+    #[arg(long, value_enum, default_value_t = Ties::Surplus, value_name = "RULE")]
+    pub ties: Ties,
 }
 
 impl Default for Args {
@@ -506,7 +592,9 @@ pub fn system(args: &Args, lib: &Library) -> Result<Storypath, OptionError> {
     }
     let limit = args.limit.unwrap_or(2 * q.laps.max(p.laps));
     let (die, target) = pool_dice(lib);
-    Storypath::with_dice(q, p, limit, args.hazard, die, target)
+    let mut s = Storypath::with_dice(q, p, limit, args.hazard, die, target)?;
+    s.ties = args.ties;
+    Ok(s)
 }
 
 /// The options in words.
@@ -525,7 +613,7 @@ pub fn setup(s: &Storypath) -> String {
         )
     };
     format!(
-        "{}; {}; interval limit {}{}",
+        "{}; {}; interval limit {}{}{}",
         side("quarry", s.quarry),
         side("pursuers", s.pursuer),
         s.limit,
@@ -533,6 +621,11 @@ pub fn setup(s: &Storypath) -> String {
             format!("; Hazard {} every interval", s.hazard)
         } else {
             String::new()
+        },
+        match s.ties {
+            Ties::Surplus => "",
+            Ties::Quarry => "; the quarry wins every tie",
+            Ties::Pursuer => "; the pursuers win every tie",
         }
     )
 }
@@ -578,6 +671,10 @@ pub fn grid(args: &Args, lib: &Library, policy: Option<&str>) -> Result<Grid, Op
                     die,
                     target,
                 )?;
+                let sys = Storypath {
+                    ties: base.ties,
+                    ..sys
+                };
                 let built = Built {
                     setup: setup(&sys),
                     system: sys,
@@ -595,7 +692,12 @@ pub fn grid(args: &Args, lib: &Library, policy: Option<&str>) -> Result<Grid, Op
     }
     let mut notes = vec![
         format!(
-            "Each interval both sides roll their pool, one d{die} per dot of Skill + Attribute, each {target} or more a success; every success is a lap. The first side to make its laps wins; when both do in the same interval, the one further past its need wins, the quarry on a tie."
+            "Each interval both sides roll their pool, one d{die} per dot of Skill + Attribute, each {target} or more a success; every success is a lap. The first side to make its laps wins; {}",
+            match base.ties {
+                Ties::Surplus => "when both do in the same interval, the one further past its need wins, the quarry on a tie.",
+                Ties::Quarry => "when both do in the same interval, the quarry gets away.",
+                Ties::Pursuer => "when both do in the same interval, the pursuers catch the quarry.",
+            }
         ),
         "If the interval limit comes first, neither has won: the rest of each cell is the chance of reaching the limit.".into(),
     ];

@@ -14,8 +14,8 @@ use rand_chacha::ChaCha20Rng;
 use blockprint_content::Library;
 
 use crate::model::{
-    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, are_dice,
-    capital, policy_index, roll_dice,
+    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, applies,
+    are_dice, capital, policy_index, roll_dice,
 };
 use crate::{Built, Chase, Grid, GridTable, Limits};
 
@@ -294,10 +294,14 @@ impl UrbanWorld {
         } else {
             ("the pursuers' leader", self.pursuer)
         };
+        // The same stat every beat, and no hold on Direct the chase.
+        applies("uw.chase.ruling.terrain");
         if let Some(roll) = &self.rolls[side] {
+            applies("uw.chase.ruling.dice");
             let h = chance.roll(who, "for hold", roll);
             return u32::try_from(h).unwrap_or(1);
         }
+        applies("uw.chase.ruling.npc");
         let n = match leader {
             Leader::Npc(n) => n,
             Leader::Stat(_) => 1,
@@ -320,6 +324,7 @@ impl UrbanWorld {
 
 /// What a party spends on Gain an advantage out of `hold` when it `acts` (keeps one for an action).
 pub fn on_advantage(hold: u32, acts: bool) -> u32 {
+    applies("uw.chase.ruling.actions");
     if acts && hold >= 2 { hold - 1 } else { hold }
 }
 

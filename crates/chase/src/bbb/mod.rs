@@ -15,8 +15,8 @@ use num_traits::{One, Zero};
 use rand_chacha::ChaCha20Rng;
 
 use crate::model::{
-    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, are_dice,
-    policy_index, roll_dice,
+    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, applies,
+    are_dice, policy_index, roll_dice,
 };
 use crate::{Built, Cell, Chase, Grid, GridTable, Limits};
 
@@ -128,8 +128,8 @@ pub fn rulings() -> Vec<Ruling> {
         Ruling::new(
             "bbb.chase.ruling.turns",
             "Turn order",
-            "At the start the player characters' side makes one Wisdom ability roll: on a success that side acts first in every round, otherwise second. A round is one turn of each side.",
-            "The rules order action scenes by an ability roll, Wisdom for chases, PCs succeeding going before their opponents.",
+            "At the start the player characters' side makes one plain Wisdom ability roll, without the chase's advantage or disadvantage: on a success that side acts first in every round, otherwise second. A round is one turn of each side.",
+            "The rules order action scenes by an ability roll, Wisdom for chases, PCs succeeding going before their opponents; advantage and disadvantage belong to the chase rolls that meet the road, and this roll comes before them.",
         ),
         Ruling::new(
             "bbb.chase.ruling.face_down",
@@ -226,6 +226,7 @@ impl Bbb {
     /// Deal one card off the deck (reshuffling the discards into it when it is empty).
     fn deal(&self, s: &mut State, who: &str, what: &str, chance: &mut dyn Chance) -> u8 {
         if s.deck == 0 {
+            applies("bbb.chase.ruling.empty_deck");
             let mut table = 1u64 << s.ahead;
             for &c in &s.trail {
                 table |= 1 << c;
@@ -303,6 +304,8 @@ impl Bbb {
     }
 
     fn quarry_turn(&self, s: &mut State, policy: usize, chance: &mut dyn Chance) {
+        // Sharing the quarry's card only stops it slowing down.
+        applies("bbb.chase.ruling.catching");
         let same_card = !s.off_route && s.trail.is_empty();
         let action = match (policy, same_card) {
             (2, _) => Action::Take,
@@ -324,6 +327,8 @@ impl Bbb {
             }
             Action::Take => {
                 s.streak = 0;
+                // A face-down road ahead is turned up and met; no new card is dealt for it.
+                applies("bbb.chase.ruling.face_down");
                 s.ahead_down = false;
                 let card = s.ahead;
                 chance.note(&|| format!("the quarry takes the road ahead, {}", card_name(card)));
@@ -338,6 +343,8 @@ impl Bbb {
                 s.streak = 0;
                 chance.note(&|| "the quarry swerves".into());
                 let card = self.deal(s, "the quarry", "a swerve", chance);
+                // A failed swerve leaves the quarry on its route; the swerve card is discarded.
+                applies("bbb.chase.ruling.swerve");
                 if self.meet(s, Who::Quarry, card, chance) {
                     s.off_route = true;
                     s.trail.clear();
@@ -349,6 +356,8 @@ impl Bbb {
     }
 
     fn pursuer_turn(&self, s: &mut State, chance: &mut dyn Chance) {
+        applies("bbb.chase.ruling.pursuer_presses");
+        applies("bbb.chase.ruling.trail");
         if s.off_route {
             chance.note(&|| "the pursuer swerves to bridge onto the quarry's route".into());
             let card = self.deal(s, "the pursuer", "a bridge", chance);
@@ -428,6 +437,7 @@ impl System for Bbb {
             quarry_first: true,
         };
         let pcs = self.side(self.pcs);
+        applies("bbb.chase.ruling.turns");
         let first = chance.roll(
             who_name(self.pcs),
             "Wisdom for who goes first",

@@ -60,6 +60,7 @@ pub struct Args {
 /// `wis=1,dex=-2` → modifiers in suit order.
 fn parse_mods(option: &str, text: &str) -> Result<[i32; 4], OptionError> {
     let mut mods = [0i32; 4];
+    let mut given: [Option<&str>; 4] = [None; 4];
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let Some((name, v)) = part.split_once('=') else {
             return Err(OptionError::new(
@@ -79,6 +80,16 @@ fn parse_mods(option: &str, text: &str) -> Result<[i32; 4], OptionError> {
                 ));
             }
         };
+        if let Some(first) = given[i] {
+            return Err(OptionError::new(
+                option,
+                format!(
+                    "`{part}` gives {} a second time (after `{first}`): give each attribute once",
+                    ["Wisdom", "Charisma", "Dexterity", "Intelligence"][i]
+                ),
+            ));
+        }
+        given[i] = Some(part);
         let v: i32 = v.trim().trim_start_matches('+').parse().map_err(|_| {
             OptionError::new(option, format!("`{}` is not a whole number", v.trim()))
         })?;

@@ -15,8 +15,8 @@ use rand_chacha::ChaCha20Rng;
 
 use crate::bbb::Die;
 use crate::model::{
-    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, are_dice,
-    policy_index, roll_dice,
+    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, applies,
+    are_dice, policy_index, roll_dice,
 };
 use crate::{Built, Chase, Grid, GridTable, Limits};
 
@@ -135,8 +135,8 @@ pub fn rulings() -> Vec<Ruling> {
         Ruling::new(
             "coc.chase.ruling.hazard_loss",
             "A failed hazard",
-            "Always costs 1D3 movement actions, taken from what the character has left this round and the rest from its next round; damage to the character or vehicle is not tracked, since it never changes anyone's movement.",
-            "The rules leave the harm and the delay to the Keeper (\"likely to slow\"); the model takes the delay every time.",
+            "Always costs 1D3 movement actions, taken from what the character has left this round; the rest are owed and come off its next round, and whatever that round cannot pay off carries on to the round after, until all are paid. Damage to the character or vehicle is not tracked, since it never changes anyone's movement.",
+            "The rules leave the harm and the delay to the Keeper (\"likely to slow\"); the model takes the delay every time. Their example of an owed action only reduces the next round, and nothing in them writes off a debt the next round cannot pay.",
         ),
         Ruling::new(
             "coc.chase.ruling.order",
@@ -196,6 +196,7 @@ impl Coc {
     }
 
     fn quarry_first(&self) -> bool {
+        applies("coc.chase.ruling.order");
         self.quarry.dex >= self.pursuer.dex
     }
 
@@ -224,6 +225,8 @@ impl Coc {
             Who::Quarry => (s.quarry_actions, s.quarry_owed),
             Who::Pursuer => (s.pursuer_actions, s.pursuer_owed),
         };
+        // Owed actions come off this round; what it cannot pay carries on.
+        applies("coc.chase.ruling.hazard_loss");
         let mut left = i32::from(actions) - i32::from(owed);
         if owed > 0 {
             chance.note(&|| format!("{name} pays {owed} movement action{} owed", plural(owed)));
@@ -240,6 +243,7 @@ impl Coc {
                 Who::Pursuer => s.pursuer_at,
             };
             if at >= last {
+                applies("coc.chase.ruling.ending");
                 // Only the quarry stands on the last location with actions to spend: it leaves the track.
                 s.quarry_at = last + 1;
                 s.end = Some(ESCAPED);
@@ -248,6 +252,8 @@ impl Coc {
                 });
                 break;
             }
+            // A barrier broken down stays down, and its debris is no hazard.
+            applies("coc.chase.ruling.rammed");
             let gap = if s.broken & (1 << at) != 0 {
                 Gap::Clear
             } else {
@@ -268,12 +274,14 @@ impl Coc {
                         at + 1,
                         at + 2
                     );
+                    applies("coc.chase.ruling.one_skill");
                     let check = Percentile {
                         skill: r.skill,
                         bonus,
                     };
                     let ok = chance.roll(name, &what, &check) >= level as i64;
                     if !ok {
+                        applies("coc.chase.ruling.hazard_loss");
                         let lost =
                             chance.roll(name, "for movement actions lost", &Die { sides: 3 });
                         left -= lost as i32;
@@ -349,6 +357,7 @@ impl Coc {
                     Who::Pursuer => {
                         s.pursuer_at += 1;
                         if s.pursuer_at >= s.quarry_at {
+                            applies("coc.chase.ruling.ending");
                             s.end = Some(CAUGHT);
                             chance.note(&|| "the pursuer reaches the quarry's location".into());
                         }

@@ -15,8 +15,8 @@ use rand_chacha::ChaCha20Rng;
 use blockprint_content::Library;
 
 use crate::model::{
-    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, capital,
-    policy_index,
+    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, applies,
+    capital, policy_index,
 };
 use crate::{Built, Chase, Grid, GridTable, Limits};
 
@@ -50,7 +50,7 @@ pub fn tokens_for_speed(speed: u32) -> u32 {
 }
 
 /// The house rulings of the model, beside the kit's (`rbf.ruling.*`): (id, title, ruling, reason).
-pub const RULINGS: [(&str, &str, &str, &str); 7] = [
+pub const RULINGS: [(&str, &str, &str, &str); 9] = [
     (
         "rbf.chase.ruling.reach-challenge",
         "Meeting a challenge mid-move",
@@ -92,6 +92,18 @@ pub const RULINGS: [(&str, &str, &str, &str); 7] = [
         "Who moves first",
         "After the Strikes, the runner in front moves first; on the same space the evader moves first. Runners do not block one another.",
         "The source suggests resolving from the front backwards and names no blocking.",
+    ),
+    (
+        "rbf.chase.ruling.passed",
+        "A pursuer that has run past the evader",
+        "A pursuer ahead of the evader and out of its Strike's reach plays Ready, earning tokens, until the evader comes within reach; whatever the policy says the pursuer plays otherwise.",
+        "The track runs one way and the source gives a runner no way back, so running on only takes the pursuer further from its quarry; waiting for it is what a pursuer does. It matters: with a pursuer of speed 27 against an evader of speed 19 starting two spaces on, both playing Flow, the pursuer restrains the evader 15.30 % of the time with this ruling and 10.49 % without it.",
+    ),
+    (
+        "rbf.chase.ruling.stunned-bolt",
+        "A stunned evader Bolts to defend",
+        "A stunned runner that may be struck plays Bolt if it has a Sprint Token, for Bolt's sure defence, and else Ready; it spends its token although it cannot move that round.",
+        "The source makes any Bolt a sure defence and has every Bolt bid at least one token, but never says whether a runner that cannot move may play it, or pays; a Bolt is a Bolt, so it pays.",
     ),
 ];
 
@@ -312,11 +324,13 @@ impl Rbf {
         }
         // A stunned runner the other may strike defends as well as it can.
         if s.stunned[i] && in_reach {
+            applies("rbf.chase.ruling.stunned-bolt");
             return if tok > 0 { Action::Bolt } else { Action::Ready };
         }
         // A pursuer that has passed the evader cannot turn back: it dawdles (Ready) until the evader
         // comes within reach.
         if i == 0 && gap < -self.reach {
+            applies("rbf.chase.ruling.passed");
             return Action::Ready;
         }
         match PLAYS.get(policy).copied().unwrap_or(Play::Bolt) {
@@ -383,6 +397,10 @@ impl Rbf {
             }
             let mut next = p + 1;
             if let Some(ch) = &cell.challenge {
+                // Met by the step out of its space; one Flow roll a round; damage taken, not tracked.
+                applies("rbf.chase.ruling.reach-challenge");
+                applies("rbf.chase.ruling.one-flow-roll");
+                applies("rbf.chase.ruling.damage");
                 if act == Action::Flow && !rolled {
                     rolled = true;
                     let v = chance.roll(WHO[i], &format!("Flow at {}", ch.title), self.fudge(0));
@@ -417,6 +435,7 @@ impl Rbf {
             }
             p = next;
             let Some(c) = self.track.cell(p) else { break };
+            applies("rbf.chase.ruling.gate-exit");
             if c.exit {
                 return (p, gained, i == 1);
             }
@@ -468,7 +487,8 @@ impl System for Rbf {
     fn step(&self, s: &State, policy: usize, chance: &mut dyn Chance) -> State {
         let acts = [self.choose(s, 0, policy), self.choose(s, 1, policy)];
         let mut tokens = s.tokens;
-        // Bolt spends its bid whether or not it wins the fourth space.
+        // Bolt spends its bid whether or not it wins the fourth space, and when it is played stunned.
+        applies("rbf.chase.ruling.stunned-bolt");
         for i in 0..2 {
             if acts[i] == Action::Bolt {
                 tokens[i] -= 1;
@@ -488,6 +508,7 @@ impl System for Rbf {
             let hit = match acts[1].defence() {
                 None => acts[1] == Action::Strike,
                 Some(def) => {
+                    applies("rbf.chase.ruling.front");
                     let front = |i: usize| s.pos[i] > s.pos[1 - i];
                     let att = self.fudge(i32::from(front(0)));
                     let d = self.fudge(def + i32::from(front(1)));
@@ -507,6 +528,7 @@ impl System for Rbf {
                 }
             });
             if hit {
+                applies("rbf.chase.ruling.stun");
                 if was_stunned {
                     return State {
                         pos: s.pos,
@@ -523,10 +545,12 @@ impl System for Rbf {
             acts[i] == Action::Bolt && (acts[1 - i] != Action::Bolt || s.pos[i] <= s.pos[1 - i])
         };
         // Movement, front runner first (the evader on a shared space).
+        applies("rbf.chase.ruling.order");
         let order: [usize; 2] = if s.pos[0] > s.pos[1] { [0, 1] } else { [1, 0] };
         let mut pos = s.pos;
         for i in order {
             if s.stunned[i] {
+                applies("rbf.chase.ruling.stun");
                 chance.note(&|| format!("{} is stunned and does not move", capital(WHO[i])));
                 continue;
             }
