@@ -154,6 +154,68 @@ fn a_line_through_text_is_a_rule_through_text() {
     every("rule", Fault::RuleThroughText, "a line is");
 }
 
+#[test]
+fn print_shop_geometry_passes_marks_that_print_framed_or_bled_colour_and_declared_margins() {
+    for name in ["print-clean", "print-service"] {
+        let found = fixture(name);
+        assert!(found.is_empty(), "fixture {name}: {found:#?}");
+    }
+}
+
+#[test]
+fn a_crop_mark_wholly_inside_the_printer_margin_is_a_print_shop_fault() {
+    let found = fixture("crop-mark");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].fault, Fault::Print);
+    assert_eq!(
+        found[0].what,
+        "a line 4.3 mm long prints 0.0 mm inside the 5 mm printer margin (at least 1 mm must print)"
+    );
+}
+
+#[test]
+fn colour_that_stops_at_a_cards_cut_without_bleed_is_a_print_shop_fault() {
+    let found = fixture("colour-cut");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].fault, Fault::Print);
+    assert_eq!(
+        found[0].what,
+        "colour runs 0.0 mm past the card's cut (bleed at least 1 mm, or frame it 3 mm inside)"
+    );
+}
+
+#[test]
+fn text_near_a_cards_cut_or_inside_the_printer_margin_overflows() {
+    let found = fixture("card-text");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].fault, Fault::Overflow);
+    // The box is inset 2 mm; the ink of the capitals reaches a little past its top.
+    assert_eq!(found[0].what, "text 1.81 mm from the card's cut (at least 3 mm)");
+    assert_eq!(found[0].text, "Near the cut");
+    let found = fixture("margin-text");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].fault, Fault::Overflow);
+    assert_eq!(
+        found[0].what,
+        "text 4.0 mm from the paper's edge, inside the 5 mm printer margin"
+    );
+    assert_eq!(found[0].text, "Footer in the margin");
+}
+
+#[test]
+fn a_card_sheet_less_than_half_full_is_waste() {
+    let found = fixture("half-sheet");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].fault, Fault::Waste);
+    assert!(
+        found[0].what.starts_with("the card sheet is ")
+            && found[0]
+                .what
+                .ends_with(" % full (at least half: a smaller imposition, or share the sheet)"),
+        "{found:#?}"
+    );
+}
+
 /// Run a command with `--check-pages` into a fresh folder and fail with every offence it lists.
 fn passes(args: &[&str]) {
     let dir = tempfile::tempdir().unwrap();

@@ -145,11 +145,11 @@ fn five_cards_per_set_and_bolt_reads_both_ways() {
     assert_eq!(upright_all.matches("RolltwoFudgedice").count(), 2 * SETS);
     assert_eq!(upright_all.matches("RolltwoFudgediceagainst").count(), SETS);
     assert_eq!(upright_all.matches("RolloneFudgedie").count(), SETS);
-    // Every front page credits the source and its licence.
+    // Every page names the licence; the fronts credit the source on every card.
     for (i, p) in pdf.iter().enumerate() {
         let (up, _) = page_text(p);
         assert!(
-            up.contains("AndrewGross") && up.contains("CCBY-SA4.0"),
+            up.contains("CCBY-SA4.0") && (i % 2 == 1 || up.contains("AndrewGross")),
             "page {}",
             i + 1
         );
@@ -213,7 +213,9 @@ fn action_cards_titles_in_their_bars_one_effect_size_legible_everywhere() {
                             && top <= c["y"].as_f64().unwrap() + l["card_h"].as_f64().unwrap()
                     })
                     .unwrap_or_else(|| panic!("{paper}: title glyph {:?} on no card", g.text));
-                let bar_top = card["y"].as_f64().unwrap() + safe;
+                // Without bleed the card's tint is framed 3 mm inside the cut and its text stands 2 mm
+                // further in than the safe zone.
+                let bar_top = card["y"].as_f64().unwrap() + safe + 2.0;
                 let bar = if (g.size - 25.0).abs() < 0.1 {
                     11.0
                 } else {
@@ -327,7 +329,9 @@ fn card_sheets_carry_trim_and_bleed_boxes() {
 fn card_sheet_footers_sit_at_the_foot_of_the_paper() {
     for paper in ["a4", "letter"] {
         let (_d, files) = kit(paper, &[]);
-        for (stem, footers) in [("action-cards", paper == "a4"), ("sprint-tokens", true)] {
+        // The footer keeps outside the 5 mm printer margin: under the token grid the band that is left
+        // holds too little of it, and it turns up the margin.
+        for (stem, footers) in [("action-cards", paper == "a4"), ("sprint-tokens", false)] {
             let layout = &json(&files, &format!("{stem}.json"))["layout"];
             let ch = layout["card_h"].as_f64().unwrap();
             let pages = glyphs::pages(&files[&format!("{stem}.pdf")]);
@@ -344,7 +348,7 @@ fn card_sheet_footers_sit_at_the_foot_of_the_paper() {
                         under += 1;
                         let up = g.y / PT_PER_MM;
                         assert!(
-                            (3.0..=12.5).contains(&up),
+                            (5.0..=12.5).contains(&up),
                             "{paper} {stem}: `{}` {up:.1} mm above the edge",
                             g.text
                         );

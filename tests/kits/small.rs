@@ -173,11 +173,11 @@ fn urban_world_hold_odds_match_enumeration_and_the_pdf_shows_the_kit() {
     ] {
         assert!(has(&cards, option), "the hold card lacks {option}");
     }
-    // Four fronts (the hold options twice, one per party) and four backs on one sheet.
+    // Six fronts (each card twice, a set per party: the sheet is two thirds full) and six backs.
     let c = json(&k.join("urban-world-cards.json"));
     let pages = c["layout"]["pages"].as_array().unwrap();
     assert_eq!(pages.len(), 2);
-    assert_eq!(pages[0]["cards"].as_array().unwrap().len(), 4);
+    assert_eq!(pages[0]["cards"].as_array().unwrap().len(), 6);
     assert!(has(&sheet, "Licence") && has(&cards, "Licence"));
 }
 
@@ -569,15 +569,20 @@ fn card_sheets_have_short_marks_and_a_legible_footer_clear_of_them() {
                     } else {
                         (g.x - 0.75 * g.size, g.y, g.x + 0.25 * g.size, g.y + g.w)
                     };
-                    let edge = 3.0 * mm;
+                    // Outside the 5 mm printer margin.
+                    let edge = 5.0 * mm;
                     assert!(
                         x0 >= edge
                             && y0 >= edge
                             && x1 <= page.width - edge
                             && y1 <= page.height - edge,
-                        "{at}: {:?} within 3 mm of the edge ({x0:.1}, {y0:.1})",
+                        "{at}: {:?} within 5 mm of the edge ({x0:.1}, {y0:.1})",
                         g.text
                     );
+                    // A space prints no ink: it may stand beside a mark.
+                    if g.text.trim().is_empty() {
+                        continue;
+                    }
                     let centre = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
                     let half = ((x1 - x0).max(y1 - y0)) / 2.0;
                     for m in &marks {

@@ -13,7 +13,10 @@
 //! - **legibility**: text under 6 pt;
 //! - **waste**: a page other than a document's last that is less than a third full; a heading alone at the
 //!   foot of a page or column; a last page that holds only a line or two;
-//! - **rule through text**: a table rule, a crop line or any drawn line crossing a glyph.
+//! - **rule through text**: a table rule, a crop line or any drawn line crossing a glyph;
+//! - **print-shop geometry** ([`print`]): a crop mark that does not reach the printable area, a card's
+//!   colour that stops at its cut with no bleed, text nearer a card's cut than 3 mm or inside the printer
+//!   margin, a sheet of cards less than half full.
 //!
 //! Templates declare what is intended, with labels the checker reads:
 //! - a box or block labelled `<bp-layer>` may overlap other text and be overlapped (a suit mark printed
@@ -21,7 +24,9 @@
 //! - a box or block labelled `<bp-trim>` is a card's trim: no text may cross its edges;
 //! - `#metadata("blank") <bp-page>` or `#metadata("notes") <bp-page>` on a page declares it intentionally
 //!   blank or a notes page, which is never waste; `#metadata("cards") <bp-page>` declares a page of cards
-//!   (a sheet or one card), as full as its deck allows.
+//!   (a sheet or one card), as full as its deck allows (at least half full);
+//! - `#metadata((margin: 5mm)) <bp-print>` declares the document's printer margin (5 mm unless declared;
+//!   `0mm` for pages a print service prints to their edge).
 
 use std::fmt;
 
@@ -32,6 +37,8 @@ use typst::model::HeadingElem;
 use typst::utils::PicoStr;
 use typst::visualize::{CurveItem, Geometry};
 use typst_layout::PagedDocument;
+
+pub mod print;
 
 /// No text closer than this to the paper's edge (points): 3 mm, where home printers stop.
 pub const EDGE: f64 = 3.0 * MM;
@@ -53,6 +60,8 @@ pub enum Fault {
     Legibility,
     Waste,
     RuleThroughText,
+    /// Print-shop geometry: crop marks in the printer margin, colour at a card's cut.
+    Print,
 }
 
 impl Fault {
@@ -63,6 +72,7 @@ impl Fault {
             Fault::Legibility => "legibility",
             Fault::Waste => "waste",
             Fault::RuleThroughText => "rule through text",
+            Fault::Print => "print-shop",
         }
     }
 }
@@ -216,6 +226,8 @@ struct Segment {
     a: (f64, f64),
     b: (f64, f64),
     layer: bool,
+    /// Drawn as a line of its own (a crop mark is one), not an edge of a shape.
+    line: bool,
 }
 
 /// A filled shape that covers what is drawn before it.
@@ -224,6 +236,8 @@ struct Cover {
     rect: Rect,
     order: usize,
     layer: bool,
+    /// Filled with a colour other than paper white.
+    colour: bool,
 }
 
 /// Everything on one page that matters to the checks.
@@ -359,7 +373,7 @@ fn walk(frame: &Frame, cx: Context, page: &mut Page) {
             FrameItem::Shape(shape, _) => {
                 let ts = cx.ts.pre_concat(Transform::translate(pos.x, pos.y));
                 page.order += 1;
-                shape_parts(shape, ts, cx.layer, page);
+                shape_parts(shape, ts, cx.layer, cx.clip, page);
             }
             FrameItem::Image(_, size, _) => {
                 let ts = cx.ts.pre_concat(Transform::translate(pos.x, pos.y));
@@ -374,10 +388,50 @@ fn walk(frame: &Frame, cx: Context, page: &mut Page) {
 /// A rule is a line, a stroked outline, or a filled rectangle thinner than this (points).
 const THIN: f64 = 1.6;
 
-fn shape_parts(shape: &typst::visualize::Shape, ts: Transform, layer: bool, page: &mut Page) {
+/// Whether a fill prints ink: not white, not (nearly) transparent.
+fn coloured(fill: Option<&typst::visualize::Paint>) -> bool {
+    match fill {
+        Some(typst::visualize::Paint::Solid(c)) => {
+            let rgb = c.to_rgb();
+            rgb.alpha > 0.05 && (rgb.red < 0.98 || rgb.green < 0.98 || rgb.blue < 0.98)
+        }
+        Some(_) => true,
+        None => false,
+    }
+}
+
+/// A cover as it prints: its rectangle cut down to the clip it is drawn in.
+fn clipped(r: Rect, clip: Option<Rect>) -> Rect {
+    match clip {
+        Some(c) => Rect {
+            x0: r.x0.max(c.x0),
+            y0: r.y0.max(c.y0),
+            x1: r.x1.min(c.x1),
+            y1: r.y1.min(c.y1),
+        },
+        None => r,
+    }
+}
+
+fn shape_parts(
+    shape: &typst::visualize::Shape,
+    ts: Transform,
+    layer: bool,
+    clip: Option<Rect>,
+    page: &mut Page,
+) {
     let stroked = shape.stroke.is_some();
     let filled = shape.fill.is_some();
-    let mut seg = |a: (f64, f64), b: (f64, f64)| page.segments.push(Segment { a, b, layer });
+    let colour = coloured(shape.fill.as_ref());
+    let line = matches!(shape.geometry, Geometry::Line(_));
+    let mut seg = |a: (f64, f64), b: (f64, f64)| {
+        page.segments.push(Segment {
+            a,
+            b,
+            layer,
+            line,
+        })
+    };
     match &shape.geometry {
         Geometry::Line(to) => {
             if stroked {
@@ -416,9 +470,10 @@ fn shape_parts(shape: &typst::visualize::Shape, ts: Transform, layer: bool, page
                 }
             } else if filled {
                 page.covers.push(Cover {
-                    rect: r,
+                    rect: clipped(r, clip),
                     order: page.order,
                     layer,
+                    colour,
                 });
             }
             if stroked || filled {
@@ -487,9 +542,10 @@ fn shape_parts(shape: &typst::visualize::Shape, ts: Transform, layer: bool, page
             let r = Rect::around(points.iter().copied());
             if filled && r.width() > THIN && r.height() > THIN {
                 page.covers.push(Cover {
-                    rect: r,
+                    rect: clipped(r, clip),
                     order: page.order,
                     layer,
+                    colour,
                 });
             }
             page.shapes.push(r);
@@ -497,8 +553,13 @@ fn shape_parts(shape: &typst::visualize::Shape, ts: Transform, layer: bool, page
     }
 }
 
-/// The page numbers (1-based) a template declared blank or notes pages with `<bp-page>` marks.
+/// The page numbers (1-based) a template declared blank, notes or cards pages with `<bp-page>` marks.
 fn declared_pages(doc: &PagedDocument) -> Vec<usize> {
+    declared(doc, &["blank", "notes", "cards"])
+}
+
+/// The page numbers (1-based) that carry a `<bp-page>` mark with one of `names`.
+fn declared(doc: &PagedDocument, names: &[&str]) -> Vec<usize> {
     let Some(label) = Label::new(PicoStr::intern("bp-page")) else {
         return Vec::new();
     };
@@ -508,7 +569,7 @@ fn declared_pages(doc: &PagedDocument) -> Vec<usize> {
         .iter()
         .filter(|c| {
             c.to_packed::<MetadataElem>().is_some_and(|m| {
-                matches!(&m.value, Value::Str(s) if matches!(s.as_str(), "blank" | "notes" | "cards"))
+                matches!(&m.value, Value::Str(s) if names.contains(&s.as_str()))
             })
         })
         .filter_map(|c| intro.position(c.location()?))
@@ -569,6 +630,8 @@ pub fn check(doc: &PagedDocument) -> Vec<Offence> {
         })
         .collect();
     let declared = declared_pages(doc);
+    let cards = self::declared(doc, &["cards"]);
+    let margin = print::printer_margin(doc);
     let marginal = marginal_rows(&pages);
     let mut out = Vec::new();
     for (k, page) in pages.iter().enumerate() {
@@ -578,9 +641,10 @@ pub fn check(doc: &PagedDocument) -> Vec<Offence> {
         overflow(n, page, &mut out);
         overprint(n, page, &mut out);
         rules(n, page, &mut out);
+        print::check(n, page, margin, cards.contains(&n), &mut out);
         if !declared.contains(&n) {
             if n < pages.len() {
-                let fill = fill(page);
+                let fill = fill(page, false);
                 if fill < MIN_FILL {
                     out.push(offence(
                         n,
@@ -810,8 +874,8 @@ fn rules(n: usize, page: &Page, out: &mut Vec<Offence>) {
 }
 
 /// The share of the page's 5 mm cells, inside its margins as the document uses them, that hold ink or a
-/// drawn shape.
-fn fill(page: &Page) -> f64 {
+/// drawn shape (and, with `trims`, a card's trim box: a card is as full as its design).
+fn fill(page: &Page, trims: bool) -> f64 {
     let cols = (page.width / CELL).ceil() as usize;
     let rows = (page.height / CELL).ceil() as usize;
     if cols == 0 || rows == 0 {
@@ -833,6 +897,11 @@ fn fill(page: &Page) -> f64 {
     for run in &page.runs {
         for i in &run.inks {
             mark(i.rect);
+        }
+    }
+    if trims {
+        for r in &page.trims {
+            mark(*r);
         }
     }
     for r in &page.shapes {

@@ -232,10 +232,24 @@ pub struct Grid {
     pub backs: Vec<Slot>,
     pub front_marks: Vec<Mark>,
     pub back_marks: Vec<Mark>,
+    /// The printer margin the grid was fitted inside (µm): crop marks reach past it.
+    #[serde(skip)]
+    pub margin: i64,
 }
 
 /// How far crop marks stop short of the printed area (or less, when the margin is narrower).
 pub const MARK_GAP: i64 = 2 * MM;
+/// How much of a crop mark prints at least: the part of it inside the printer margin is lost.
+pub const MARK_PRINTS: i64 = MM;
+
+/// How far a crop mark stops short of the printed area across a margin `space` µm wide, on a printer that
+/// cannot print the outer `margin` µm: [`MARK_GAP`], less where that would leave under [`MARK_PRINTS`] of
+/// the mark printable (never less than nothing), and never more than half the space.
+pub fn mark_gap(space: i64, margin: i64) -> i64 {
+    MARK_GAP
+        .min(space / 2)
+        .min((space - margin - MARK_PRINTS).max(0))
+}
 
 impl Sheet {
     fn cell(&self) -> (i64, i64) {
@@ -341,8 +355,8 @@ impl Sheet {
                 }
             })
             .collect();
-        let front_marks = marks(&fronts, &self.card, self.bleed, pw, ph);
-        let back_marks = marks(&backs, &self.card, self.bleed, pw, ph);
+        let front_marks = marks(&fronts, &self.card, self.bleed, pw, ph, self.margin);
+        let back_marks = marks(&backs, &self.card, self.bleed, pw, ph, self.margin);
         Ok(Grid {
             cols,
             rows,
@@ -352,6 +366,7 @@ impl Sheet {
             backs,
             front_marks,
             back_marks,
+            margin: self.margin,
         })
     }
 
@@ -366,10 +381,18 @@ impl Sheet {
     }
 }
 
-/// Crop marks for cards at `slots`: one line on every trim edge, from the page edge to `MARK_GAP` short
-/// of the printed block (cards plus bleed), on both sides of the block. None crosses a card or its bleed.
-pub fn marks(slots: &[Slot], card: &CardSize, bleed: i64, pw: i64, ph: i64) -> Vec<Mark> {
-    marks_in(slots, slots, card, bleed, pw, ph)
+/// Crop marks for cards at `slots`: one line on every trim edge, from the page edge to [`mark_gap`] short
+/// of the printed block (cards plus bleed), on both sides of the block, so at least [`MARK_PRINTS`] of
+/// each lies inside the printer `margin` when the margin leaves room. None crosses a card or its bleed.
+pub fn marks(
+    slots: &[Slot],
+    card: &CardSize,
+    bleed: i64,
+    pw: i64,
+    ph: i64,
+    margin: i64,
+) -> Vec<Mark> {
+    marks_in(slots, slots, card, bleed, pw, ph, margin)
 }
 
 /// Crop marks for cards at `slots` on a sheet whose grid has the places `block`: the same lines as
@@ -382,6 +405,7 @@ pub fn marks_in(
     bleed: i64,
     pw: i64,
     ph: i64,
+    margin: i64,
 ) -> Vec<Mark> {
     if slots.is_empty() {
         return Vec::new();
@@ -397,7 +421,7 @@ pub fn marks_in(
     xs.dedup();
     ys.sort_unstable();
     ys.dedup();
-    let gap = |space: i64| MARK_GAP.min(space / 2);
+    let gap = |space: i64| mark_gap(space, margin);
     let mut out = Vec::new();
     for &x in &xs {
         if top > 0 {

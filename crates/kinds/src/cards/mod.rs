@@ -124,6 +124,9 @@ pub struct Imposition {
     pub bleed: f64,
     /// The safe zone: no text closer than this to the trim.
     pub safe: f64,
+    /// The printer margin (mm) the sheets are laid out for: 0 for single cards, which a print service
+    /// prints to the edge. Templates declare it to the page checker.
+    pub printer_margin: f64,
     pub card_size: String,
     pub cols: u32,
     pub rows: u32,
@@ -240,6 +243,7 @@ pub fn impose(opts: &CardOptions, paper: Paper, cards: &[Card]) -> Result<Imposi
             card_h: mm_f(c.h),
             bleed: mm_f(b),
             safe: mm_f(SAFE),
+            printer_margin: 0.0,
             card_size: c.label().to_owned(),
             cols: 1,
             rows: 1,
@@ -286,7 +290,14 @@ pub fn impose(opts: &CardOptions, paper: Paper, cards: &[Card]) -> Result<Imposi
                 .zip(front_slots)
                 .map(|(c, s)| place(c.front, s.x, s.y))
                 .collect(),
-            marks: marks(&layout::marks(front_slots, c, b, grid.page_w, grid.page_h)),
+            marks: marks(&layout::marks(
+                front_slots,
+                c,
+                b,
+                grid.page_w,
+                grid.page_h,
+                grid.margin,
+            )),
         });
         pages.push(PageOut {
             side: "back".into(),
@@ -295,7 +306,14 @@ pub fn impose(opts: &CardOptions, paper: Paper, cards: &[Card]) -> Result<Imposi
                 .zip(back_slots)
                 .map(|(c, s)| place(c.back, s.x, s.y))
                 .collect(),
-            marks: marks(&layout::marks(back_slots, c, b, grid.page_w, grid.page_h)),
+            marks: marks(&layout::marks(
+                back_slots,
+                c,
+                b,
+                grid.page_w,
+                grid.page_h,
+                grid.margin,
+            )),
         });
     }
     Ok(Imposition {
@@ -306,6 +324,7 @@ pub fn impose(opts: &CardOptions, paper: Paper, cards: &[Card]) -> Result<Imposi
         card_h: mm_f(c.h),
         bleed: mm_f(b),
         safe: mm_f(SAFE),
+        printer_margin: mm_f(grid.margin),
         card_size: c.label().to_owned(),
         cols: grid.cols,
         rows: grid.rows,
@@ -343,7 +362,15 @@ fn marks_outside_the_grid(layout: &mut Imposition) {
             _ => continue,
         };
         let used = &all[..page.cards.len().min(all.len())];
-        page.marks = layout::marks_in(used, all, &card, layout.um.bleed, grid.page_w, grid.page_h)
+        page.marks = layout::marks_in(
+            used,
+            all,
+            &card,
+            layout.um.bleed,
+            grid.page_w,
+            grid.page_h,
+            grid.margin,
+        )
             .iter()
             .map(MarkMm::from)
             .collect();

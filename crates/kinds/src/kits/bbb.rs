@@ -99,7 +99,8 @@ fn sheet_data(cx: &Checked) -> Result<serde_json::Value> {
     }))
 }
 
-/// The chase reference cards of `blockprint cards` (the fronts titled "Chase") with their back.
+/// The chase reference cards of `blockprint cards` (the fronts titled "Chase") with their back, a set for
+/// each side of the chase: three cards alone would leave two thirds of a nine-card sheet blank.
 fn chase_cards(cx: &Checked, req: &Request, about: &serde_json::Value) -> Result<Document> {
     let (all, list, _) = reference::reference_cards(cx)?;
     let is_chase = |f: &Face| matches!(f, Face::Reference(r) if r.title == "Chase");
@@ -116,7 +117,7 @@ fn chase_cards(cx: &Checked, req: &Request, about: &serde_json::Value) -> Result
         "Block by Block: chase reference cards",
         "kit-bbb/cards",
         fronts,
-        &[],
+        &[2, 2, 2],
         back,
         about,
     )

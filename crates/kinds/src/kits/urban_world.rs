@@ -267,7 +267,9 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
         "Urban World: chase cards",
         "kit-urban-world/cards",
         vec![spend, card("A beat of the chase", "", beat), odds_card],
-        &[2, 1, 1],
+        // A set for each party: six cards fill two thirds of a nine-card sheet (one set alone would leave
+        // it more than half empty).
+        &[2, 2, 2],
         uwsp::back("Urban World", "Chase scenes"),
         about,
     )

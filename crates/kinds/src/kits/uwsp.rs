@@ -7,7 +7,7 @@ use blockprint_dice as dice;
 use num_traits::Zero;
 
 use crate::cards::faces::{Back, Block, Face, Reference};
-use crate::cards::layout::{MARK_GAP, MM, mm_f};
+use crate::cards::layout::{MARK_GAP, MM, mark_gap, mm_f};
 use crate::cards::{self, Card, CardOptions, CardsData};
 use crate::{Checked, Document, Kind, Request};
 use blockprint_content::error::{Error, Result};
@@ -277,9 +277,9 @@ pub fn card_options_ok(req: &Request) -> Result<()> {
 /// outside the cards), not on to the paper's edge: on a part-filled sheet a mark to the edge would cross
 /// the empty rows, and short marks leave room for the footer.
 pub const MARK_LEN: i64 = 5 * MM;
-/// No footer text nearer the paper's edge than this (no home printer prints there), with room for the
-/// descenders of the last line.
-pub const FOOTER_EDGE: i64 = 3 * MM + 700;
+/// Footer text keeps this much more than the printer margin from the paper's edge: room for the
+/// descenders of the last line (a band's edge is its lines' box, not their ink).
+pub const FOOTER_EDGE: i64 = 700;
 /// Footer text stays this far from the cards' trim (or bleed) and from any crop mark beside it.
 pub const FOOTER_PAD: i64 = MM;
 /// A band shallower than this cannot hold a line of 6 pt text.
@@ -312,6 +312,8 @@ struct Frame {
     page: (i64, i64),
     card: (i64, i64),
     bleed: i64,
+    /// The printer margin: no footer text inside it.
+    margin: i64,
     xs: Vec<i64>,
     ys: Vec<i64>,
 }
@@ -338,6 +340,7 @@ fn frame(layout: &serde_json::Value) -> Result<Option<Frame>> {
         page: (um_at(um, "page_w")?, um_at(um, "page_h")?),
         card: (um_at(um, "card_w")?, um_at(um, "card_h")?),
         bleed: um_at(um, "bleed")?,
+        margin: (layout["printer_margin"].as_f64().unwrap_or(5.0) * 1000.0).round() as i64,
         xs,
         ys,
     }))
@@ -349,6 +352,7 @@ fn frame(layout: &serde_json::Value) -> Result<Option<Frame>> {
 /// are left out.
 fn bands(f: &Frame) -> Vec<Band> {
     let ph = f.page.1;
+    let edge = f.margin + FOOTER_EDGE;
     let (cw, ch) = f.card;
     let b = f.bleed;
     let (left, top) = (f.xs[0], f.ys[0]);
@@ -376,14 +380,14 @@ fn bands(f: &Frame) -> Vec<Band> {
         }
     };
     // (1) Under the marks, as wide as the cards.
-    let under = bottom + b + MARK_GAP.min((ph - bottom - b) / 2) + MARK_LEN + FOOTER_PAD;
+    let under = bottom + b + mark_gap(ph - bottom - b, f.margin) + MARK_LEN + FOOTER_PAD;
     push(
         left,
         under,
         1,
         right - left,
         0,
-        ph - FOOTER_EDGE - under,
+        ph - edge - under,
         false,
     );
     // (2) Between the marks under the cards.
@@ -394,11 +398,11 @@ fn bands(f: &Frame) -> Vec<Band> {
         cols,
         col_w,
         step(&f.xs) - col_w,
-        ph - FOOTER_EDGE - y2,
+        ph - edge - y2,
         false,
     );
     // (3) Up the left margin, beside the rows.
-    let x3 = FOOTER_EDGE;
+    let x3 = edge;
     push(
         x3,
         top + FOOTER_PAD,
