@@ -23,7 +23,14 @@ fn main() -> ExitCode {
     match cmd.try_get_matches_from_mut(&args) {
         Ok(m) => blockprint::cli::run_matches(&m),
         Err(e) if e.kind() == ErrorKind::DisplayVersion => print_version(),
-        Err(e) => e.exit(),
+        Err(e) => match blockprint::cli::make::foreign_option(&cmd, &args, &e) {
+            // An option of another kind given to this one: named with the options this one takes.
+            Some(text) => {
+                blockprint::cli::term::eprint(&text);
+                ExitCode::from(2)
+            }
+            None => e.exit(),
+        },
     }
 }
 

@@ -35,12 +35,8 @@ pub struct Batch {
     /// The batch seed; `None` continues the batch in the output folder, or starts one with a fresh seed
     /// (announced on stderr).
     pub seed: Option<u64>,
-    /// Year of the case numbers (YYYY-NN).
-    pub year: i32,
     /// Number of the first item.
     pub first_number: u32,
-    /// How many cases the year holds (`None`: the default spread).
-    pub year_cases: Option<u32>,
     /// How many items a rolled kind makes.
     pub count: u32,
 }
@@ -49,9 +45,7 @@ impl Default for Batch {
     fn default() -> Self {
         Batch {
             seed: None,
-            year: 1976,
             first_number: 1,
-            year_cases: None,
             count: 1,
         }
     }
@@ -339,14 +333,36 @@ impl Project {
     /// Every kind the content offers, as `build` makes it, in registration order; one seed for every
     /// kind that rolls, so one printed seed makes the whole build again.
     pub fn build(&self, batch: &Batch, output: &Output) -> Result<()> {
+        self.build_with(batch, &[], output)
+    }
+
+    /// [`Project::build`] with options for some kinds (JSON by kind name, read over the kind's defaults,
+    /// as [`Project::make`] takes them: `build --year 1980` gives the case kind its year); every other
+    /// kind is made as `build` makes it.
+    pub fn build_with(
+        &self,
+        batch: &Batch,
+        options: &[(&str, Value)],
+        output: &Output,
+    ) -> Result<()> {
         let cx = self.checked(&[])?;
         let engine = self.engine()?;
         let batch = &Batch {
             seed: Some(self.build_seed(batch, output)),
             ..batch.clone()
         };
+        let mut kinds: Vec<Box<dyn Kind + '_>> = Vec::new();
+        for def in self.registry.defs() {
+            kinds.push(match options.iter().find(|(n, _)| *n == def.info().name) {
+                Some((_, o)) => def.configure(cx, o)?,
+                None => Box::new(def.base()),
+            });
+        }
+        for (name, _) in options {
+            self.def(name)?;
+        }
         let mut runs = Vec::new();
-        for kind in self.registry.kinds() {
+        for kind in kinds.iter().map(|k| k.as_ref()) {
             // `build --paper a5` makes every kind that prints on A5 (the SRD, the tables) and says which
             // it left out; `case --paper a5` alone is refused by `request`.
             if !kind.papers().contains(&output.paper) {
@@ -394,7 +410,7 @@ impl Project {
                             break;
                         };
                         let opts = driver_options(output, kind.formats().to_vec());
-                        if let Err(e) = driver::run(*kind, cx, req, engine, &opts)
+                        if let Err(e) = driver::run(kind, cx, req, engine, &opts)
                             && let Ok(mut f) = failed.lock()
                         {
                             f.push((i, e));
@@ -502,23 +518,11 @@ impl Project {
                 }
             }
         };
-        let last = batch.first_number.saturating_add(count.max(1) - 1);
-        let year_cases = match batch.year_cases {
-            Some(n) if n < last && kind.rolls() => {
-                return Err(Error::Usage(format!(
-                    "--year-cases {n} is less than the last case number of this batch ({last}); give at least {last}"
-                )));
-            }
-            Some(n) => n,
-            None => crate::roll::case::CaseRequest::default_year_cases(batch.first_number, count),
-        };
         Ok(Request {
             seed,
             paper: output.paper,
             first: batch.first_number,
             count,
-            year: batch.year,
-            year_cases,
         })
     }
 }

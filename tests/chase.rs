@@ -178,7 +178,7 @@ fn coc_seeded_track_is_the_kits_track() {
 
 #[test]
 fn tables_are_grids_of_odds() {
-    let v = json(&["chase", "table", "coc", "--format", "json"]);
+    let v = json(&["chase", "table", "coc", "--json"]);
     let g: Grid = serde_json::from_value(v).unwrap();
     assert_eq!(g.headline.id, "caught");
     assert_eq!(g.tables.len(), 1);
@@ -204,7 +204,7 @@ fn tables_are_grids_of_odds() {
             assert!(t.cells[row][col].percent > t.cells[row - 1][col].percent);
         }
     }
-    let v = json(&["chase", "table", "bbb", "--format", "json"]);
+    let v = json(&["chase", "table", "bbb", "--json"]);
     let g: Grid = serde_json::from_value(v).unwrap();
     assert_eq!(g.tables.len(), 3);
     assert!(g.tables.iter().all(|t| {

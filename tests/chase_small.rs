@@ -777,7 +777,7 @@ fn cli_tables_are_the_kit_grids() {
         ("storypath", 5, 5, 3),
         ("rbf", 5, 5, 1),
     ] {
-        let g = json_of(&["chase", "table", system, "--format", "json"]);
+        let g = json_of(&["chase", "table", system, "--json"]);
         let ts = g["tables"].as_array().unwrap();
         assert_eq!(ts.len(), tables, "{system}");
         for t in ts {
@@ -794,7 +794,7 @@ fn cli_tables_are_the_kit_grids() {
         }
     }
     // Urban World's grid is symmetric: equal stats give one half (less the called-off sliver).
-    let g = json_of(&["chase", "table", "urban-world", "--format", "json"]);
+    let g = json_of(&["chase", "table", "urban-world", "--json"]);
     let c = &g["tables"][0]["cells"];
     assert_eq!(c[1][1]["percent"], 50.0);
     for (i, j) in [(0, 1), (0, 4), (2, 3)] {
@@ -876,17 +876,20 @@ fn bbb_and_coc_kits_gain_a_chase_odds_page() {
     for paper in ["a4", "letter"] {
         let dir = tempfile::tempdir().unwrap();
         for kit in ["bbb", "coc"] {
-            let o = blockprint(&[
+            let mut args = vec![
                 "kit",
                 kit,
                 "--paper",
                 paper,
-                "--seed",
-                "42",
                 "--out",
                 crate::support::s(dir.path()),
                 "--check-pages",
-            ]);
+            ];
+            // The Call of Cthulhu-style kit rolls its seeded track; Block by Block's refuses a seed.
+            if kit == "coc" {
+                args.extend(["--seed", "42"]);
+            }
+            let o = blockprint(&args);
             assert!(o.status.success(), "{kit} {paper}: {}", stderr(&o));
         }
         let read = |kit: &str, ext: &str| {

@@ -541,6 +541,8 @@ fn json_means_stdout_everywhere() {
         json,
         [
             "blockprint chase odds",
+            "blockprint chase play",
+            "blockprint chase table",
             "blockprint check",
             "blockprint draw",
             "blockprint odds",
@@ -857,4 +859,246 @@ fn check_pages_is_refused_where_nothing_is_typeset() {
         assert!(stdout(&o).is_empty(), "{name}");
     }
     assert!(fresh.join("bbb").is_dir() && !refused.exists());
+}
+
+/// Every command's one-line description is its own: none empty, no two siblings alike, and each derived
+/// command's the first paragraph of the doc comment written on it in the source (once `chase` showed the
+/// campaign's text and `campaign` none, a doc comment having slipped between the wrong items). The manual
+/// page, made from the same definition, says the same.
+#[test]
+fn every_command_describes_itself_with_its_own_doc() {
+    fn walk(cmd: &clap::Command, path: &str, seen: &mut Vec<(String, String)>) {
+        let mut abouts: BTreeMap<String, String> = BTreeMap::new();
+        for sub in cmd.get_subcommands().filter(|c| c.get_name() != "help") {
+            let name = format!("{path} {}", sub.get_name());
+            let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+            assert!(!about.trim().is_empty(), "`{name}` has no description");
+            if let Some(other) = abouts.insert(about.clone(), name.clone()) {
+                panic!("`{name}` and `{other}` share the description `{about}`");
+            }
+            seen.push((name.clone(), about));
+            walk(sub, &name, seen);
+        }
+    }
+    let mut seen = Vec::new();
+    walk(&blockprint::cli::help::command(), "blockprint", &mut seen);
+    let about: BTreeMap<String, String> = seen.into_iter().collect();
+    // The derived commands against their doc comments in the source.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for (file, enum_name, path) in [
+        ("src/cli/mod.rs", "Command", "blockprint"),
+        ("src/cli/chase.rs", "ChaseCommand", "blockprint chase"),
+        (
+            "src/cli/campaign.rs",
+            "CampaignCommand",
+            "blockprint campaign",
+        ),
+    ] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        for (variant, doc) in variant_docs(&text, enum_name) {
+            let name = format!("{path} {}", kebab(&variant));
+            let said = about
+                .get(&name)
+                .unwrap_or_else(|| panic!("`{name}` ({file}) is no command"));
+            let norm = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(
+                norm(said).trim_end_matches('.'),
+                norm(&doc).trim_end_matches('.'),
+                "`{name}`: its description is not the doc comment on `{enum_name}::{variant}` in {file}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 25,
+        "only {checked} commands were compared with their doc"
+    );
+    // The manual page of `chase` and `campaign` carries each one's own text.
+    let t = tempfile::tempdir().unwrap();
+    ok(&blockprint(&[
+        "manpage",
+        "--out",
+        t.path().to_str().unwrap(),
+        "-q",
+    ]));
+    for (page, words) in [
+        (
+            "blockprint-chase.1",
+            "who gets away, how often and how fast",
+        ),
+        ("blockprint-campaign.1", "monthly closure rates"),
+    ] {
+        let roff = std::fs::read_to_string(t.path().join(page)).unwrap();
+        assert!(roff.contains(words), "{page} lacks `{words}`");
+    }
+}
+
+/// The first paragraph of the doc comment on each variant of `enum NAME` in Rust source `text`: the `///`
+/// lines directly above it, attributes between them and the variant allowed.
+fn variant_docs(text: &str, name: &str) -> Vec<(String, String)> {
+    let start = text
+        .find(&format!("pub enum {name} {{"))
+        .unwrap_or_else(|| panic!("no enum {name}"));
+    let mut out = Vec::new();
+    let mut doc: Vec<String> = Vec::new();
+    let mut in_attr = 0i32;
+    for line in text[start..].lines().skip(1) {
+        if line == "}" {
+            break;
+        }
+        let t = line.trim();
+        // Only the enum's own items (four spaces in), not the fields of a variant.
+        let top = line.starts_with("    ") && !line.starts_with("     ");
+        if in_attr > 0 || (top && t.starts_with("#[")) {
+            in_attr += t.matches('[').count() as i32 - t.matches(']').count() as i32;
+            in_attr = in_attr.max(0);
+            continue;
+        }
+        if top && t.starts_with("///") {
+            doc.push(t.trim_start_matches("///").trim().to_owned());
+            continue;
+        }
+        if top && t.chars().next().is_some_and(|c| c.is_ascii_uppercase()) {
+            let variant: String = t.chars().take_while(|c| c.is_alphanumeric()).collect();
+            let first: Vec<String> = doc.iter().take_while(|l| !l.is_empty()).cloned().collect();
+            out.push((variant, first.join(" ")));
+        }
+        if top {
+            doc.clear();
+        }
+    }
+    out
+}
+
+/// `VerifyOdds` → `verify-odds`.
+fn kebab(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('-');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// Every chase system's `--help`, under `chase odds`, `play` and `table`, lists each of its policies with
+/// its text (the first as the default), and says what its `--content` reads: a text of its own, not the
+/// shared option's and not another system's.
+#[test]
+fn every_chase_system_has_its_own_help() {
+    let lib = blockprint_content::load(&blockprint_content::ContentRoot::Embedded)
+        .unwrap()
+        .0;
+    let mut cmd = blockprint::cli::help::command();
+    cmd.build();
+    let chase = cmd.find_subcommand("chase").unwrap();
+    for verb in ["odds", "play", "table"] {
+        let v = chase.find_subcommand(verb).unwrap();
+        let shared = v
+            .get_arguments()
+            .find(|a| a.get_id() == "content")
+            .and_then(|a| a.get_help())
+            .map(|h| h.to_string())
+            .unwrap();
+        let mut texts = BTreeSet::new();
+        let systems: Vec<&clap::Command> = v
+            .get_subcommands()
+            .filter(|c| c.get_name() != "help")
+            .collect();
+        assert_eq!(systems.len(), 5, "chase {verb}'s systems");
+        for sys in systems {
+            let name = sys.get_name();
+            let help = sys.clone().render_long_help().to_string();
+            // The policies, from the system itself.
+            #[derive(clap::Parser)]
+            struct One {
+                #[command(subcommand)]
+                system: blockprint_chase::SystemArgs,
+            }
+            let one = <One as clap::Parser>::try_parse_from(["one", name]).unwrap();
+            let info = one.system.build(&lib).unwrap().info();
+            assert!(
+                help.contains("Policies (--policy):"),
+                "chase {verb} {name} --help lists no policies"
+            );
+            for (i, p) in info.policies.iter().enumerate() {
+                let default = if i == 0 { " (the default)" } else { "" };
+                let line = format!("  {}{default}: {}", p.id, p.text);
+                assert!(
+                    help.contains(&line),
+                    "chase {verb} {name} --help lacks `{line}`"
+                );
+            }
+            let content = sys
+                .get_arguments()
+                .find(|a| a.get_id() == "content")
+                .and_then(|a| a.get_help())
+                .map(|h| h.to_string())
+                .unwrap();
+            assert_ne!(
+                content, shared,
+                "chase {verb} {name}: the shared --content text"
+            );
+            assert!(
+                !content.contains("Call of Cthulhu") || name == "coc",
+                "{name}: {content}"
+            );
+            assert!(
+                texts.insert(content.clone()),
+                "chase {verb} {name}: {content} again"
+            );
+        }
+    }
+}
+
+/// `chase table --json` and `chase play --json` print what `--format json` printed; `chase table --format`
+/// still works for one release and says so.
+#[test]
+fn chase_table_and_play_take_json() {
+    let new = blockprint(&["chase", "table", "urban-world", "--json"]);
+    ok(&new);
+    assert_eq!(stderr(&new), "");
+    let old = blockprint(&["chase", "table", "urban-world", "--format", "json"]);
+    ok(&old);
+    assert_eq!(old.stdout, new.stdout);
+    assert_eq!(
+        stderr(&old),
+        "warning: --format json is deprecated; use --json\n"
+    );
+    let md = blockprint(&["chase", "table", "urban-world", "--format", "md"]);
+    ok(&md);
+    assert_eq!(
+        md.stdout,
+        blockprint(&["chase", "table", "urban-world"]).stdout
+    );
+    let v: serde_json::Value = serde_json::from_slice(&new.stdout).unwrap();
+    assert_eq!(v["system"], "urban-world");
+    let both = blockprint(&[
+        "chase",
+        "table",
+        "urban-world",
+        "--json",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(both.status.code(), Some(2));
+    let play = blockprint(&["chase", "play", "urban-world", "--seed", "4", "--json"]);
+    ok(&play);
+    let old = blockprint(&[
+        "chase",
+        "play",
+        "urban-world",
+        "--seed",
+        "4",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(play.stdout, old.stdout);
+    let v: serde_json::Value = serde_json::from_slice(&play.stdout).unwrap();
+    assert_eq!(v["seed"], 4);
+    let help = stdout(&blockprint(&["chase", "table", "urban-world", "--help"]));
+    assert!(help.contains("      --json "), "{help}");
+    assert!(!help.contains("--format"), "{help}");
 }

@@ -33,8 +33,6 @@ fn request(count: u32) -> Request {
         paper: Paper::A4,
         first: 1,
         count,
-        year: 1976,
-        year_cases: 17,
     }
 }
 

@@ -186,17 +186,18 @@ fn every_kind_has_make_help_with_its_options_and_the_shared_ones() {
         let sub = make.find_subcommand_mut(&name).unwrap();
         let help = sub.render_long_help().to_string();
         for flag in [
-            "--out",
-            "--paper",
-            "--seed",
-            "--count",
-            "--first-number",
-            "--jobs",
-            "--quiet",
-            "--force",
-            "--format",
+            "--out", "--paper", "--jobs", "--quiet", "--force", "--format",
         ] {
             assert!(help.contains(flag), "make {name} --help lacks {flag}");
+        }
+        // A batch's options where the kind rolls (with some of its options), and only there.
+        for flag in ["--seed", "--count", "--first-number"] {
+            assert_eq!(
+                help.contains(flag),
+                def.rolls(),
+                "make {name} --help and {flag} (the kind rolls: {})",
+                def.rolls()
+            );
         }
         // Every option of the schema is a flag or an argument of the command, and the other way round.
         let mut schema_keys = Vec::new();
@@ -204,10 +205,12 @@ fn every_kind_has_make_help_with_its_options_and_the_shared_ones() {
         schema_keys.sort();
         let shared: Vec<String> = {
             use clap::Args;
-            blockprint::cli::make::MakeArgs::augment_args(clap::Command::new("x"))
-                .get_arguments()
-                .map(|a| a.get_id().to_string())
-                .collect()
+            blockprint::cli::make::RollArgs::augment_args(
+                blockprint::cli::make::MakeArgs::augment_args(clap::Command::new("x")),
+            )
+            .get_arguments()
+            .map(|a| a.get_id().to_string())
+            .collect()
         };
         let mut arg_ids: Vec<String> = sub
             .get_arguments()
@@ -596,4 +599,121 @@ fn build_finishes_the_other_kinds_when_one_fails() {
         );
     }
     assert!(!out.join("tables/manifest.json").exists());
+}
+
+/// An option a kind does not take is refused, whichever other command takes it: every kind of the
+/// registry (so a new kind is covered on its first day), through `make KIND`, its alias, `kit` and
+/// `export`, against every option of every other command that makes files. The error names the kind,
+/// who takes the option and every option the kind does take; the command line exits 2 before anything
+/// is read or written.
+#[test]
+fn an_option_a_kind_does_not_take_is_refused_naming_its_options() {
+    let registry = Registry::new(&blockprint::render::Templates::builtin()).unwrap();
+    let mut cmd = blockprint::cli::help::command();
+    cmd.build();
+    let make = cmd.find_subcommand("make").unwrap().clone();
+    let long_flags = |c: &clap::Command| -> Vec<String> {
+        c.get_arguments()
+            .filter(|a| {
+                !a.is_hide_set() && !["help", "color", "check_pages"].contains(&a.get_id().as_str())
+            })
+            .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+            .collect()
+    };
+    // Every option of a command that makes files.
+    let mut all: Vec<String> = make
+        .get_subcommands()
+        .chain(cmd.find_subcommand("build"))
+        .flat_map(|c| long_flags(c))
+        .collect();
+    all.sort();
+    all.dedup();
+    let mut paths: Vec<Vec<String>> = registry
+        .kinds()
+        .map(|k| vec!["make".to_owned(), k.name().to_owned()])
+        .collect();
+    for alias in blockprint::cli::make::ALIASES {
+        paths.push(vec![(*alias).to_owned()]);
+    }
+    paths.push(vec!["kit".into(), "urban-world".into()]);
+    paths.push(vec!["export".into(), "--to".into(), "csv".into()]);
+    let mut refused = 0;
+    for path in &paths {
+        let mut found = &cmd;
+        for w in path
+            .iter()
+            .filter(|w| !w.starts_with('-') && *w != "csv" && *w != "urban-world")
+        {
+            found = found.find_subcommand(w).unwrap();
+        }
+        let own = long_flags(found);
+        let name = found.get_name();
+        for flag in all.iter().filter(|f| !own.contains(f)) {
+            let mut args: Vec<std::ffi::OsString> = vec!["blockprint".into()];
+            args.extend(path.iter().map(Into::into));
+            args.push(flag.into());
+            args.push("1".into());
+            let e = cmd
+                .clone()
+                .try_get_matches_from_mut(&args)
+                .expect_err(&format!("{path:?} {flag} is refused"));
+            let text = blockprint::cli::make::foreign_option(&cmd, &args, &e)
+                .unwrap_or_else(|| panic!("{path:?} {flag}: no refusal naming the kind: {e}"));
+            let head = if name == "kit" || name == "export" {
+                format!("error: `{name}` takes no {flag} (")
+            } else {
+                format!("error: the {name} kind takes no {flag} (")
+            };
+            assert!(text.starts_with(&head), "{path:?} {flag}: {text}");
+            let listed = text
+                .split("are ")
+                .nth(1)
+                .and_then(|t| t.lines().next())
+                .unwrap_or_default()
+                .to_owned();
+            assert_eq!(listed, own.join(", "), "{path:?} {flag}: {text}");
+            refused += 1;
+        }
+    }
+    assert!(refused > 100, "only {refused} refusals were tried");
+    // The issue's own example, through the binary: exit 2, nothing written.
+    let t = tempfile::tempdir().unwrap();
+    let out = t.path().join("out");
+    let o = blockprint(&[
+        "sheet",
+        "--year",
+        "1980",
+        "--year-cases",
+        "3",
+        "--count",
+        "7",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        crate::support::stderr(&o),
+        "error: the sheet kind takes no --year (case and build take it)\n  \
+         = note: the options of `blockprint sheet` are --content, --templates, --out, --paper, --jobs, \
+         --quiet, --force, --format\n  = help: `blockprint sheet --help` says what each does\n"
+    );
+    assert!(!out.exists());
+    // A batch's options where the options given make nothing roll.
+    for (args, said) in [
+        (
+            &["detective", "--pregenerated", "--seed", "3"][..],
+            "error: `detective` with these options rolls nothing, so --seed does not apply; leave it out\n",
+        ),
+        (
+            &["kit", "urban-world", "--count", "2", "--first-number", "4"][..],
+            "error: `kit-urban-world` with these options rolls nothing, so --first-number and --count do not apply; leave them out\n",
+        ),
+    ] {
+        let mut a = args.to_vec();
+        a.extend(["--out", s(&out)]);
+        let o = blockprint(&a);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(crate::support::stderr(&o), said);
+        assert!(!out.exists());
+    }
 }

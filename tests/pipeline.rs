@@ -590,8 +590,6 @@ mod library {
             paper,
             first: 1,
             count: 2,
-            year: 1976,
-            year_cases: 17,
         }
     }
 

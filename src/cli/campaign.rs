@@ -765,8 +765,6 @@ fn request(c: &Campaign, seed: u64, count: u32) -> Request {
         paper: c.setup.paper,
         first: 1,
         count,
-        year: c.setup.year,
-        year_cases: count.max(1),
     }
 }
 

@@ -11,7 +11,7 @@ use crate::content::ContentRoot;
 
 use super::Status;
 
-/// What `chase play` and `chase table` print.
+/// What `chase play --format` prints (and `chase table --format`, the old spelling of its `--json`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ChaseFormat {
     Md,
@@ -35,7 +35,8 @@ pub enum ChaseCommand {
         /// Seed of the simulation when the exact answer is out of reach (default 1).
         #[arg(long, global = true, value_parser = super::seed_parser())]
         seed: Option<u64>,
-        /// Read content (the Call of Cthulhu-style kit's track tables) from this folder.
+        /// Read content from this folder instead of the built-in content (what each system reads of it:
+        /// `chase odds SYSTEM --help`).
         #[arg(long, global = true, value_name = "DIR")]
         content: Option<PathBuf>,
     },
@@ -49,6 +50,9 @@ pub enum ChaseCommand {
         /// How the players make the choices the rules leave open (see the system's --help).
         #[arg(long, global = true)]
         policy: Option<String>,
+        /// Print the log as JSON instead of Markdown.
+        #[arg(long, global = true, conflicts_with = "format")]
+        json: bool,
         /// What to print: md (a log to read), json, or both (`md,json`), in that order.
         #[arg(
             long,
@@ -58,7 +62,8 @@ pub enum ChaseCommand {
             default_value = "md"
         )]
         format: Vec<ChaseFormat>,
-        /// Read content (the Call of Cthulhu-style kit's track tables) from this folder.
+        /// Read content from this folder instead of the built-in content (what each system reads of it:
+        /// `chase play SYSTEM --help`).
         #[arg(long, global = true, value_name = "DIR")]
         content: Option<PathBuf>,
     },
@@ -69,13 +74,70 @@ pub enum ChaseCommand {
         /// How the players make the choices the rules leave open (see the system's --help).
         #[arg(long, global = true)]
         policy: Option<String>,
-        /// md (the grid as Markdown tables) or json.
-        #[arg(long, global = true, value_enum, default_value = "md")]
-        format: ChaseFormat,
-        /// Read content (the Call of Cthulhu-style kit's track tables) from this folder.
+        /// Print JSON instead of the grid as Markdown tables.
+        #[arg(long, global = true)]
+        json: bool,
+        /// The old spelling of `--json` (`--format json`), kept for one release; `--format` names output
+        /// file formats on the commands that write files.
+        #[arg(long, global = true, value_enum, hide = true, conflicts_with = "json")]
+        format: Option<ChaseFormat>,
+        /// Read content from this folder instead of the built-in content (what each system reads of it:
+        /// `chase table SYSTEM --help`).
         #[arg(long, global = true, value_name = "DIR")]
         content: Option<PathBuf>,
     },
+}
+
+/// What `--content` gives each system, for its own `--help` (`chase odds|play|table SYSTEM --help`):
+/// the content it reads. `None` for a name that is no system; a system added without a line here fails
+/// `cli_surface::every_chase_system_has_its_own_help`.
+pub fn content_help(system: &str) -> Option<&'static str> {
+    Some(match system {
+        "bbb" => {
+            "Read content from this folder instead of the built-in content. It is checked first, but \
+             Block by Block's card chase reads none of it: its deck and its odds are the rules' own"
+        }
+        "coc" => {
+            "Read content from this folder instead of the built-in content: the hazard, obstacle and \
+             barrier tables the seeded track is rolled on (--track-seed) and the barriers' hit points"
+        }
+        "urban-world" => {
+            "Read content from this folder instead of the built-in content. It is checked first, but \
+             the Urban World chase ladder reads none of it: its moves and its odds are the rules' own"
+        }
+        "rbf" => {
+            "Read content from this folder instead of the built-in content: its chase tracks \
+             ([[track]]), one of which --track names (default: the kit's own track)"
+        }
+        "storypath" => {
+            "Read content from this folder instead of the built-in content: the pool dice of the \
+             kit's house ruling (the sp.pool_dice lookup; without it a d10 succeeding on 8 or more)"
+        }
+        _ => return None,
+    })
+}
+
+/// `cmd` (the whole command line) with each chase system's own `--content` help under `chase odds`,
+/// `chase play` and `chase table` (the option is shared, what it reads is the system's).
+pub(crate) fn with_system_help(cmd: clap::Command) -> clap::Command {
+    cmd.mut_subcommands(|c| {
+        if c.get_name() != "chase" {
+            return c;
+        }
+        c.mut_subcommands(|verb| {
+            let shared = verb
+                .get_arguments()
+                .find(|a| a.get_id() == "content")
+                .cloned();
+            let Some(shared) = shared else {
+                return verb;
+            };
+            verb.mut_subcommands(|system| match content_help(system.get_name()) {
+                Some(text) => system.arg(shared.clone().help(text)),
+                None => system,
+            })
+        })
+    })
 }
 
 fn option_error(e: &chase::OptionError) -> Status {
@@ -119,9 +181,15 @@ pub(super) fn run(command: ChaseCommand) -> Status {
             system,
             seed,
             policy,
+            json,
             format,
             content,
         } => {
+            let format = if json {
+                vec![ChaseFormat::Json]
+            } else {
+                format
+            };
             let c = match built(&system, &content) {
                 Ok(c) => c,
                 Err(s) => return s,
@@ -153,9 +221,23 @@ pub(super) fn run(command: ChaseCommand) -> Status {
         ChaseCommand::Table {
             system,
             policy,
+            json,
             format,
             content,
         } => {
+            let json = match format {
+                None => json,
+                Some(ChaseFormat::Json) => {
+                    eprintln!("warning: --format json is deprecated; use --json");
+                    true
+                }
+                Some(ChaseFormat::Md) => {
+                    eprintln!(
+                        "warning: --format md is deprecated; Markdown is what chase table prints without --json"
+                    );
+                    false
+                }
+            };
             let lib = match library(&content) {
                 Ok(l) => l,
                 Err(s) => return s,
@@ -164,13 +246,11 @@ pub(super) fn run(command: ChaseCommand) -> Status {
                 Ok(g) => g,
                 Err(e) => return option_error(&e),
             };
-            match format {
-                ChaseFormat::Json => super::print_json(&g),
-                ChaseFormat::Md => {
-                    outp!("{}", grid_markdown(&g));
-                    Status::Ok
-                }
+            if json {
+                return super::print_json(&g);
             }
+            outp!("{}", grid_markdown(&g));
+            Status::Ok
         }
     }
 }

@@ -75,7 +75,7 @@ fn registry(args: &[OsString]) -> Registry {
 /// (`mut_subcommands` rather than `mut_subcommand`, which would move the command to the end of the
 /// list and panic if it were renamed.)
 fn with_registry(cmd: Command, registry: &Registry) -> Command {
-    let cmd = super::make::add_commands(cmd, registry);
+    let cmd = super::chase::with_system_help(super::make::add_commands(cmd, registry));
     let kinds = kind_list(registry);
     let cmd = cmd.mut_subcommands(|c| {
         let lead = match c.get_name() {
@@ -206,7 +206,8 @@ fn templates_arg(args: &[OsString]) -> Option<PathBuf> {
 /// `blockprint <path…>` as clap defines it (built, uncoloured), for a page that draws its form from a
 /// command's own options; an empty command of the path's last name if the path names none.
 pub(crate) fn subcommand(path: &[&str]) -> Command {
-    let mut cmd = super::Cli::command().color(clap::ColorChoice::Never);
+    let mut cmd =
+        super::chase::with_system_help(super::Cli::command()).color(clap::ColorChoice::Never);
     cmd.build();
     let mut found = Some(&cmd);
     for name in path {

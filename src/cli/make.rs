@@ -26,28 +26,38 @@ pub struct MakeArgs {
     #[command(flatten)]
     pub content: ContentArg,
     #[command(flatten)]
-    pub batch: BatchArgs,
-    #[command(flatten)]
     pub output: OutputArgs,
-    /// How many items, for kinds that roll.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    pub count: u32,
     /// Which kinds of file to write, comma-separated (default: every format the kind makes).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub format: Vec<Format>,
 }
 
-impl MakeArgs {
-    fn batch(&self) -> Batch {
-        Batch {
-            seed: self.batch.seed,
-            year: self.batch.year,
-            first_number: self.batch.first_number,
-            year_cases: self.batch.year_cases,
-            count: self.count,
-        }
-    }
+// What a command of a kind that rolls takes besides: which batch, and which of its items. A kind that
+// rolls nothing has none of these, so `sheet --seed 3` is refused rather than ignored.
+#[derive(Debug, clap::Args)]
+pub struct RollArgs {
+    #[command(flatten)]
+    pub batch: BatchArgs,
+    /// How many items.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub count: u32,
+}
 
+/// The batch a command's matches ask for: its seed and items when the command has them (a kind that
+/// rolls), else the one item of a kind that rolls nothing.
+fn batch_of(m: &ArgMatches) -> Result<Batch> {
+    if !matches!(m.try_get_one::<u32>("count"), Ok(Some(_))) {
+        return Ok(Batch::default());
+    }
+    let r = RollArgs::from_arg_matches(m).map_err(|e| Error::Usage(e.to_string()))?;
+    Ok(Batch {
+        seed: r.batch.seed,
+        first_number: r.batch.first_number,
+        count: r.count,
+    })
+}
+
+impl MakeArgs {
     fn output(&self) -> Output {
         output(&self.output, self.format.clone())
     }
@@ -73,10 +83,15 @@ pub(super) fn output(o: &OutputArgs, formats: Vec<Format>) -> Output {
     }
 }
 
-/// `make <kind>` for one registered kind: its options first, then the options every kind shares.
+/// `make <kind>` for one registered kind: its options first, then the batch's when it rolls, then the
+/// options every kind shares. An option of another kind is no option of this one (see [`foreign_option`]).
 pub fn kind_command(name: &str, def: &dyn KindDef) -> Command {
     let cmd = Command::new(name.to_owned()).next_help_heading(format!("Options of {name}"));
-    let cmd = def.args(cmd).next_help_heading("Options of every kind");
+    let mut cmd = def.args(cmd);
+    if def.rolls() {
+        cmd = RollArgs::augment_args(cmd.next_help_heading("Options of every kind that rolls"));
+    }
+    let cmd = cmd.next_help_heading("Options of every kind");
     // `--format` offers the formats this kind makes, so clap refuses another with the list.
     let formats = def
         .info()
@@ -146,6 +161,10 @@ pub fn add_commands(cmd: Command, registry: &Registry) -> Command {
                     .value_parser(clap::builder::PossibleValuesParser::new(values))
                     .help("Which game's kit (`all`: every kit)"),
             )
+            .next_help_heading("Options of every kind");
+        // `kit all` makes the kits that roll too; `kit GAME` of one that rolls nothing refuses these
+        // options when it runs (see `kit`).
+        let kit = RollArgs::augment_args(kit.next_help_heading("Options of a kit that rolls"))
             .next_help_heading("Options of every kind");
         cmd = cmd.subcommand(MakeArgs::augment_args(kit).about(
             "Make a chase kit into --out/kits/<game>/: track sheets, reference cards and tables with \
@@ -258,7 +277,36 @@ fn make(kinds: &[String], options: Option<Value>, m: &ArgMatches) -> Result<()> 
         };
         jobs.push((name.as_str(), options));
     }
-    project.make(&jobs, &args.batch(), &args.output())
+    // A batch's options given where nothing rolls (`detective --pregenerated --seed 3`, `kit
+    // urban-world --count 2`) would be ignored: refused instead.
+    let given: Vec<String> = ["seed", "first_number", "count"]
+        .into_iter()
+        .filter(|id| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
+        .map(|id| format!("--{}", id.replace('_', "-")))
+        .collect();
+    let rolls_any = || -> Result<bool> {
+        let names: Vec<&str> = jobs.iter().map(|(n, _)| *n).collect();
+        let cx = project.checked_names(&names)?;
+        for (name, options) in &jobs {
+            if project.def(name)?.configure(cx, options)?.rolls() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    };
+    if !given.is_empty() && !rolls_any()? {
+        let what = match kinds {
+            [one] => format!("`{one}` with these options rolls nothing"),
+            _ => "none of these kinds rolls".to_owned(),
+        };
+        return Err(Error::Usage(format!(
+            "{what}, so {} {} not apply; leave {} out",
+            given.join(" and "),
+            if given.len() == 1 { "does" } else { "do" },
+            if given.len() == 1 { "it" } else { "them" },
+        )));
+    }
+    project.make(&jobs, &batch_of(m)?, &args.output())
 }
 
 /// `kit GAME`: `make kit-GAME`, or every kit.
@@ -319,22 +367,105 @@ pub(super) fn list(content: &ContentArg) -> Result<()> {
     Ok(())
 }
 
-/// `build`: every kind the content offers.
+/// `build`: every kind the content offers, the case kind with the year given.
 pub(super) fn build(
     content: &ContentArg,
     batch: &BatchArgs,
+    case: &crate::generators::case::Options,
     output: &OutputArgs,
     count: u32,
 ) -> Result<()> {
     let project = Project::open(content.content.as_deref(), content.templates.as_deref())?;
     let batch = Batch {
         seed: batch.seed,
-        year: batch.year,
         first_number: batch.first_number,
-        year_cases: batch.year_cases,
         count,
     };
-    project.build(&batch, &self::output(output, Vec::new()))
+    let case = serde_json::to_value(case).map_err(|e| Error::Bug(e.to_string()))?;
+    project.build_with(
+        &batch,
+        &[(&crate::generators::case::INFO.name, case)],
+        &self::output(output, Vec::new()),
+    )
+}
+
+/// The error for an option given to a kind's command (`make KIND`, an alias, `kit`, `export`) that this
+/// kind does not take but another command that makes files does (`sheet --year 1980`): it names the
+/// kind, the commands that take the option and the options the kind takes. `None` for any other error,
+/// which clap reports itself.
+pub fn foreign_option(
+    cmd: &Command,
+    args: &[std::ffi::OsString],
+    e: &clap::Error,
+) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(given)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let flag = given
+        .split('=')
+        .next()
+        .unwrap_or(given)
+        .strip_prefix("--")?;
+    // The command the arguments name: the first word that is a command, then a kind of `make`.
+    let words: Vec<String> = args
+        .iter()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let top = words.iter().find_map(|w| cmd.find_subcommand(w))?;
+    let (kind, path) = if top.get_name() == "make" {
+        let kind = words.iter().find_map(|w| top.find_subcommand(w))?;
+        (kind, format!("make {}", kind.get_name()))
+    } else if top.get_name() == "kit"
+        || top.get_name() == "export"
+        || ALIASES.contains(&top.get_name())
+    {
+        (top, top.get_name().to_owned())
+    } else {
+        return None;
+    };
+    let takes = |c: &Command| c.get_arguments().any(|a| a.get_long() == Some(flag));
+    let make = cmd.find_subcommand("make")?;
+    let others: Vec<&str> = make
+        .get_subcommands()
+        .chain(cmd.find_subcommand("build"))
+        .filter(|c| c.get_name() != kind.get_name() && takes(c))
+        .map(Command::get_name)
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let own: Vec<String> = kind
+        .get_arguments()
+        .filter(|a| {
+            !a.is_hide_set() && !["help", "color", "check_pages"].contains(&a.get_id().as_str())
+        })
+        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+        .collect();
+    let name = kind.get_name();
+    let what = if name == "kit" || name == "export" {
+        format!("`{name}`")
+    } else {
+        format!("the {name} kind")
+    };
+    let others = match others.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => others.join(""),
+    };
+    Some(format!(
+        "error: {what} takes no --{flag} ({others} {} it)\n  = note: the options of `blockprint {path}` are {}\n  \
+         = help: `blockprint {path} --help` says what each does\n",
+        if others.contains(" and ") {
+            "take"
+        } else {
+            "takes"
+        },
+        own.join(", ")
+    ))
 }
 
 /// The command line as typed (arguments with spaces quoted), for the manifest. `--out` is left out: the

@@ -189,6 +189,8 @@ pub enum Command {
         #[command(flatten)]
         batch: BatchArgs,
         #[command(flatten)]
+        case: crate::generators::case::Options,
+        #[command(flatten)]
         output: OutputArgs,
         /// How many sample cases (and items of every other rolled kind).
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=10_000))]
@@ -211,8 +213,6 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Keep a squad's year between sessions: the weekly new-case checks, leads, case packets, monthly
-    /// closure rates and the year-end demotion rolls, in DIR/campaign.toml.
     /// Whole-chase odds for Block by Block and the chase systems: who gets away, how often and how fast
     /// (`chase odds`), one chase played out from a seed (`chase play`), a system's match-up grid
     /// (`chase table`).
@@ -220,6 +220,8 @@ pub enum Command {
         #[command(subcommand)]
         command: chase::ChaseCommand,
     },
+    /// Keep a squad's year between sessions: the weekly new-case checks, leads, case packets, monthly
+    /// closure rates and the year-end demotion rolls, in DIR/campaign.toml.
     Campaign {
         #[command(subcommand)]
         command: campaign::CampaignCommand,
@@ -296,26 +298,17 @@ pub struct ContentArg {
     pub templates: Option<PathBuf>,
 }
 
-/// Options of every command that rolls a batch.
+/// Options of every command that rolls a batch (a case batch's year is the case kind's own option).
 #[derive(Debug, clap::Args)]
 pub struct BatchArgs {
     /// Batch seed. Without it, a run continues the batch already in the output folder, or starts a new
     /// one with a random seed that it prints. Item N of a batch is the same whether made alone or with others.
     #[arg(long, value_parser = seed_parser())]
     pub seed: Option<u64>,
-    /// Year of the case numbers (YYYY-NN).
-    #[arg(long, default_value_t = 1976, value_parser = clap::value_parser!(i32).range(1900..=2100))]
-    pub year: i32,
     /// Number of the first item (the NN of YYYY-NN): `--first-number 501 --count 500` makes exactly the
     /// second half of `--count 1000`, so a big batch can be split across machines.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_NUMBER)))]
     pub first_number: u32,
-    /// How many cases the year holds: the year is cut into this many equal slots and case N comes in
-    /// during slot N, so numbers follow the calendar (default: 17, about one case every three weeks as the
-    /// rules' weekly 1d6 gives, or the batch's last number if higher). Give the same value to every part
-    /// of a batch split across machines.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub year_cases: Option<u32>,
 }
 
 pub use crate::project::MAX_NUMBER;
@@ -522,9 +515,10 @@ fn run_command(command: Command) -> ExitCode {
         Command::Build {
             content,
             batch,
+            case,
             output,
             count,
-        } => return done(make::build(&content, &batch, &output, count)),
+        } => return done(make::build(&content, &batch, &case, &output, count)),
         Command::Draw {
             id,
             seed,

@@ -10,16 +10,12 @@ use crate::support::{blockprint, golden_files, ok, s, tree};
 use num_rational::BigRational;
 
 fn make(game: &str, out: &Path, paper: &str) {
-    ok(&blockprint(&[
-        "kit",
-        game,
-        "--out",
-        s(out),
-        "--seed",
-        "7",
-        "--paper",
-        paper,
-    ]));
+    let mut args = vec!["kit", game, "--out", s(out), "--paper", paper];
+    // Of these kits only the Call of Cthulhu-style one rolls (in `all`); the others refuse a seed.
+    if game == "all" {
+        args.extend(["--seed", "7"]);
+    }
+    ok(&blockprint(&args));
 }
 
 fn json(path: &Path) -> serde_json::Value {
@@ -427,8 +423,6 @@ fn long_unbroken_strings_wrap_inside_their_boxes() {
             s(&content),
             "--out",
             s(&out),
-            "--seed",
-            "1",
         ]));
     }
     let mm = 72.0 / 25.4;

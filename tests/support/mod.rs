@@ -282,7 +282,5 @@ pub fn one_request(paper: blockprint::render::Paper) -> blockprint::generators::
         paper,
         first: 1,
         count: 1,
-        year: 1976,
-        year_cases: 17,
     }
 }

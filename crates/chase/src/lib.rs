@@ -245,13 +245,13 @@ pub enum SystemArgs {
     #[command(name = "coc", visible_alias = "call-of-cthulhu", after_help = policy_help(&coc::policies()))]
     Coc(coc::Args),
     /// Urban World (Dungeon World): the chase ladder, 2d6 + stat for hold, hold spent on the ladder.
-    #[command(name = "urban-world", visible_alias = "uw")]
+    #[command(name = "urban-world", visible_alias = "uw", after_help = policy_help(&urban_world::policies()))]
     UrbanWorld(urban_world::Args),
     /// Ready/Bolt/Flow, one against one: spaces, Sprint Tokens, the five actions, stuns and restraint.
-    #[command(name = "rbf", visible_alias = "ready-bolt-flow")]
+    #[command(name = "rbf", visible_alias = "ready-bolt-flow", after_help = policy_help(&rbf::policies()))]
     Rbf(rbf::Args),
     /// Storypath: laps needed, each side's pool, the interval limit and the chase modifiers.
-    #[command(name = "storypath", visible_alias = "sp")]
+    #[command(name = "storypath", visible_alias = "sp", after_help = policy_help(&storypath::policies()))]
     Storypath(storypath::Args),
 }
 

@@ -91,7 +91,8 @@ impl Checked {
     }
 }
 
-/// What to make: the same fields for every kind; a kind reads the ones it needs.
+/// What to make: the same fields for every kind; a kind reads the ones it needs. What only one kind
+/// reads (a case batch's year) is that kind's own option, not a field here.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Request {
     /// Batch seed (below 2^53).
@@ -101,10 +102,6 @@ pub struct Request {
     pub first: u32,
     /// How many items a batch kind makes.
     pub count: u32,
-    /// Year of a case batch.
-    pub year: i32,
-    /// How many cases that year holds (dates spread so case numbers follow the calendar).
-    pub year_cases: u32,
 }
 
 /// A PDF part: the compiled document is split where the template marks `#metadata("<name>") <bp-part>`
@@ -347,6 +344,11 @@ pub trait Kind: Sync {
     fn options(&self) -> Option<serde_json::Value> {
         None
     }
+    /// What else makes two runs of a rolled kind the same batch, beside the seed and the paper: recorded
+    /// beside them in the manifest (a case batch's year and how many cases it holds). By default nothing.
+    fn batch(&self, _req: &Request) -> serde_json::Map<String, serde_json::Value> {
+        serde_json::Map::new()
+    }
     /// What the PDF template sees: by default the document's `data`, which the Markdown and JSON show
     /// too. A kind whose data keeps the content's own characters returns a typeset copy here (curly
     /// quotes, [`blockprint_content::text::smart_quotes_in`]), so only the PDF changes them.
@@ -406,6 +408,9 @@ macro_rules! delegate_kind {
             }
             fn options(&self) -> Option<serde_json::Value> {
                 (**self).options()
+            }
+            fn batch(&self, req: &Request) -> serde_json::Map<String, serde_json::Value> {
+                (**self).batch(req)
             }
             fn pdf_data<'a>(&self, doc: &'a Document) -> Cow<'a, serde_json::Value> {
                 (**self).pdf_data(doc)

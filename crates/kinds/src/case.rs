@@ -3,13 +3,114 @@
 //! `handouts.pdf` merged from the per-case PDFs. Case `first + i` of a batch is rolled from its own
 //! ChaCha20 stream of the batch seed, so any index range reproduces exactly the same files.
 
-use serde_json::json;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
 
 use super::{Checked, Collect, Document, Index, Kind, Merge, PdfPart, Request, Requirements};
-use blockprint_content::error::Result;
+use crate::registry::{KindDef, defaults, from_json, schema};
+use blockprint_content::error::{Error, Result};
 use blockprint_content::roll::case::{self as roller, CaseRequest};
 
-pub struct CaseKind;
+/// The year a case batch is numbered in unless told otherwise.
+pub const DEFAULT_YEAR: i32 = 1976;
+/// The years the calendar knows.
+pub const YEARS: std::ops::RangeInclusive<i32> = 1900..=2100;
+/// The most cases a year may hold.
+pub const MAX_YEAR_CASES: u32 = 100_000;
+
+/// A batch of case packets, numbered in `year`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseKind {
+    /// Year of the case numbers (YYYY-NN).
+    pub year: i32,
+    /// How many cases the year holds (`None`: the default spread, [`CaseRequest::default_year_cases`]).
+    pub year_cases: Option<u32>,
+}
+
+/// The case kind as `build` makes it: numbered in 1976, the default spread.
+pub static BASE: CaseKind = CaseKind {
+    year: DEFAULT_YEAR,
+    year_cases: None,
+};
+
+impl CaseKind {
+    /// How many cases the year of a batch holds: the one given, or the default spread for the request's
+    /// numbers. One given below the batch's last number is refused (a case would fall outside its year).
+    pub fn year_cases(&self, req: &Request) -> Result<u32> {
+        let last = req.first.saturating_add(req.count.max(1) - 1);
+        match self.year_cases {
+            Some(n) if n < last => Err(Error::Usage(format!(
+                "--year-cases {n} is less than the last case number of this batch ({last}); give at least {last}"
+            ))),
+            Some(n) => Ok(n),
+            None => Ok(CaseRequest::default_year_cases(req.first, req.count)),
+        }
+    }
+}
+
+/// The options of `make case` (and of `blockprint case`, its alias): the batch's calendar. They are part
+/// of the batch (the manifest records them beside its seed), so a rerun with another year is another batch.
+#[derive(Debug, Clone, clap::Args, Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct Options {
+    /// Year of the case numbers (YYYY-NN).
+    #[arg(long, default_value_t = DEFAULT_YEAR, value_parser = clap::value_parser!(i32).range(1900..=2100))]
+    pub year: i32,
+    /// How many cases the year holds: the year is cut into this many equal slots and case N comes in
+    /// during slot N, so numbers follow the calendar (default: 17, about one case every three weeks as the
+    /// rules' weekly 1d6 gives, or the batch's last number if higher). Give the same value to every part
+    /// of a batch split across machines.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub year_cases: Option<u32>,
+}
+
+/// The registered case kind: its options are the batch's calendar, which the manifest records as part of
+/// the batch ([`Kind::batch`]) rather than as options.
+pub struct CaseDef;
+
+/// The case kind's registry entry.
+pub static DEF: CaseDef = CaseDef;
+
+impl KindDef for CaseDef {
+    fn base(&self) -> &dyn Kind {
+        &BASE
+    }
+    fn args(&self, cmd: clap::Command) -> clap::Command {
+        <Options as clap::Args>::augment_args(cmd)
+    }
+    fn options_from_args(&self, m: &clap::ArgMatches) -> Result<Value> {
+        let o = <Options as clap::FromArgMatches>::from_arg_matches(m)
+            .map_err(|e| Error::Usage(e.to_string()))?;
+        serde_json::to_value(o).map_err(|e| Error::Bug(e.to_string()))
+    }
+    fn defaults(&self) -> Result<Value> {
+        serde_json::to_value(defaults::<Options>()?).map_err(|e| Error::Bug(e.to_string()))
+    }
+    fn schema(&self) -> Value {
+        schema::<Options>()
+    }
+    fn configure<'a>(&'a self, _cx: &Checked, options: &Value) -> Result<Box<dyn Kind + 'a>> {
+        let o: Options = from_json(&INFO.name, options)?;
+        if !YEARS.contains(&o.year) {
+            return Err(Error::Usage(format!(
+                "year {}: the calendar runs from {} to {}",
+                o.year,
+                YEARS.start(),
+                YEARS.end()
+            )));
+        }
+        if let Some(n) = o.year_cases
+            && !(1..=MAX_YEAR_CASES).contains(&n)
+        {
+            return Err(Error::Usage(format!(
+                "year_cases {n}: a year holds 1 to {MAX_YEAR_CASES} cases"
+            )));
+        }
+        Ok(Box::new(CaseKind {
+            year: o.year,
+            year_cases: o.year_cases,
+        }))
+    }
+}
 
 /// What the `CaseKind` kind is.
 pub static INFO: crate::KindInfo = crate::KindInfo::new(
@@ -84,7 +185,17 @@ impl Kind for CaseKind {
     }
 
     fn count(&self, _cx: &Checked, req: &Request) -> Result<usize> {
+        self.year_cases(req)?;
         Ok(req.count as usize)
+    }
+
+    fn batch(&self, req: &Request) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("year".into(), self.year.into());
+        if let Ok(n) = self.year_cases(req) {
+            m.insert("year_cases".into(), n.into());
+        }
+        m
     }
 
     fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
@@ -93,9 +204,9 @@ impl Kind for CaseKind {
             &cx.lib,
             CaseRequest {
                 batch_seed: req.seed,
-                year: req.year,
+                year: self.year,
                 number,
-                year_cases: req.year_cases,
+                year_cases: self.year_cases(req)?,
             },
         )?;
         document_of(cx, req, &case)
@@ -134,10 +245,13 @@ impl Kind for CaseKind {
     fn head(&self, cx: &Checked, req: &Request) -> serde_json::Map<String, serde_json::Value> {
         let mut data = super::meta(cx, req);
         data.insert("batch_seed".into(), req.seed.into());
-        data.insert("year".into(), req.year.into());
+        data.insert("year".into(), self.year.into());
         data.insert("first".into(), req.first.into());
         data.insert("count".into(), req.count.into());
-        data.insert("year_cases".into(), req.year_cases.into());
+        data.insert(
+            "year_cases".into(),
+            self.year_cases(req).unwrap_or_default().into(),
+        );
         data
     }
 }

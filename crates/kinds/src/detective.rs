@@ -73,6 +73,7 @@ pub static DEF: crate::Declared<Options> = crate::Declared {
     base: &PREGENERATED,
     configure,
     after: None,
+    rolls: true,
 };
 
 fn configure(cx: &Checked, o: &Options) -> Result<Box<dyn Kind>> {

@@ -26,7 +26,7 @@ pub use registry::{Declared, KindDef, KindOptions, NoOptions, Plain, Registry};
 /// The built-in kinds written in Rust, in the order `build` runs them. One line registers a kind: a
 /// kind without options as `&Plain(kind)`, one with options as the `Declared` static its module defines.
 pub static RUST_KINDS: &[&dyn KindDef] = &[
-    &Plain(case::CaseKind),
+    &case::DEF,
     &Plain(srd::SrdKind),
     &detective::DEF,
     &npc::DEF,

@@ -114,6 +114,7 @@ pub static DEF: crate::Declared<Options> = crate::Declared {
     base: &STOCK,
     configure,
     after: None,
+    rolls: true,
 };
 
 fn configure(cx: &Checked, o: &Options) -> Result<Box<dyn Kind>> {

@@ -127,6 +127,11 @@ pub trait KindDef: Send + Sync {
     fn info(&self) -> &KindInfo {
         self.base().info()
     }
+    /// Whether the kind rolls with some of its options (a batch of detectives does, the pregenerated
+    /// set `build` makes does not): then its command takes a batch's seed, count and first number.
+    fn rolls(&self) -> bool {
+        self.info().rolls
+    }
     /// Adds the options' flags to `make <name>` (and to the commands that are its aliases).
     fn args(&self, cmd: clap::Command) -> clap::Command {
         cmd
@@ -165,6 +170,9 @@ impl<D: KindDef + ?Sized> KindDef for &D {
     }
     fn info(&self) -> &KindInfo {
         (**self).info()
+    }
+    fn rolls(&self) -> bool {
+        (**self).rolls()
     }
     fn args(&self, cmd: clap::Command) -> clap::Command {
         (**self).args(cmd)
@@ -214,11 +222,16 @@ pub struct Declared<O: 'static> {
     pub configure: fn(&Checked, &O) -> Result<Box<dyn Kind>>,
     /// Runs after the configured kind wrote its files.
     pub after: Option<After<O>>,
+    /// Whether some of its options make it roll when the base does not ([`KindDef::rolls`]).
+    pub rolls: bool,
 }
 
 impl<O: KindOptions> KindDef for Declared<O> {
     fn base(&self) -> &dyn Kind {
         self.base
+    }
+    fn rolls(&self) -> bool {
+        self.rolls || self.base.rolls()
     }
     fn args(&self, cmd: clap::Command) -> clap::Command {
         O::augment_args(cmd)
@@ -302,6 +315,9 @@ impl Kind for WithIdentity {
     }
     fn options(&self) -> Option<Value> {
         Some(self.identity.clone())
+    }
+    fn batch(&self, req: &Request) -> Map<String, Value> {
+        self.kind.batch(req)
     }
     fn pdf_data<'a>(&self, doc: &'a Document) -> std::borrow::Cow<'a, Value> {
         self.kind.pdf_data(doc)

@@ -101,7 +101,13 @@ impl Drop for Exit {
 /// templates, blockprint).
 pub fn identity(kind: &dyn Kind, cx: &Checked, req: &Request, engine: &Engine) -> Identity {
     let mut batch = if kind.rolls() {
-        serde_json::json!({ "seed": req.seed, "year": req.year, "year_cases": req.year_cases, "paper": req.paper })
+        let mut m = kind.batch(req);
+        m.insert("seed".into(), req.seed.into());
+        m.insert(
+            "paper".into(),
+            serde_json::to_value(req.paper).unwrap_or_default(),
+        );
+        serde_json::Value::Object(m)
     } else {
         serde_json::json!({ "paper": req.paper })
     };

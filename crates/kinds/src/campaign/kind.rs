@@ -68,7 +68,7 @@ impl Kind for CampaignCases {
         &CASES_INFO
     }
     fn requires(&self) -> Requirements {
-        crate::case::CaseKind.requires()
+        crate::case::BASE.requires()
     }
     fn options(&self) -> Option<serde_json::Value> {
         Some(
@@ -88,7 +88,6 @@ impl Kind for CampaignCases {
         let case = roll_case(cx, self.campaign.setup.seed, c)?;
         let req = Request {
             seed: case_batch_seed(self.campaign.setup.seed, c.year),
-            year: c.year,
             ..req.clone()
         };
         let mut doc = crate::case::document_of(cx, &req, &case)?;
@@ -99,7 +98,7 @@ impl Kind for CampaignCases {
         Ok(doc)
     }
     fn collect(&self) -> Collect {
-        let mut c = crate::case::CaseKind.collect();
+        let mut c = crate::case::BASE.collect();
         c.index = Some(Index {
             rel: "index.md".into(),
             head: "campaign/cases-index.md.j2".into(),
@@ -482,7 +481,7 @@ impl Kind for StatusKind {
         &STATUS_INFO
     }
     fn requires(&self) -> Requirements {
-        crate::case::CaseKind.requires()
+        crate::case::BASE.requires()
     }
     /// The status changes with every command: its digest is part of the run's identity, so a new
     /// status replaces the old files instead of being taken for them.

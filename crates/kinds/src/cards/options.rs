@@ -194,6 +194,7 @@ pub static DECK_DEF: crate::Declared<DeckOptions> = crate::Declared {
     base: &DECK,
     configure: configure_deck,
     after: Some(deck_pngs),
+    rolls: false,
 };
 
 /// The registered cards kind: default layout, four players.
@@ -201,6 +202,7 @@ pub static CARDS_DEF: crate::Declared<CardsOptions> = crate::Declared {
     base: &CARDS,
     configure: configure_cards,
     after: Some(cards_pngs),
+    rolls: false,
 };
 
 fn configure_deck(cx: &Checked, o: &DeckOptions) -> Result<Box<dyn Kind>> {

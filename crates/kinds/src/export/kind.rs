@@ -329,6 +329,7 @@ macro_rules! export_def {
             base: &$kind,
             configure: $configure,
             after: Some($notes),
+            rolls: false,
         };
         fn $configure(cx: &Checked, o: &Options) -> Result<Box<dyn Kind>> {
             configure(&$kind, cx, o)

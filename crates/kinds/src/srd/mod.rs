@@ -68,8 +68,6 @@ impl Kind for SrdKind {
             paper,
             first: 1,
             count: 1,
-            year: 0,
-            year_cases: 1,
         };
         let (data, book) = Self::data(cx, &req)?;
         let env = engine.markdown_env();
