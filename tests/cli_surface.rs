@@ -545,7 +545,6 @@ fn json_means_stdout_everywhere() {
             "blockprint chase table",
             "blockprint check",
             "blockprint draw",
-            "blockprint make",
             "blockprint odds",
             "blockprint roll",
             "blockprint tables",

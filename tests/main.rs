@@ -37,7 +37,6 @@ mod robust;
 mod sheet;
 mod srd;
 mod studio;
-mod tagged;
 mod templates;
 mod version;
 mod wrong_output;

@@ -13,27 +13,27 @@ const CHECKLISTS: [(&str, &str, usize); 5] = [
     (
         "coc",
         include_str!("../../content/coc/kit/checklist.md"),
-        55,
+        59,
     ),
     (
         "urban-world",
         include_str!("../../content/urban-world/kit/checklist.md"),
-        30,
+        31,
     ),
     (
         "rbf",
         include_str!("../../content/rbf/kit/checklist.md"),
-        32,
+        33,
     ),
     (
         "storypath",
         include_str!("../../content/storypath/kit/checklist.md"),
-        38,
+        42,
     ),
     (
         "bbb",
         include_str!("../../content/bbb/kit/checklist.md"),
-        29,
+        32,
     ),
 ];
 

@@ -435,7 +435,7 @@ fn the_track_prints_the_house_rulings_with_their_reasons() {
         let data = json(&files, "track-rbf_track_tenderloin.json");
         let about = &data["about"];
         let rulings = about["rulings"].as_array().unwrap();
-        assert_eq!(rulings.len(), 4);
+        assert_eq!(rulings.len(), 5);
         let pdf = pdf_lines(&files["track-rbf_track_tenderloin.pdf"]).concat();
         let md = String::from_utf8(files["track-rbf_track_tenderloin.md"].clone()).unwrap();
         let md_text = md_lines(&md).concat();

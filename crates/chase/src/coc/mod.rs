@@ -153,8 +153,8 @@ pub fn rulings() -> Vec<Ruling> {
         Ruling::new(
             "coc.chase.ruling.rammed",
             "A rammed barrier",
-            "A barrier broken down stays down for everyone after; its debris is not a new hazard.",
-            "The rules say debris may be a hazard and leave it to the Keeper.",
+            "A barrier broken down stays down for everyone after; its debris is not a new hazard. The vehicle that broke it is not worn down: the damage it takes (half the barrier's hit points) and any impairment are left out, so its every ram strikes with its full Build.",
+            "The rules say debris may be a hazard and leave it to the Keeper. The model keeps to movement: lost Build touches only the same vehicle's later rams and driving rolls, and it leaves damage out everywhere else too (see the failed hazard).",
         ),
     ]
 }
@@ -301,6 +301,7 @@ impl Coc {
                 Gap::Barrier(level, hp) => {
                     left -= 1;
                     if plan.ram && r.build > 0 {
+                        applies("coc.chase.ruling.rammed");
                         let what = format!(
                             "to ram the barrier between locations {} and {} ({hp} hit points)",
                             at + 1,

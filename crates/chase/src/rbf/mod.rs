@@ -66,8 +66,8 @@ pub const RULINGS: [(&str, &str, &str, &str); 9] = [
     (
         "rbf.chase.ruling.damage",
         "Damage does not end a chase",
-        "Hit points are not tracked. On a single [−] the runner takes the damage rather than the longer way; on [−][−] it takes both.",
-        "The source gives no rule for a runner at 0 hit points, so damage cannot change who wins; a runner who may choose keeps its ground.",
+        "Hit points are not tracked, so no runner leaves the chase at 0 hit points as the kit's play pages have it. On a single [−] the runner takes the damage rather than the longer way; on [−][−] it takes both.",
+        "Hit points differ with every character and encounter and the source gives no rule for 0, so a grid of odds leaves them out; a runner who may choose keeps its ground.",
     ),
     (
         "rbf.chase.ruling.stun",
@@ -102,7 +102,7 @@ pub const RULINGS: [(&str, &str, &str, &str); 9] = [
     (
         "rbf.chase.ruling.stunned-bolt",
         "A stunned evader Bolts to defend",
-        "A stunned runner that may be struck plays Bolt if it has a Sprint Token, for Bolt's sure defence, and else Ready; it spends its token although it cannot move that round.",
+        "A stunned runner that may be struck plays Bolt if it has a Sprint Token, for Bolt's sure defence, and else Ready; it spends its token although it cannot move that round. A stunned runner that plays Ready still rolls for tokens.",
         "The source makes any Bolt a sure defence and has every Bolt bid at least one token, but never says whether a runner that cannot move may play it, or pays; a Bolt is a Bolt, so it pays.",
     ),
 ];
@@ -566,6 +566,8 @@ impl System for Rbf {
                 };
             }
         }
+        // A stunned runner's Ready still earns tokens.
+        applies("rbf.chase.ruling.stunned-bolt");
         for i in 0..2 {
             if acts[i] == Action::Ready {
                 let v = chance.roll(WHO[i], "Ready", &self.ready);

@@ -47,7 +47,11 @@ impl Kind for SrdKind {
     }
     fn document(&self, cx: &Checked, req: &Request, _i: usize) -> Result<Document> {
         let (data, book) = Self::data(cx, req)?;
-        let stem = format!("{}-srd", prose::anchor(&book.title));
+        // The title's anchor, cut at 64 characters so a long title still makes a file name the file
+        // system takes (most allow 255 bytes).
+        let anchor: String = prose::anchor(&book.title).chars().take(64).collect();
+        let anchor = anchor.trim_matches('-');
+        let stem = format!("{}-srd", if anchor.is_empty() { "book" } else { anchor });
         Ok(Document::new(
             stem,
             "srd/srd",
