@@ -73,10 +73,10 @@ fn closures(d: &Derived, w: u32) -> Vec<String> {
         .filter(|c| c.is_open() && c.lead == "Walt Kowalski" && (c.week < w || c.starting))
         .map(|c| c.number.clone())
         .collect();
-    if w % 4 == 2 {
-        if let Some(c) = d.cases.iter().find(|c| c.is_open() && c.lead == "Mei Chen") {
-            out.push(c.number.clone());
-        }
+    if w % 4 == 2
+        && let Some(c) = d.cases.iter().find(|c| c.is_open() && c.lead == "Mei Chen")
+    {
+        out.push(c.number.clone());
     }
     out
 }

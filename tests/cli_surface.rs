@@ -545,6 +545,7 @@ fn json_means_stdout_everywhere() {
             "blockprint chase table",
             "blockprint check",
             "blockprint draw",
+            "blockprint make",
             "blockprint odds",
             "blockprint roll",
             "blockprint tables",

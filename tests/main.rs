@@ -37,6 +37,7 @@ mod robust;
 mod sheet;
 mod srd;
 mod studio;
+mod tagged;
 mod templates;
 mod version;
 mod wrong_output;

@@ -717,3 +717,36 @@ fn an_option_a_kind_does_not_take_is_refused_naming_its_options() {
         assert!(!out.exists());
     }
 }
+
+/// `make --list --json`: every kind of the registry, in its order, with what `make --list` says of it.
+#[test]
+fn make_list_json_is_the_registry() {
+    let o = blockprint(&["make", "--list", "--json"]);
+    ok(&o);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let registry = Registry::new(&blockprint::render::Templates::builtin()).unwrap();
+    let kinds = v.as_array().unwrap();
+    assert_eq!(kinds.len(), registry.defs().count());
+    for (k, def) in kinds.iter().zip(registry.defs()) {
+        let info = def.info();
+        assert_eq!(k["name"], info.name.as_ref());
+        assert_eq!(k["about"], info.about.as_ref());
+        assert_eq!(k["folder"], info.folder.as_ref());
+        assert_eq!(k["formats"], serde_json::to_value(&info.formats).unwrap());
+        assert_eq!(k["rolls"], def.rolls());
+    }
+    let case = &kinds[0];
+    assert_eq!(
+        case,
+        &json!({
+            "name": "case",
+            "about": "homicide case packets: GM file, player handout, Markdown and JSON per case",
+            "formats": ["pdf", "md", "json"],
+            "folder": "cases",
+            "papers": ["a4", "letter"],
+            "rolls": true,
+        })
+    );
+    // --json belongs to --list.
+    assert_eq!(blockprint(&["make", "--json"]).status.code(), Some(2));
+}

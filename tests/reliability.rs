@@ -437,9 +437,7 @@ fn a_changed_seed_is_refused_and_nothing_is_written() {
     for cmd in ["week", "status", "undo", "packets"] {
         let err = fails(&campaign(cmd, &dir, &[]), 1);
         assert!(
-            err.contains(&format!(
-                "the setup changed after the campaign began: seed 42 → 43"
-            )),
+            err.contains("the setup changed after the campaign began: seed 42 → 43"),
             "{cmd}: {err}"
         );
         assert!(

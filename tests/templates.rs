@@ -246,15 +246,12 @@ fn tag_end(code: &str, from: usize, close: &str) -> Option<usize> {
 fn jinja_faults(path: &str, text: &str) -> Vec<String> {
     let mut faults = Vec::new();
     let mut from = 0;
-    loop {
-        // The next comment, expression or tag.
-        let Some(open) = ["{#", "{{", "{%"]
-            .iter()
-            .filter_map(|o| text[from..].find(o).map(|i| from + i))
-            .min()
-        else {
-            break;
-        };
+    // The next comment, expression or tag.
+    while let Some(open) = ["{#", "{{", "{%"]
+        .iter()
+        .filter_map(|o| text[from..].find(o).map(|i| from + i))
+        .min()
+    {
         let line = line_of(text, open);
         let close = match &text[open..open + 2] {
             "{#" => "#}",

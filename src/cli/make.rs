@@ -346,9 +346,30 @@ fn export(m: &ArgMatches) -> Result<()> {
     make(&[kind], None, m)
 }
 
-/// `make --list`.
-pub(super) fn list(content: &ContentArg) -> Result<()> {
+/// `make --list` (with `--json`, the same as JSON).
+pub(super) fn list(content: &ContentArg, json: bool) -> Result<()> {
     let project = Project::open(content.content.as_deref(), content.templates.as_deref())?;
+    if json {
+        let kinds: Vec<Value> = project
+            .registry()
+            .defs()
+            .map(|d| {
+                let k = d.info();
+                serde_json::json!({
+                    "name": k.name,
+                    "about": k.about,
+                    "formats": k.formats,
+                    "folder": k.folder,
+                    "papers": k.papers,
+                    "rolls": d.rolls(),
+                })
+            })
+            .collect();
+        return match super::print_json(&kinds) {
+            super::Status::Ok => Ok(()),
+            _ => Err(Error::Usage("cannot write the list as JSON".into())),
+        };
+    }
     let width = project
         .registry()
         .kinds()

@@ -179,6 +179,10 @@ pub enum Command {
         /// List every document kind and what it makes.
         #[arg(long)]
         list: bool,
+        /// With --list: print JSON instead of text (each kind's name, what it makes, its formats, its
+        /// folder under --out, its papers and whether it rolls).
+        #[arg(long, requires = "list")]
+        json: bool,
         #[command(flatten)]
         content: ContentArg,
     },
@@ -504,9 +508,13 @@ fn run_command(command: Command) -> ExitCode {
             Some(id) => roll::table(&root(&content), &id, seed, count, json),
             None => roll::expr(expr.as_deref().unwrap_or_default(), seed, count, json),
         },
-        Command::Make { list, content } => {
+        Command::Make {
+            list,
+            json,
+            content,
+        } => {
             if list {
-                return done(make::list(&content));
+                return done(make::list(&content, json));
             }
             return fail(&crate::error::Error::Usage(
                 "name the kind to make: `blockprint make KIND` (`blockprint make --list` lists them)".into(),

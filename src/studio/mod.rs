@@ -441,6 +441,10 @@ pub(crate) fn arg_view(a: &clap::Arg) -> ArgView {
 
 /// The body of a POST that is asked as JSON, or the refusal naming what was asked (`what`, say "a roll")
 /// and why its body could not be read (with the status axum gives: 400, 413, 415 or 422).
+#[expect(
+    clippy::result_large_err,
+    reason = "the refusal is the response axum sends at once, as its own extractors return it"
+)]
 pub(crate) fn json_body<T>(
     body: std::result::Result<axum::Json<T>, axum::extract::rejection::JsonRejection>,
     what: &str,

@@ -122,24 +122,19 @@ fn to_unicode(doc: &Document, d: &Dictionary) -> BTreeMap<u32, String> {
             mode = "range";
         } else if line.starts_with("end") {
             mode = "";
-        } else if mode == "char" {
-            if let [code, dst, ..] = &hexes(line)[..] {
-                if let Ok(c) = u32::from_str_radix(code, 16) {
-                    map.insert(c, hex_text(dst.as_bytes()));
-                }
-            }
-        } else if mode == "range" {
-            if let [lo, hi, dst, ..] = &hexes(line)[..] {
-                if let (Ok(lo), Ok(hi)) = (u32::from_str_radix(lo, 16), u32::from_str_radix(hi, 16))
-                {
-                    let start = hex_text(dst.as_bytes());
-                    if let Some(first) = start.chars().next() {
-                        for (k, c) in (lo..=hi).enumerate() {
-                            if let Some(ch) = char::from_u32(first as u32 + k as u32) {
-                                map.insert(c, ch.to_string());
-                            }
-                        }
-                    }
+        } else if mode == "char"
+            && let [code, dst, ..] = &hexes(line)[..]
+            && let Ok(c) = u32::from_str_radix(code, 16)
+        {
+            map.insert(c, hex_text(dst.as_bytes()));
+        } else if mode == "range"
+            && let [lo, hi, dst, ..] = &hexes(line)[..]
+            && let (Ok(lo), Ok(hi)) = (u32::from_str_radix(lo, 16), u32::from_str_radix(hi, 16))
+            && let Some(first) = hex_text(dst.as_bytes()).chars().next()
+        {
+            for (k, c) in (lo..=hi).enumerate() {
+                if let Some(ch) = char::from_u32(first as u32 + k as u32) {
+                    map.insert(c, ch.to_string());
                 }
             }
         }
@@ -239,6 +234,10 @@ struct Text {
     rise: f64,
 }
 
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one content stream's walk: the page's state, passed down into its forms"
+)]
 fn run(
     doc: &Document,
     resources: Option<&Dictionary>,

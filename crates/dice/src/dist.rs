@@ -139,6 +139,8 @@ fn too_wide(at: &At) -> DistError {
 
 /// Prime factorisation, ascending by prime: `(prime, exponent)`.
 type Factors = Vec<(u32, u64)>;
+/// A die's faces: each value with its weight.
+type Faces = Vec<(i64, BigUint)>;
 
 /// Factorise a die size (at most a few thousand; trial division is instant).
 fn factorize(mut n: u32) -> Factors {
@@ -146,7 +148,7 @@ fn factorize(mut n: u32) -> Factors {
     let mut p = 2;
     while p * p <= n {
         let mut e = 0;
-        while n % p == 0 {
+        while n.is_multiple_of(p) {
             n /= p;
             e += 1;
         }
@@ -1036,7 +1038,7 @@ fn die_faces(
     term: &DiceTerm,
     at: &At,
     budget: &mut Budget,
-) -> Result<(Vec<(i64, BigUint)>, BigUint, Factors), DistError> {
+) -> Result<(Faces, BigUint, Factors), DistError> {
     if let Some(p) = term.percentile {
         budget.spend(100 * (u64::from(p.extra) + 2) * (ALLOC + 4), at)?;
         let (faces, total) = percentile_faces(p);
@@ -1330,7 +1332,7 @@ fn separate_dist(
     keys.sort_unstable();
     for key in keys {
         let (l, j, a) = key;
-        if !kept_lower.contains_key(&(l, j)) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = kept_lower.entry((l, j)) {
             let d = if l == 0 || j == 0 {
                 budget.spend(ALLOC + l * size, at)?;
                 vec![(0, lower_total.pow(l as u32))]
@@ -1341,7 +1343,7 @@ fn separate_dist(
             } else {
                 keep_dp(lower.clone(), l as usize, j as usize, highest, at, budget)?
             };
-            kept_lower.insert((l, j), d);
+            slot.insert(d);
         }
         let d = &kept_lower[&(l, j)];
         let w = &groups[&key];
@@ -1623,10 +1625,10 @@ fn find_in(node: &Node, src: &str, budget: &mut Budget) -> Option<DistError> {
                 return None;
             }
             let divisor = at_node(rhs, src);
-            if let Some((lo, hi)) = range(rhs) {
-                if lo > BigRational::zero() || hi < BigRational::zero() {
-                    return None;
-                }
+            if let Some((lo, hi)) = range(rhs)
+                && (lo > BigRational::zero() || hi < BigRational::zero())
+            {
+                return None;
             }
             match eval(rhs, src, budget) {
                 Ok(d) => d
@@ -2143,7 +2145,7 @@ mod tests {
 
     #[test]
     fn ranges_by_interval_arithmetic() {
-        let r = |src: &str| range(parse(src).unwrap().root()).map(|(a, b)| (a, b));
+        let r = |src: &str| range(parse(src).unwrap().root());
         assert_eq!(r("3d6"), Some((int(3), int(18))));
         assert_eq!(r("4d6kh3-2"), Some((int(1), int(16))));
         assert_eq!(r("1d6!"), Some((int(1), int(126))));
@@ -2289,13 +2291,8 @@ mod tests {
             }
         };
         let all = |p: &mut Vec<i64>| p.clone();
-        let cases: Vec<(
-            &str,
-            usize,
-            i64,
-            Box<dyn Fn(&mut Vec<i64>) -> Vec<i64>>,
-            Option<i64>,
-        )> = vec![
+        type Keep = Box<dyn Fn(&mut Vec<i64>) -> Vec<i64>>;
+        let cases: Vec<(&str, usize, i64, Keep, Option<i64>)> = vec![
             ("2d4!kh1", 2, 4, Box::new(high(1)), None),
             ("2d4!kh2", 2, 4, Box::new(high(2)), None),
             ("2d4!kl1", 2, 4, Box::new(low(1)), None),

@@ -16,6 +16,7 @@ use typst::diag::SourceDiagnostic;
 use typst::foundations::{Bytes, Label, Smart, Value};
 use typst::introspection::{Introspector, MetadataElem};
 use typst::layout::PageRanges;
+use typst::model::Document as _;
 use typst::utils::PicoStr;
 use typst_as_lib::{TypstEngine, TypstTemplateCollection};
 use typst_layout::PagedDocument;
@@ -371,9 +372,20 @@ impl Engine {
                     .min()
                     .unwrap_or(total)
                     .max(start);
-                let range = NonZeroUsize::new(start)..=NonZeroUsize::new(end);
                 doc.info_mut().title = Some(part.title.as_str().into());
-                let bytes = self.export(template, world, &doc, ident, Some(PageRanges::new(vec![range])))?;
+                // typst tags a whole document only, not a page range: the part's pages become a document
+                // of their own (same frames, its own introspector), exported tagged. Should its tags not
+                // stand alone (an element running across the part's first or last page), the part is
+                // exported as a page range of the whole, untagged, rather than not at all.
+                let pages = doc.pages()[start - 1..end].iter().cloned().collect();
+                let alone = PagedDocument::new(pages, doc.info().clone());
+                let bytes = match self.export(template, world, &alone, ident, None) {
+                    Ok(bytes) => bytes,
+                    Err(_) => {
+                        let range = NonZeroUsize::new(start)..=NonZeroUsize::new(end);
+                        self.export(template, world, &doc, ident, Some(PageRanges::new(vec![range])))?
+                    }
+                };
                 out.push((format!("-{}", part.name), bytes));
             }
             Ok((out, Vec::new()))
@@ -415,17 +427,31 @@ impl Engine {
         ident: &str,
         ranges: Option<PageRanges>,
     ) -> Result<Vec<u8>> {
-        let options = PdfOptions {
+        let tagged = ranges.is_none();
+        let options = |standards: typst_pdf::PdfStandards| PdfOptions {
             ident: Smart::Custom(ident.to_owned()),
             creator: Smart::Custom(Some("blockprint".to_owned())),
             timestamp: super::pdf::source_date_epoch(),
-            // typst cannot tag a page range: parts are exported untagged (whole documents stay tagged).
-            tagged: ranges.is_none(),
-            page_ranges: ranges,
+            // typst cannot tag a page range: a part is a document of its own ([`Engine::pdf_file`]),
+            // and only the fallback for one that cannot be exports a range, untagged.
+            tagged,
+            page_ranges: ranges.clone(),
+            standards,
             ..PdfOptions::default()
         };
         let started = Instant::now();
-        let pdf = typst_pdf::pdf(doc, &options);
+        // PDF/UA-1 where typst accepts the document (a whole document: UA-1 needs tags), else a tagged
+        // PDF all the same: README, "Accessibility", lists what typst refuses and why.
+        let ua = tagged.then(|| {
+            let ua = typst_pdf::PdfStandards::new(&[typst_pdf::PdfStandard::Ua_1])
+                .expect("PDF/UA-1 alone is a valid set of standards");
+            typst_pdf::pdf(doc, &options(ua))
+        });
+        let pdf = match ua {
+            Some(Ok(pdf)) => Ok(pdf),
+            Some(Err(_)) => typst_pdf::pdf(doc, &options(Default::default())),
+            None => typst_pdf::pdf(doc, &options(Default::default())),
+        };
         add_micros(&self.export_us, started);
         pdf.map_err(|ds| {
             let diags = ds

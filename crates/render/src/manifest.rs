@@ -137,18 +137,20 @@ impl Ledger {
             .into_iter()
             .chain(journal)
             .collect();
-        if previous.is_empty() {
-            if !force && let Some(name) = first_visible_file(dir) {
-                return Err(Error::Conflict {
-                    dir: dir.to_owned(),
-                    theirs: format!("files without a manifest, such as `{name}`"),
-                    ours: describe(&identity),
-                });
-            }
+        if previous.is_empty()
+            && !force
+            && let Some(name) = first_visible_file(dir)
+        {
+            return Err(Error::Conflict {
+                dir: dir.to_owned(),
+                theirs: format!("files without a manifest, such as `{name}`"),
+                ours: describe(&identity),
+            });
         }
         for (id, files) in previous {
             let same_batch = id.kind == identity.kind && id.batch == identity.batch;
-            if !same_batch && !force && !(replace && id.kind == identity.kind) {
+            let may_replace = same_batch || force || (replace && id.kind == identity.kind);
+            if !may_replace {
                 return Err(Error::Conflict {
                     dir: dir.to_owned(),
                     theirs: describe(&id),

@@ -105,8 +105,9 @@ impl Coc {
             .collect();
         let starts: Vec<State> = start_dist.iter().map(|(_, s)| s.clone()).collect();
         // Round-start states -> per plan of the first mover, its turn's outcomes; likewise mid-round.
-        let mut rounds: HashMap<State, Vec<(Plan, Vec<(f64, State)>)>> = HashMap::new();
-        let mut mids: HashMap<State, Vec<(Plan, Vec<(f64, State)>)>> = HashMap::new();
+        type Turns = HashMap<State, Vec<(Plan, Vec<(f64, State)>)>>;
+        let mut rounds: Turns = HashMap::new();
+        let mut mids: Turns = HashMap::new();
         let mut todo: Vec<State> = starts.into_iter().filter(|s| s.end.is_none()).collect();
         while let Some(s) = todo.pop() {
             if rounds.contains_key(&s) || rounds.len() > 20_000 {

@@ -410,22 +410,22 @@ pub fn parse(
         .recorded_setup
         .as_ref()
         .and_then(|s| serde_json::from_str(s.get_ref()).ok());
+    let digest = setup_digest(&setup);
     match file.setup_digest.as_deref() {
         // A file of an earlier version: its setup counts as the recorded one.
         None => {}
-        Some(d) if d == setup_digest(&setup) => {
-            if copy.as_ref() != Some(&setup) {
-                let span = file.recorded_setup.as_ref().map_or(0..0, |s| s.span());
-                return Err(LoadError::State(located(
-                    path,
-                    text,
-                    span,
-                    "recorded_setup is not the setup this file was written with",
-                    Some(
-                        "it records the setup the campaign's rolls were made with and must not be edited; undo the edit (the previous good state is in campaign.prev.toml)",
-                    ),
-                )));
-            }
+        Some(d) if d == digest && copy.as_ref() == Some(&setup) => {}
+        Some(d) if d == digest => {
+            let span = file.recorded_setup.as_ref().map_or(0..0, |s| s.span());
+            return Err(LoadError::State(located(
+                path,
+                text,
+                span,
+                "recorded_setup is not the setup this file was written with",
+                Some(
+                    "it records the setup the campaign's rolls were made with and must not be edited; undo the edit (the previous good state is in campaign.prev.toml)",
+                ),
+            )));
         }
         Some(d) => {
             let recorded = copy.filter(|c| setup_digest(c) == d);

@@ -50,6 +50,10 @@ impl Play<'_> {
             .expect("the calendar is set at the start")
     }
 
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one roll's record, field by field; every caller names each part"
+    )]
     fn roll(
         &mut self,
         purpose: &str,

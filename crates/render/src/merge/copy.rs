@@ -85,6 +85,11 @@ pub(super) struct Copier<'d, 'i> {
     named: Option<HashMap<Vec<u8>, Object>>,
     /// The first thing wrong with the input (a missing object: a damaged or truncated file), or too many ids.
     pub(super) problem: Option<String>,
+    /// When the input's structure tree is copied: its root (references to it become references to the
+    /// input's `Part`), that `Part`, and what is added to its `/StructParents` and `/StructParent` keys.
+    pub(super) structure: Option<(ObjectId, u32, i64)>,
+    /// One more than the largest `/StructParents` or `/StructParent` key copied (before the offset).
+    pub(super) keys: i64,
 }
 
 impl<'d, 'i> Copier<'d, 'i> {
@@ -97,6 +102,8 @@ impl<'d, 'i> Copier<'d, 'i> {
             next,
             named: None,
             problem: None,
+            structure: None,
+            keys: 0,
         }
     }
 
@@ -214,6 +221,11 @@ impl<'d, 'i> Copier<'d, 'i> {
         if let Some(&new) = self.pages.get(&id).or_else(|| self.ids.get(&id)) {
             return Some(new);
         }
+        if let Some((root, part, _)) = self.structure
+            && root == id
+        {
+            return Some(part);
+        }
         let Some(obj) = self.doc.objects.get(&id) else {
             self.problem.get_or_insert_with(|| {
                 format!(
@@ -251,6 +263,11 @@ impl<'d, 'i> Copier<'d, 'i> {
     /// that is not copied; a named destination made explicit.
     fn entry(&mut self, buf: &mut Vec<u8>, key: &[u8], v: &Object, goto: bool, depth: u32) {
         if DROPPED_KEYS.contains(&key) {
+            if let (Some((_, _, offset)), Object::Integer(n)) = (self.structure, v) {
+                self.keys = self.keys.max(n + 1);
+                write_name(buf, key);
+                write!(buf, " {}", n + offset).expect("writing to a Vec");
+            }
             return;
         }
         let named = (key == b"Dest" || goto && key == b"D")

@@ -3,9 +3,12 @@
 //!
 //! What is copied from an input: its pages, in order, and every object reachable from them (contents,
 //! resources, fonts, images, annotations…), with inherited page attributes (`/MediaBox`, `/CropBox`,
-//! `/Resources`, `/Rotate`) resolved onto each page. What is not: the input's catalog, page tree nodes, `/Info`,
-//! outline, XMP metadata, structure tree (`/StructParents` and `/StructParent` keys are dropped, so a tagged
-//! input such as typst's comes out untagged), name trees and article threads. Links: URI and other external
+//! `/Resources`, `/Rotate`) resolved onto each page, and its structure tree (a tagged PDF, as typst writes):
+//! the output is tagged when its inputs are, each tagged input's structure under a `Part` element of one
+//! `Document` element, its `/StructParents` and `/StructParent` keys moved past those of the inputs before
+//! it and its parent tree entries with them; the first tagged input's `/Lang` and role map are the
+//! output's. What is not: the input's catalog, page tree nodes, `/Info`, outline, XMP metadata, ID tree,
+//! name trees and article threads (an untagged input's `/StructParents` keys are dropped). Links: URI and other external
 //! actions are kept; a link to a page of the same input — an explicit destination, or a named one that the
 //! input's `/Dests` name tree resolves (typst writes all its internal links that way) — becomes an explicit
 //! destination to the copied page; a link to anything else (a page of no input, an unknown name) is dropped.
@@ -83,22 +86,90 @@ pub const LEAF_PAGES: usize = 64;
 /// Object id of the page tree root; written last, referenced by every leaf.
 const ROOT_ID: u32 = 1;
 
-/// Keys never copied: they point into the input's structure tree, which is not copied.
+/// Keys into the input's structure tree (its parent tree): renumbered when the input's structure is
+/// copied, else dropped.
 const DROPPED_KEYS: [&[u8]; 2] = [b"StructParents", b"StructParent"];
 
-/// Objects of these types are never copied; a reference to one becomes null (and its key is dropped).
-const DROPPED_TYPES: [&[u8]; 10] = [
+/// Objects of these types are never copied; a reference to one becomes null (and its key is dropped). A
+/// reference to the input's `StructTreeRoot` from its structure elements becomes one to the input's `Part`.
+const DROPPED_TYPES: [&[u8]; 7] = [
     b"Catalog",
     b"Pages",
     b"Page",
     b"StructTreeRoot",
-    b"StructElem",
-    b"OBJR",
-    b"MCR",
     b"Outlines",
     b"ObjStm",
     b"XRef",
 ];
+
+/// An input's structure tree as the merge reads it: its root, the root's kids, its parent tree's entries
+/// (key, value) and the next free key, its role map and the catalog's `/Lang`.
+struct Structure {
+    root: lopdf::ObjectId,
+    kids: Object,
+    parents: Vec<(i64, Object)>,
+    next_key: i64,
+    role_map: Option<Dictionary>,
+    lang: Option<Object>,
+}
+
+/// The entries of a number tree (`/Nums`, through `/Kids`), in order.
+fn number_tree(doc: &Document, node: &Object, depth: u32, out: &mut Vec<(i64, Object)>) {
+    let Ok((_, Object::Dictionary(d))) = doc.dereference(node) else {
+        return;
+    };
+    if depth > 32 {
+        return;
+    }
+    if let Ok(Object::Array(nums)) = d.get(b"Nums").and_then(|n| doc.dereference(n)).map(|x| x.1) {
+        for pair in nums.chunks(2) {
+            if let [Object::Integer(k), v] = pair {
+                out.push((*k, v.clone()));
+            }
+        }
+    }
+    if let Ok(Object::Array(kids)) = d.get(b"Kids").and_then(|n| doc.dereference(n)).map(|x| x.1) {
+        for kid in kids {
+            number_tree(doc, kid, depth + 1, out);
+        }
+    }
+}
+
+/// The structure tree of a tagged input, or `None`.
+fn structure(doc: &Document) -> Option<Structure> {
+    let catalog = doc.catalog().ok()?;
+    let root = catalog.get(b"StructTreeRoot").ok()?.as_reference().ok()?;
+    let tree = doc.get_object(root).ok()?.as_dict().ok()?;
+    let kids = tree.get(b"K").ok()?.clone();
+    let mut parents = Vec::new();
+    if let Ok(p) = tree.get(b"ParentTree") {
+        number_tree(doc, p, 0, &mut parents);
+    }
+    parents.sort_by_key(|(k, _)| *k);
+    let next_key = tree
+        .get(b"ParentTreeNextKey")
+        .and_then(Object::as_i64)
+        .unwrap_or(0)
+        .max(parents.last().map_or(0, |(k, _)| k + 1));
+    let role_map = tree
+        .get(b"RoleMap")
+        .and_then(|r| doc.dereference(r))
+        .ok()
+        .and_then(|(_, r)| r.as_dict().ok().cloned());
+    let lang = catalog
+        .get(b"Lang")
+        .and_then(|l| doc.dereference(l))
+        .ok()
+        .map(|(_, l)| l.clone());
+    Some(Structure {
+        root,
+        kids,
+        parents,
+        next_key,
+        role_map,
+        lang,
+    })
+}
 
 /// Page attributes a page may inherit from its page tree ancestors.
 const INHERITABLE: [&[u8]; 4] = [b"Resources", b"MediaBox", b"CropBox", b"Rotate"];
@@ -233,6 +304,14 @@ fn write_merged(
     let mut version = (1, 7);
     // The font of the blank pages' note, written once, with the first blank page that has one.
     let mut blank_font: Option<u32> = None;
+    // The merged structure tree: its `Document` element, the inputs' `Part` elements, the parent tree's
+    // entries (written as they were copied), the next free key, the role map and the language.
+    let mut document_elem: Option<u32> = None;
+    let mut parts: Vec<u32> = Vec::new();
+    let mut parent_tree: Vec<(i64, Vec<u8>)> = Vec::new();
+    let mut next_key: i64 = 0;
+    let mut role_map: Option<Dictionary> = None;
+    let mut lang: Option<Object> = None;
 
     for (input, doc) in inputs.iter().zip(docs) {
         let doc = doc?;
@@ -259,9 +338,40 @@ fn write_merged(
             page_ids.entry(p.id).or_insert(id);
         }
 
+        let tagged = structure(&doc);
+        let part = match &tagged {
+            Some(s) => {
+                let doc_elem = match document_elem {
+                    Some(id) => id,
+                    None => *document_elem.insert(ids.next()?),
+                };
+                let part = ids.next()?;
+                parts.push(part);
+                role_map = role_map.or_else(|| s.role_map.clone());
+                lang = lang.or_else(|| s.lang.clone());
+                Some((s, part, doc_elem))
+            }
+            None => None,
+        };
         let mut cx = Copier::new(&doc, page_ids, &mut ids);
+        if let Some((s, part, _)) = part {
+            cx.structure = Some((s.root, part, next_key));
+        }
         for (p, &(id, parent)) in pages.iter().zip(&placed) {
             w.object(id, |buf| cx.page(buf, p, parent))?;
+        }
+        if let Some((s, part, doc_elem)) = part {
+            w.object(part, |buf| {
+                write!(buf, "<</Type/StructElem/S/Part/P {doc_elem} 0 R/K ")
+                    .expect("writing to a Vec");
+                cx.value(buf, &s.kids, 1);
+                buf.extend_from_slice(b">>");
+            })?;
+            for (k, v) in &s.parents {
+                let mut buf = Vec::new();
+                cx.value(&mut buf, v, 1);
+                parent_tree.push((k + next_key, buf));
+            }
         }
         while let Some((old, new)) = cx.queue.pop_front() {
             match doc.objects.get(&old) {
@@ -276,6 +386,11 @@ fn write_merged(
         }
         if let Some(message) = cx.problem.take() {
             return Err(parse_err(message));
+        }
+        if let Some((s, ..)) = part {
+            // The next input's keys start past every key of this one, whether its parent tree or its
+            // pages and annotations name it.
+            next_key += s.next_key.max(cx.keys);
         }
         drop(cx);
         stats.pages += pages.len();
@@ -361,6 +476,48 @@ fn write_merged(
         w.dict(id, item)?;
     }
 
+    let struct_root = match document_elem {
+        Some(doc_elem) => {
+            let kids = parts
+                .iter()
+                .map(|&id| Object::Reference((id, 0)))
+                .collect::<Vec<_>>();
+            let root = ids.next()?;
+            let mut elem = Dictionary::new();
+            elem.set("Type", Object::Name(b"StructElem".to_vec()));
+            elem.set("S", Object::Name(b"Document".to_vec()));
+            elem.set("P", Object::Reference((root, 0)));
+            elem.set("K", kids);
+            if let Some(l) = &lang {
+                elem.set("Lang", l.clone());
+            }
+            w.dict(doc_elem, elem)?;
+            let tree = ids.next()?;
+            w.object(tree, |buf| {
+                buf.extend_from_slice(b"<</Nums[");
+                for (i, (k, v)) in parent_tree.iter().enumerate() {
+                    if i > 0 {
+                        buf.push(b' ');
+                    }
+                    write!(buf, "{k} ").expect("writing to a Vec");
+                    buf.extend_from_slice(v);
+                }
+                buf.extend_from_slice(b"]>>");
+            })?;
+            let mut dict = Dictionary::new();
+            dict.set("Type", Object::Name(b"StructTreeRoot".to_vec()));
+            dict.set("K", Object::Reference((doc_elem, 0)));
+            dict.set("ParentTree", Object::Reference((tree, 0)));
+            dict.set("ParentTreeNextKey", next_key);
+            if let Some(r) = role_map.take() {
+                dict.set("RoleMap", r);
+            }
+            w.dict(root, dict)?;
+            Some(root)
+        }
+        None => None,
+    };
+
     let info = ids.next()?;
     let mut dict = Dictionary::new();
     dict.set("Title", text_string(&opts.title));
@@ -380,6 +537,15 @@ fn write_merged(
     dict.set("Pages", Object::Reference((ROOT_ID, 0)));
     dict.set("Outlines", Object::Reference((outlines, 0)));
     dict.set("PageMode", Object::Name(b"UseOutlines".to_vec()));
+    if let Some(root) = struct_root {
+        dict.set("StructTreeRoot", Object::Reference((root, 0)));
+        let mut mark = Dictionary::new();
+        mark.set("Marked", true);
+        dict.set("MarkInfo", mark);
+    }
+    if let Some(l) = lang {
+        dict.set("Lang", l);
+    }
     let mut prefs = Dictionary::new();
     prefs.set("DisplayDocTitle", true);
     dict.set("ViewerPreferences", prefs);

@@ -32,10 +32,10 @@ pub(super) fn load(path: &Path) -> Result<Document, MergeError> {
     Ok(doc)
 }
 
-/// A document holding only what the merge reads — the catalog, the page tree and everything reachable from it
-/// (not the structure tree, outline, `/Info` or XMP metadata) — parsed object by object through lopdf's
-/// `Reader`. lopdf's parser is slow (~10 µs for a small dictionary), and a tagged typst PDF is half structure
-/// tree, so this halves the cost of reading it. `None` for a file without exactly one classic xref table.
+/// A document holding only what the merge reads — the catalog, the page tree, the structure tree and
+/// everything reachable from them (not the outline, `/Info`, XMP metadata or ID tree) — parsed object by
+/// object through lopdf's `Reader` (lopdf's parser is slow, ~10 µs for a small dictionary). `None` for a
+/// file without exactly one classic xref table.
 pub(super) fn load_needed(bytes: &[u8]) -> Option<lopdf::Result<Document>> {
     use lopdf::xref::{Xref, XrefEntry, XrefType};
 
@@ -137,7 +137,7 @@ pub(super) fn load_needed(bytes: &[u8]) -> Option<lopdf::Result<Document>> {
             .unwrap_or(b"");
         match (kind, dict) {
             (b"Catalog", Some(d)) => {
-                for key in [&b"Pages"[..], b"Names", b"Dests"] {
+                for key in [&b"Pages"[..], b"Names", b"Dests", b"StructTreeRoot", b"Lang"] {
                     if let Ok(v) = d.get(key) {
                         references(v, &mut refs);
                     }
@@ -146,6 +146,14 @@ pub(super) fn load_needed(bytes: &[u8]) -> Option<lopdf::Result<Document>> {
             (b"Pages" | b"Page" | b"Annot", Some(d)) => {
                 for (key, v) in d.iter() {
                     if key != b"Parent" && key != b"P" {
+                        references(v, &mut refs);
+                    }
+                }
+            }
+            // The structure tree is copied: its elements and parent tree (not the ID tree).
+            (b"StructTreeRoot", Some(d)) => {
+                for key in [&b"K"[..], b"ParentTree", b"RoleMap", b"ClassMap"] {
+                    if let Ok(v) = d.get(key) {
                         references(v, &mut refs);
                     }
                 }

@@ -229,7 +229,8 @@ fn pads_every_input_to_start_on_an_odd_page() {
         catalog.get(b"PageMode").unwrap().as_name().unwrap(),
         b"UseOutlines"
     );
-    assert!(!catalog.has(b"StructTreeRoot"));
+    // The inputs are tagged: so is the output.
+    assert!(catalog.has(b"StructTreeRoot") && catalog.has(b"MarkInfo"));
 }
 
 #[test]
@@ -314,11 +315,17 @@ fn copies_only_what_pages_need_and_resolves_inherited_attributes() {
     let dir = tempfile::tempdir().unwrap();
     let (_, bytes) = run(&three_inputs(dir.path()), true).unwrap();
     let doc = check(&bytes);
+    let mut keys = Vec::new();
     for n in 1..=8 {
         let page = page_dict(&doc, n);
         assert!(page.has(b"MediaBox") && page.has(b"Resources"), "page {n}");
-        assert!(!page.has(b"StructParents"), "page {n}");
+        if let Ok(k) = page.get(b"StructParents") {
+            keys.push(k.as_i64().unwrap());
+        }
     }
+    // Each input's pages keep their structure keys, moved past the inputs' before them (the blank
+    // padding pages have none).
+    assert_eq!(keys, [0, 1, 2, 3, 4, 5]);
     assert_eq!(media_box(&doc, 3), A4);
     let font = page_dict(&doc, 3)
         .get_deref(b"Resources", &doc)
@@ -346,9 +353,9 @@ fn copies_only_what_pages_need_and_resolves_inherited_attributes() {
         .values()
         .filter_map(|o| o.type_name().ok())
         .collect();
-    for dropped in [&b"StructTreeRoot"[..], b"StructElem"] {
-        assert!(!types.contains(&dropped));
-    }
+    // One structure tree: a Document element, a Part per input, each input's element.
+    assert_eq!(types.iter().filter(|t| **t == b"StructTreeRoot").count(), 1);
+    assert_eq!(types.iter().filter(|t| **t == b"StructElem").count(), 1 + 3 + 3);
     // One catalog, the page tree (root and one leaf), 8 pages, outline root and 3 items, Info.
     assert_eq!(types.iter().filter(|t| **t == b"Catalog").count(), 1);
     assert_eq!(types.iter().filter(|t| **t == b"Pages").count(), 2);
@@ -427,7 +434,8 @@ fn links_to_own_pages_are_remapped_and_others_dropped() {
         let dest = doc.dereference(dest).unwrap().1.as_array().unwrap();
         assert_eq!(dest[0].as_reference().unwrap(), pages[&4], "link {i}");
     }
-    assert!(!annot(0).has(b"StructParent"));
+    // The link keeps its place in the (tagged) input's structure.
+    assert!(annot(0).has(b"StructParent"));
     let uri = annot(3).get(b"A").unwrap().as_dict().unwrap();
     assert_eq!(
         uri.get(b"URI").unwrap().as_str().unwrap(),
@@ -548,11 +556,18 @@ fn reads_only_needed_objects_from_classic_files_and_falls_back_otherwise() {
     let needed = load_needed(typst).unwrap().unwrap();
     let full = Document::load_mem(typst).unwrap();
     assert!(needed.objects.len() < full.objects.len());
+    // The structure tree is read (the merge copies it); the outline and metadata are not.
     assert!(
         needed
             .objects
             .values()
-            .all(|o| !o.type_name().is_ok_and(|t| t.starts_with(b"Struct")))
+            .any(|o| o.type_name().is_ok_and(|t| t == b"StructElem"))
+    );
+    assert!(
+        needed
+            .objects
+            .values()
+            .all(|o| !o.type_name().is_ok_and(|t| t == b"Outlines" || t == b"Metadata"))
     );
     let mut modern = Vec::new();
     pdf(&[A4], false, |_, _| ())
@@ -627,9 +642,6 @@ fn merges_typst_output() {
     assert_eq!(pages_of_links(6), [pages[&5]]);
     let text = String::from_utf8_lossy(&bytes);
     for gone in [
-        "/StructTreeRoot",
-        "/StructElem",
-        "/StructParent",
         "/Metadata",
         "/Names",
         "Typst",
