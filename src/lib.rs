@@ -10,17 +10,22 @@
 //!    [`generators::Request`], [`render::Format`], [`render::Paper`]);
 //! 4. [`render`] (`blockprint-render`, the only crate that links typst) renders documents to PDF and
 //!    Markdown and streams a kind's documents to disk;
-//! 5. [`generators`] (`blockprint-kinds`) holds every document kind and the registry; [`campaign`] keeps a
+//! 5. [`chase`] (`blockprint-chase`, beside the kinds) holds the chase systems' rules as state machines:
+//!    whole-chase odds, a chase played out from a seed, a system's grid of match-ups;
+//! 6. [`generators`] (`blockprint-kinds`) holds every document kind and the registry; [`campaign`] keeps a
 //!    squad's year between sessions;
-//! 6. this crate: [`project`], the one path from files on disk to files written ([`project::Project`]),
-//!    and [`cli`], the command line on top of it.
+//! 7. [`app`] (`blockprint-app`) is what blockprint does, once for every front: [`project`], the one path
+//!    from files on disk to files written ([`project::Project`]), reporting through a [`app::Sink`];
+//! 8. this crate: the two fronts over it, [`cli`] (the command line) and [`studio`] (the local web page).
 //!
 //! The module paths below are the library's public face: each re-exports the crate that holds the stage.
 
 pub mod cli;
-pub mod project;
 pub mod studio;
 
+pub use blockprint_app as app;
+pub use blockprint_app::project;
+pub use blockprint_chase as chase;
 pub use blockprint_content as content;
 pub use blockprint_content::{check, diag, error, roll};
 pub use blockprint_dice as dice;

@@ -62,6 +62,7 @@ fn pdf(doc: &Document) -> Vec<(String, Vec<u8>)> {
             "blockprint/test",
             &doc.title,
             &doc.parts,
+            &blockprint::app::Silent,
         )
         .unwrap()
 }

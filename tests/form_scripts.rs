@@ -33,6 +33,7 @@ fn fillable(engine: &Engine, template: &str, data: &serde_json::Value) -> Vec<u8
             "blockprint/sheet",
             "a sheet",
             &[],
+            &blockprint::app::Silent,
         )
         .unwrap();
     out.into_iter()

@@ -122,7 +122,9 @@ fn every_package_holds_its_sources_and_licences_and_nothing_else() {
         "blockprint-content",
         "blockprint-kind",
         "blockprint-render",
+        "blockprint-chase",
         "blockprint-kinds",
+        "blockprint-app",
     ] {
         assert!(
             members.contains_key(expected),

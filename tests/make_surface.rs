@@ -346,6 +346,7 @@ fn a_rust_kind_of_ones_own_with_one_option() {
             &[("motto", json!({ "shout": true }))],
             &Batch::default(),
             &output,
+            &blockprint::app::Silent,
         )
         .unwrap();
     let motto: Value =
@@ -369,6 +370,7 @@ fn a_rust_kind_of_ones_own_with_one_option() {
             &[("motto", json!({ "whisper": true }))],
             &Batch::default(),
             &output,
+            &blockprint::app::Silent,
         )
         .unwrap_err();
     assert_eq!(
@@ -406,6 +408,7 @@ fn json_options_make_what_flags_make() {
             &[("deck", json!({ "layout": { "card_size": "bridge" } }))],
             &Batch::default(),
             &output,
+            &blockprint::app::Silent,
         )
         .unwrap();
     assert_eq!(files(&a), files(&b));

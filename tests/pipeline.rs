@@ -644,7 +644,8 @@ mod library {
             command: "test".into(),
         };
         let kind = registry.get("districts").unwrap();
-        let report = driver::run(kind, &cx, &request(Paper::A4), &engine, &opts).unwrap();
+        let sink = blockprint::app::Silent;
+        let report = driver::run(kind, &cx, &request(Paper::A4), &engine, &opts, &sink).unwrap();
         assert_eq!((report.items, report.written), (2, 2));
         let v: serde_json::Value =
             serde_json::from_slice(&std::fs::read(dir.path().join("districts/d1.json")).unwrap())

@@ -45,7 +45,14 @@ fn data(
 /// (flat PDF, fillable PDF) of a sheet.
 fn render(engine: &Engine, template: &str, data: &serde_json::Value) -> (Vec<u8>, Vec<u8>) {
     let out = engine
-        .pdf(template, data, "blockprint/sheet", "a sheet", &[])
+        .pdf(
+            template,
+            data,
+            "blockprint/sheet",
+            "a sheet",
+            &[],
+            &blockprint::app::Silent,
+        )
         .unwrap();
     let names: Vec<&str> = out.iter().map(|(s, _)| s.as_str()).collect();
     assert_eq!(names, ["", "-fillable"], "{template}");

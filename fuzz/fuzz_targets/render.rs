@@ -141,7 +141,7 @@ fuzz_target!(|data: &[u8]| {
         }
         for f in formats {
             if k.formats().contains(&f) {
-                driver::render(k, &cx, &s.engine, &doc, f)
+                driver::render(k, &cx, &s.engine, &doc, f, &blockprint::app::Silent)
                     .unwrap_or_else(|e| panic!("{} {f:?} of {}: {e}", k.name(), s.files[i].0));
             }
         }

@@ -198,13 +198,13 @@ fn drive(
     say: &mut dyn Say,
 ) -> Result<driver::Report> {
     if say.terminal() {
-        return driver::run(kind, cx, req, engine, opts);
+        return driver::run(kind, cx, req, engine, opts, &super::term::Terminal);
     }
     let quiet = driver::Options {
         quiet: true,
         ..opts.clone()
     };
-    let report = driver::run(kind, cx, req, engine, &quiet)?;
+    let report = driver::run(kind, cx, req, engine, &quiet, &super::term::Terminal)?;
     if !opts.quiet {
         say.err(format!("{}\n", report.wrote(kind.name())));
     }
@@ -217,7 +217,7 @@ fn lock(dir: &Path) -> Result<Option<FolderLock>> {
     if !dir.join(STATE_FILE).is_file() {
         return Ok(None);
     }
-    lock_folder(dir)
+    lock_folder(dir, &super::term::Terminal)
         .map(Some)
         .map_err(|e| Error::io(dir.join(LOCK_FILE), e))
 }
@@ -458,7 +458,7 @@ pub(crate) fn new(
     }
     refuse_occupied(dir, Some((&setup, &derived)), true)?;
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let _lock = lock_folder(dir).map_err(|e| Error::io(dir.join(LOCK_FILE), e))?;
+    let _lock = lock_folder(dir, &super::term::Terminal).map_err(|e| Error::io(dir.join(LOCK_FILE), e))?;
     // Again, now that no other command can be writing here.
     refuse_occupied(dir, Some((&setup, &derived)), true)?;
     let c = Campaign {
@@ -900,6 +900,7 @@ fn status(c: &Common, formats: &[Format]) -> Result<()> {
         &request(camp, camp.setup.seed, 1),
         engine,
         &driver_options(&c.dir, formats.to_vec(), c.quiet, "status"),
+        &super::term::Terminal,
     )?;
     if !c.quiet {
         eprintln!(
@@ -936,6 +937,7 @@ fn plan(c: &Common, weeks: u32, formats: &[Format]) -> Result<()> {
         &request(camp, camp.setup.seed, 1),
         engine,
         &driver_options(&c.dir, formats.to_vec(), c.quiet, "plan"),
+        &super::term::Terminal,
     )
     .map(drop)
 }

@@ -306,7 +306,12 @@ fn make(kinds: &[String], options: Option<Value>, m: &ArgMatches) -> Result<()> 
             if given.len() == 1 { "it" } else { "them" },
         )));
     }
-    project.make(&jobs, &batch_of(m)?, &args.output())
+    project.make(
+        &jobs,
+        &batch_of(m)?,
+        &args.output(),
+        &super::term::Terminal,
+    )
 }
 
 /// `kit GAME`: `make kit-GAME`, or every kit.
@@ -407,6 +412,7 @@ pub(super) fn build(
         &batch,
         &[(&crate::generators::case::INFO.name, case)],
         &self::output(output, Vec::new()),
+        &super::term::Terminal,
     )
 }
 

@@ -98,3 +98,17 @@ pub fn eprint(text: &str) {
     let text = crate::diag::paint(text, stderr());
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
+
+/// The command line's [`Sink`](crate::app::Sink): each event's line on stderr, its `error:`/`warning:`
+/// head coloured as every other line is. Progress is the driver's own bar.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Terminal;
+
+impl crate::app::Sink for Terminal {
+    fn event(&self, e: crate::app::Event) {
+        if matches!(e, crate::app::Event::Progress { .. }) {
+            return;
+        }
+        eprint(&format!("{}\n", e.text()));
+    }
+}

@@ -639,7 +639,7 @@ fn make(app: &App, job: &Job, req: &MakeRequest, paper: Paper) -> Result<()> {
     output.paper = paper;
     output.quiet = true;
     output.command = format!("blockprint serve (make {})", req.kind);
-    let request = project.request(kind.as_ref(), &batch, &output)?;
+    let request = project.request(kind.as_ref(), &batch, &output, &crate::app::Silent)?;
     let total = kind.count(cx, &request)?;
     job.set(|p| {
         p.phase = "typesetting";
@@ -670,7 +670,12 @@ fn make(app: &App, job: &Job, req: &MakeRequest, paper: Paper) -> Result<()> {
                 });
             }
         });
-        let r = project.make(&[(req.kind.as_str(), req.options.clone())], &batch, &output);
+        let r = project.make(
+            &[(req.kind.as_str(), req.options.clone())],
+            &batch,
+            &output,
+            &crate::cli::term::Terminal,
+        );
         finished.store(true, Ordering::Relaxed);
         r
     });
@@ -787,7 +792,7 @@ pub(crate) fn refresh_latest(app: &App) -> Option<u32> {
         let mut output = Output::new(app.out.join(&job.folder));
         output.paper = job.paper_size;
         output.quiet = true;
-        let request = project.request(kind.as_ref(), &batch, &output)?;
+        let request = project.request(kind.as_ref(), &batch, &output, &crate::app::Silent)?;
         let drawn = job
             .made
             .lock()

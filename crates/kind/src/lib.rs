@@ -12,6 +12,8 @@ use blockprint_content::check::Report;
 pub use blockprint_content::check::Requirements;
 use blockprint_content::error::{Error, Result};
 
+pub mod sink;
+
 /// Paper sizes the templates know. On the command line and in the templates' data they are spelled
 /// `a4`, `letter`, `a5` and `us-trade` (6 × 9 in, the common trade paperback and zine size).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, clap::ValueEnum)]
@@ -372,6 +374,11 @@ pub trait Kind: Sync {
     fn pictures(&self, _cx: &Checked, _req: &Request, _doc: &Document) -> Result<Option<Pictures>> {
         Ok(None)
     }
+    /// What the user should know about this run before it starts (a table an export has to leave out),
+    /// one `warning: …` line each; the driver hands them to the run's sink. By default none.
+    fn warnings(&self, _cx: &Checked, _req: &Request) -> Result<Vec<String>> {
+        Ok(Vec::new())
+    }
 }
 
 macro_rules! delegate_kind {
@@ -423,6 +430,9 @@ macro_rules! delegate_kind {
             }
             fn pictures(&self, cx: &Checked, req: &Request, doc: &Document) -> Result<Option<Pictures>> {
                 (**self).pictures(cx, req, doc)
+            }
+            fn warnings(&self, cx: &Checked, req: &Request) -> Result<Vec<String>> {
+                (**self).warnings(cx, req)
             }
         }
     };

@@ -117,7 +117,10 @@ pub fn schema<O: KindOptions>() -> Value {
 
 /// What runs after a configured kind wrote its files (the card kinds' PNG pass): the checked content,
 /// the options, the engine, the request and whether to stay quiet.
-pub type After<O> = fn(&Checked, &O, &blockprint_render::Engine, &Request, bool) -> Result<()>;
+/// Runs after a configured kind wrote its files: the content, the options, the engine, the request, whether
+/// the run is quiet, and the sink that takes what it has to say.
+pub type After<O> =
+    fn(&Checked, &O, &blockprint_render::Engine, &Request, bool, &dyn crate::sink::Sink) -> Result<()>;
 
 /// A registered kind: the kind `build` makes, and how to make it with options.
 pub trait KindDef: Send + Sync {
@@ -158,6 +161,7 @@ pub trait KindDef: Send + Sync {
         _engine: &blockprint_render::Engine,
         _req: &Request,
         _quiet: bool,
+        _sink: &dyn crate::sink::Sink,
     ) -> Result<()> {
         Ok(())
     }
@@ -196,8 +200,9 @@ impl<D: KindDef + ?Sized> KindDef for &D {
         engine: &blockprint_render::Engine,
         req: &Request,
         quiet: bool,
+        sink: &dyn crate::sink::Sink,
     ) -> Result<()> {
-        (**self).after(cx, options, engine, req, quiet)
+        (**self).after(cx, options, engine, req, quiet, sink)
     }
 }
 
@@ -262,6 +267,7 @@ impl<O: KindOptions> KindDef for Declared<O> {
         engine: &blockprint_render::Engine,
         req: &Request,
         quiet: bool,
+        sink: &dyn crate::sink::Sink,
     ) -> Result<()> {
         match self.after {
             Some(f) => f(
@@ -270,6 +276,7 @@ impl<O: KindOptions> KindDef for Declared<O> {
                 engine,
                 req,
                 quiet,
+                sink,
             ),
             None => Ok(()),
         }
@@ -335,6 +342,9 @@ impl Kind for WithIdentity {
         doc: &Document,
     ) -> Result<Option<crate::Pictures>> {
         self.kind.pictures(cx, req, doc)
+    }
+    fn warnings(&self, cx: &Checked, req: &Request) -> Result<Vec<String>> {
+        self.kind.warnings(cx, req)
     }
 }
 

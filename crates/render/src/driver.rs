@@ -18,6 +18,7 @@ use sha2::Digest;
 use super::manifest::{Identity, Ledger};
 use super::{Engine, Format};
 use blockprint_content::error::{Error, Result};
+use blockprint_kind::sink::{Event, Sink};
 use blockprint_kind::{Checked, Collect, Document, Kind, Merge, Request};
 
 /// How to run.
@@ -45,8 +46,8 @@ pub struct Report {
 }
 
 impl Report {
-    /// The line a run that is not quiet prints when it is done (without a newline), for a kind named
-    /// `kind`: the command line prints it on stderr; the studio shows it.
+    /// The line a run that is not quiet sends its sink when it is done ([`Event::Wrote`], without a
+    /// newline), for a kind named `kind`: the command line prints it on stderr; the studio shows it.
     pub fn wrote(&self, kind: &str) -> String {
         format!(
             "wrote {kind}: {} document{}, {} files ({} already up to date) to {}",
@@ -123,13 +124,16 @@ pub fn identity(kind: &dyn Kind, cx: &Checked, req: &Request, engine: &Engine) -
     }
 }
 
-/// Make every document of `kind` for `req` and write it under `opts.out/<folder>/`.
+/// Make every document of `kind` for `req` and write it under `opts.out/<folder>/`; what the run has to
+/// say (its warnings, the "wrote …" line unless quiet, page faults when the sink asks for them) goes to
+/// `sink`.
 pub fn run(
     kind: &dyn Kind,
     cx: &Checked,
     req: &Request,
     engine: &Engine,
     opts: &Options,
+    sink: &dyn Sink,
 ) -> Result<Report> {
     let started = Instant::now();
     let formats: Vec<Format> = {
@@ -155,7 +159,7 @@ pub fn run(
     // resumes from there.
     let made = first_missing(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-    let lock = super::output::lock_folder(&dir)
+    let lock = super::output::lock_folder(&dir, sink)
         .map_err(|e| Error::io(dir.join(super::output::LOCK_FILE), e));
     let lock = match lock {
         Ok(l) => l,
@@ -164,7 +168,7 @@ pub fn run(
             return Err(e);
         }
     };
-    let result = run_locked(kind, cx, req, engine, opts, started, &formats, &dir);
+    let result = run_locked(kind, cx, req, engine, opts, started, &formats, &dir, sink);
     if result.is_err() {
         unmake(&dir, made.as_deref());
     }
@@ -214,6 +218,7 @@ fn run_locked(
     started: Instant,
     formats: &[Format],
     dir: &Path,
+    sink: &dyn Sink,
 ) -> Result<Report> {
     let formats = formats.to_vec();
     let dir = dir.to_path_buf();
@@ -225,6 +230,9 @@ fn run_locked(
         !kind.rolls(),
     )?;
     let n = kind.count(cx, req)?;
+    for w in kind.warnings(cx, req)? {
+        sink.event(Event::Warning(w));
+    }
     let progress = progress_bar(n, opts.quiet);
 
     let collect = kind.collect();
@@ -283,7 +291,7 @@ fn run_locked(
                 if i >= n || failed.load(Ordering::Relaxed) {
                     break;
                 }
-                let r = one(kind, cx, req, engine, ledger, formats, collect, i);
+                let r = one(kind, cx, req, engine, ledger, formats, collect, i, sink);
                 if r.is_err() {
                     failed.store(true, Ordering::Relaxed);
                 }
@@ -413,7 +421,7 @@ fn run_locked(
     ledger.finish()?;
     if std::env::var_os("BLOCKPRINT_TIMINGS").is_some() {
         let secs = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed) as f64 / 1e6;
-        eprintln!(
+        sink.event(Event::Note(format!(
             "timings: {} items {:.3} s, collect {:.3} s (typst, summed over threads: compile {:.3} s, export {:.3} s; {} threads)",
             kind.name(),
             rendered.as_secs_f64(),
@@ -421,7 +429,7 @@ fn run_locked(
             secs(&engine.compile_us),
             secs(&engine.export_us),
             jobs,
-        );
+        )));
     }
     let report = Report {
         items: n,
@@ -431,7 +439,7 @@ fn run_locked(
         files,
     };
     if !opts.quiet {
-        eprintln!("{}", report.wrote(kind.name()));
+        sink.event(Event::Wrote(report.wrote(kind.name())));
     }
     Ok(report)
 }
@@ -475,6 +483,7 @@ fn one(
     formats: &[Format],
     collect: &Collect,
     i: usize,
+    sink: &dyn Sink,
 ) -> Result<Done> {
     let doc = kind.document(cx, req, i)?;
     let mut files = Vec::new();
@@ -499,7 +508,7 @@ fn one(
         }
         // Files whose names are not known before rendering (Markdown) are rendered and compared: the
         // same bytes as before are kept, not rewritten.
-        for (rel, bytes) in render(kind, cx, engine, &doc, f)? {
+        for (rel, bytes) in render(kind, cx, engine, &doc, f, sink)? {
             let (wrote, sha) = ledger.write(&rel, &bytes)?;
             if wrote {
                 written += 1;
@@ -586,13 +595,14 @@ fn file_names(doc: &Document, f: Format) -> Vec<String> {
     }
 }
 
-/// Render one document to one format: (relative path, bytes).
+/// Render one document to one format: (relative path, bytes). The typesetter's warnings go to `sink`.
 pub fn render(
     kind: &dyn Kind,
     cx: &Checked,
     engine: &Engine,
     doc: &Document,
     f: Format,
+    sink: &dyn Sink,
 ) -> Result<Vec<(String, Vec<u8>)>> {
     match f {
         Format::Pdf => engine
@@ -603,6 +613,7 @@ pub fn render(
                 &doc.title,
                 &doc.parts,
                 &doc.stem,
+                sink,
             )?
             .into_iter()
             .map(|(suffix, bytes)| {

@@ -24,6 +24,7 @@ use typst_pdf::PdfOptions;
 
 use blockprint_content::error::{Error, Result, TemplateDiag, TemplateSpot};
 use blockprint_kind::PdfPart;
+use blockprint_kind::sink::{Event, Sink};
 
 /// One template file.
 #[derive(Debug, Clone)]
@@ -300,8 +301,8 @@ impl Engine {
     }
 
     /// Compile `template` with `data` as `sys.inputs` and export it: one PDF, or one per part.
-    /// Returns `(suffix, bytes)`: `""` for the whole document, `-<part>` for parts. Warnings are shown on
-    /// stderr, each once per process.
+    /// Returns `(suffix, bytes)`: `""` for the whole document, `-<part>` for parts. Warnings go to
+    /// `sink`, each once per engine.
     pub fn pdf(
         &self,
         template: &str,
@@ -309,12 +310,14 @@ impl Engine {
         ident: &str,
         title: &str,
         parts: &[PdfPart],
+        sink: &dyn Sink,
     ) -> Result<Vec<(String, Vec<u8>)>> {
-        self.pdf_file(template, data, ident, title, parts, title)
+        self.pdf_file(template, data, ident, title, parts, title, sink)
     }
 
     /// [`Engine::pdf`] for the document written as `file` (its path without extension), the name the
     /// page checker reports ([`super::pages`]); it reads every page here when a run asked for it.
+    #[allow(clippy::too_many_arguments)]
     pub fn pdf_file(
         &self,
         template: &str,
@@ -323,12 +326,13 @@ impl Engine {
         title: &str,
         parts: &[PdfPart],
         file: &str,
+        sink: &dyn Sink,
     ) -> Result<Vec<(String, Vec<u8>)>> {
         for missing in super::fonts::missing_glyphs(data) {
-            self.show(format!("warning: {title} ({template}): {missing}"));
+            self.show(format!("warning: {title} ({template}): {missing}"), sink);
         }
         let (mut out, marks) = self.compile(template, data, |world, mut doc, warnings| {
-            self.show_warnings(template, world, warnings);
+            self.show_warnings(template, world, warnings, sink);
             if super::pages::enabled() {
                 let kind = ident.strip_prefix("blockprint/").unwrap_or(ident);
                 let starts = part_starts(&doc);
@@ -474,21 +478,27 @@ impl Engine {
         )
     }
 
-    fn show_warnings(&self, template: &str, world: &dyn World, warnings: &[SourceDiagnostic]) {
+    fn show_warnings(
+        &self,
+        template: &str,
+        world: &dyn World,
+        warnings: &[SourceDiagnostic],
+        sink: &dyn Sink,
+    ) {
         for w in warnings {
             let text = format!(
                 "warning: template {template}: {}",
                 typst_diag(&self.templates, world, w)
             );
-            self.show(text);
+            self.show(text, sink);
         }
     }
 
-    /// Print a warning on stderr unless this process has printed it already.
-    fn show(&self, text: String) {
+    /// Hand a warning to `sink` unless this engine has given it already.
+    fn show(&self, text: String, sink: &dyn Sink) {
         let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
         if !shown.contains(&text) {
-            eprintln!("{text}");
+            sink.event(Event::Warning(text.clone()));
             shown.insert(text);
         }
     }

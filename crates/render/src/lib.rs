@@ -44,3 +44,5 @@ pub fn template_files() -> Vec<(String, &'static include_dir::File<'static>)> {
 }
 
 pub use blockprint_kind::{Format, Paper};
+/// Where a run reports what it did: see [`blockprint_kind::sink`].
+pub use blockprint_kind::sink;

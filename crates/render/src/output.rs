@@ -217,15 +217,19 @@ impl Drop for FolderLock {
 /// Take the exclusive lock of folder `dir` (which must exist): an advisory lock (`File::lock`) on
 /// `dir/.blockprint.lock`, held by the returned guard for as long as the command writes there. A command
 /// that finds another holding it waits for it rather than failing, so two scripts run at once both get
-/// their turn; after a quarter of a second it says so on stderr, naming the folder and the holder's
+/// their turn; after a quarter of a second it says so to `sink`, naming the folder and the holder's
 /// process id: `waiting for another blockprint command on DIR (pid N)…`.
 ///
 /// The holder removes the file before it lets go, so a finished command leaves no file behind. A command
 /// that was waiting then holds the lock of a file no longer in the folder: it checks that the file it
 /// locked is still the one at the path (same device and inode) and otherwise starts again, so two
 /// commands never hold the lock at once. A killed holder's file stays, and the next command locks it as it
-/// is. On a file system without locks it warns and goes on unlocked.
-pub fn lock_folder(dir: &Path) -> std::io::Result<FolderLock> {
+/// is. On a file system without locks it warns (to `sink`) and goes on unlocked.
+pub fn lock_folder(
+    dir: &Path,
+    sink: &dyn blockprint_kind::sink::Sink,
+) -> std::io::Result<FolderLock> {
+    use blockprint_kind::sink::Event;
     let path = dir.join(LOCK_FILE);
     let started = Instant::now();
     let mut announced = false;
@@ -255,10 +259,10 @@ pub fn lock_folder(dir: &Path) -> std::io::Result<FolderLock> {
                             .parse::<u32>()
                             .map(|p| format!(" (pid {p})"))
                             .unwrap_or_default();
-                        eprintln!(
+                        sink.event(Event::Note(format!(
                             "waiting for another blockprint command on {}{pid}…",
                             dir.display()
-                        );
+                        )));
                         announced = true;
                     }
                     file.lock()?;
@@ -267,11 +271,11 @@ pub fn lock_folder(dir: &Path) -> std::io::Result<FolderLock> {
                 Err(std::fs::TryLockError::Error(e))
                     if e.kind() == std::io::ErrorKind::Unsupported =>
                 {
-                    eprintln!(
+                    sink.event(Event::Warning(format!(
                         "warning: {} cannot be locked here ({e}); run one blockprint command at a time on {}",
                         path.display(),
                         dir.display()
-                    );
+                    )));
                     drop(file);
                     let _ = std::fs::remove_file(&path);
                     return Ok(FolderLock { file: None, path });
@@ -404,12 +408,12 @@ mod tests {
     fn a_folder_lock_is_held_until_dropped_and_names_its_holder() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path().to_owned();
-        let first = lock_folder(&d).unwrap();
+        let first = lock_folder(&d, &blockprint_kind::sink::Silent).unwrap();
         let pid = std::process::id().to_string();
         assert_eq!(std::fs::read_to_string(d.join(LOCK_FILE)).unwrap(), pid);
         let (tx, rx) = std::sync::mpsc::channel();
         let waiter = std::thread::spawn(move || {
-            let second = lock_folder(&d).unwrap();
+            let second = lock_folder(&d, &blockprint_kind::sink::Silent).unwrap();
             tx.send(std::fs::read_to_string(d.join(LOCK_FILE)).unwrap())
                 .unwrap();
             drop(second);
@@ -434,7 +438,7 @@ mod tests {
     fn a_killed_holders_lock_file_is_taken_over() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(LOCK_FILE), b"4194305").unwrap();
-        let lock = lock_folder(dir.path()).unwrap();
+        let lock = lock_folder(dir.path(), &blockprint_kind::sink::Silent).unwrap();
         assert_eq!(
             std::fs::read_to_string(dir.path().join(LOCK_FILE)).unwrap(),
             std::process::id().to_string()

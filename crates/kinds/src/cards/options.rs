@@ -250,12 +250,13 @@ fn deck_pngs(
     engine: &Engine,
     req: &Request,
     quiet: bool,
+    sink: &dyn crate::sink::Sink,
 ) -> Result<()> {
     let Some(dir) = &o.layout.png else {
         return Ok(());
     };
     let singles = deck_kind(cx, o, single(&o.layout.options()?, &o.layout))?;
-    write_pngs(&singles, cx, engine, req, dir, quiet)
+    write_pngs(&singles, cx, engine, req, dir, quiet, sink)
 }
 
 fn cards_pngs(
@@ -264,12 +265,13 @@ fn cards_pngs(
     engine: &Engine,
     req: &Request,
     quiet: bool,
+    sink: &dyn crate::sink::Sink,
 ) -> Result<()> {
     let Some(dir) = &o.layout.png else {
         return Ok(());
     };
     let singles = cards_kind(o, single(&o.layout.options()?, &o.layout))?;
-    write_pngs(&singles, cx, engine, req, dir, quiet)
+    write_pngs(&singles, cx, engine, req, dir, quiet, sink)
 }
 
 /// One PNG per card front and one per distinct back: each document laid out as single cards (trim +
@@ -282,6 +284,7 @@ fn write_pngs(
     req: &Request,
     dir: &std::path::Path,
     quiet: bool,
+    sink: &dyn crate::sink::Sink,
 ) -> Result<()> {
     let out = blockprint_render::output::Output::new(dir);
     for i in 0..single_kind.count(cx, req)? {
@@ -300,11 +303,11 @@ fn write_pngs(
         }
         out.write_all(&files).map_err(|e| Error::io(dir, e))?;
         if !quiet {
-            eprintln!(
+            sink.event(crate::sink::Event::Wrote(format!(
                 "wrote {} PNG files into {}",
                 files.len(),
                 dir.join(&doc.stem).display()
-            );
+            )));
         }
     }
     Ok(())

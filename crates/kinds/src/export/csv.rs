@@ -158,16 +158,22 @@ fn pipe_width(t: &Table) -> usize {
     if max == 100 { 2 } else { max.to_string().len() }
 }
 
-/// The pipe form of one table, read back the way the Roll Table Importer reads it and checked; `None`
-/// (with a warning on stderr) for a table whose totals go below 1, which the form cannot write.
-pub fn pipe(lib: &Library, t: &Table) -> Result<Option<Vec<u8>>> {
-    if let Some(&low) = t.outcomes.first()
-        && low < 1
-    {
-        eprintln!(
+/// Why table `t` has no pipe file, when it has none: its totals go below 1, which the pipe form cannot
+/// write (a `warning: …` line; the export kind hands it to the run's sink).
+pub fn pipe_left_out(t: &Table) -> Option<String> {
+    let low = *t.outcomes.first()?;
+    (low < 1).then(|| {
+        format!(
             "warning: table `{}` ({}) rolls {} from {low}; the pipe form `N-M|result` has no way to write totals below 1, so it has no pipe file (its CSV and Foundry exports are complete)",
             t.id, t.at, t.dice
-        );
+        )
+    })
+}
+
+/// The pipe form of one table, read back the way the Roll Table Importer reads it and checked; `None`
+/// for a table whose totals go below 1, which the form cannot write ([`pipe_left_out`] says so).
+pub fn pipe(lib: &Library, t: &Table) -> Result<Option<Vec<u8>>> {
+    if pipe_left_out(t).is_some() {
         return Ok(None);
     }
     let width = pipe_width(t);

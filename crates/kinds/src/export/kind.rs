@@ -281,6 +281,20 @@ impl Kind for ExportKind {
             }
         }
     }
+    /// The tables this run leaves out, or writes in part, and why: Roll20 cannot weigh some odds, the
+    /// pipe form cannot write totals below 1.
+    fn warnings(&self, cx: &Checked, _req: &Request) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        for id in self.table_ids(cx) {
+            let left_out = match self.target {
+                Target::Roll20 => export::roll20::left_out(&export::table(cx, id)?),
+                Target::Csv => export::csv::pipe_left_out(&export::table(cx, id)?),
+                Target::Foundry(_) => None,
+            };
+            out.extend(left_out);
+        }
+        Ok(out)
+    }
     /// A Foundry deck's card pictures, which its JSON refers to.
     fn pictures(&self, cx: &Checked, req: &Request, doc: &Document) -> Result<Option<Pictures>> {
         match (self.target, doc.data["deck"].as_str()) {
@@ -340,8 +354,9 @@ macro_rules! export_def {
             _engine: &blockprint_render::Engine,
             _req: &Request,
             quiet: bool,
+            sink: &dyn crate::sink::Sink,
         ) -> Result<()> {
-            notes(&$kind, cx, o, quiet)
+            notes(&$kind, cx, o, quiet, sink)
         }
     };
 }
@@ -375,14 +390,20 @@ fn configure(kind: &ExportKind, cx: &Checked, o: &Options) -> Result<Box<dyn Kin
 }
 
 /// Which tables came along because a named one refers to them (after the files, unless quiet).
-fn notes(kind: &ExportKind, cx: &Checked, o: &Options, quiet: bool) -> Result<()> {
+fn notes(
+    kind: &ExportKind,
+    cx: &Checked,
+    o: &Options,
+    quiet: bool,
+    sink: &dyn crate::sink::Sink,
+) -> Result<()> {
     if quiet || o.ids.is_empty() {
         return Ok(());
     }
     let mut notes = Vec::new();
     selection(&cx.lib, kind.target, &o.ids, &mut notes)?;
     for n in notes {
-        eprintln!("{n}");
+        sink.event(crate::sink::Event::Note(n));
     }
     Ok(())
 }

@@ -88,6 +88,17 @@ fn replace_all<'a>(s: &str, pairs: impl Iterator<Item = (&'a str, &'a str)> + Cl
     out
 }
 
+/// Why table `t` is left out of the Roll20 file, when it is: its odds need more weight than Roll20 takes
+/// (a `warning: …` line; the export kind hands it to the run's sink).
+pub fn left_out(t: &Table) -> Option<String> {
+    weights(t, MAX_TOTAL_WEIGHT).is_none().then(|| {
+        format!(
+            "warning: table `{}` ({}) rolls {}, whose odds need more than {MAX_TOTAL_WEIGHT} as the sum of Roll20 weights; it is left out of the Roll20 file (Roll20 draws by weight only; its Foundry and CSV exports are complete)",
+            t.id, t.at, t.dice
+        )
+    })
+}
+
 /// The commands for `tables`, one line each, after reading every line back as TableExport would and
 /// checking names, texts and weights against the tables.
 pub fn commands(tables: &[Table]) -> Result<String> {
@@ -96,11 +107,7 @@ pub fn commands(tables: &[Table]) -> Result<String> {
         refuse(t)?;
         let name = slug(&t.id);
         let Some((total, ws)) = weights(t, MAX_TOTAL_WEIGHT) else {
-            // Any checked table must export, so this one is left out of the file, with the reason.
-            eprintln!(
-                "warning: table `{}` ({}) rolls {}, whose odds need more than {MAX_TOTAL_WEIGHT} as the sum of Roll20 weights; it is left out of the Roll20 file (Roll20 draws by weight only; its Foundry and CSV exports are complete)",
-                t.id, t.at, t.dice
-            );
+            // Any checked table must export, so this one is left out of the file ([`left_out`] says why).
             continue;
         };
         let mut block = format!("!import-table --{name} --hide\n");

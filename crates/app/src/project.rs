@@ -3,13 +3,18 @@
 //! makes kinds with their options; [`Project::build`] makes every kind the content offers. The command
 //! line, the tests and the studio all go through it, so the requirement checks always run.
 //!
+//! What a run has to say (the seed it chose, the kinds a build skipped, each "wrote …" line, warnings)
+//! goes to the [`Sink`] the caller passes; nothing here prints.
+//!
 //! ```no_run
-//! use blockprint::project::{Batch, Output, Project};
+//! use blockprint_app::project::{Batch, Output, Project};
+//! use blockprint_app::Collector;
 //! let project = Project::open(None, None)?;
 //! let output = Output::new("out");
-//! project.make(&[("case", serde_json::json!({}))], &Batch { count: 3, ..Batch::default() }, &output)?;
-//! project.build(&Batch::default(), &output)?;
-//! # Ok::<(), blockprint::error::Error>(())
+//! let news = Collector::default();
+//! project.make(&[("case", serde_json::json!({}))], &Batch { count: 3, ..Batch::default() }, &output, &news)?;
+//! project.build(&Batch::default(), &output, &news)?;
+//! # Ok::<(), blockprint_content::error::Error>(())
 //! ```
 
 use std::collections::BTreeMap;
@@ -18,12 +23,13 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use crate::check::Report;
-use crate::content::{ContentRoot, Library};
-use crate::diag::{self, Diagnostic};
-use crate::error::{Error, Result};
-use crate::generators::{Checked, Kind, KindDef, Registry, Request};
-use crate::render::{Engine, Format, Paper, Templates, driver, manifest};
+use blockprint_content::check::Report;
+use blockprint_content::diag::{self, Diagnostic};
+use blockprint_content::error::{Error, Result};
+use blockprint_content::{ContentRoot, Library};
+use blockprint_kind::sink::{Event, Sink};
+use blockprint_kinds::{Checked, Kind, KindDef, Registry, Request};
+use blockprint_render::{Engine, Format, Paper, Templates, driver, manifest};
 
 /// The highest item number (case YYYY-99999). Every number a batch makes must be one `--first-number`
 /// accepts, since each case prints its key (`--first-number N`) to make it again.
@@ -33,7 +39,7 @@ pub const MAX_NUMBER: u32 = 99_999;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Batch {
     /// The batch seed; `None` continues the batch in the output folder, or starts one with a fresh seed
-    /// (announced on stderr).
+    /// (announced to the sink).
     pub seed: Option<u64>,
     /// Number of the first item.
     pub first_number: u32,
@@ -120,12 +126,12 @@ impl Project {
         templates: Templates,
         registry: Registry,
     ) -> Result<Self> {
-        let (lib, mut report) = crate::check::load_and_check(&root).map_err(|e| Error::Io {
+        let (lib, mut report) = blockprint_content::check::load_and_check(&root).map_err(|e| Error::Io {
             path: PathBuf::from(root.label()),
             source: e,
         })?;
         for k in registry.kinds() {
-            crate::check::requires::check(
+            blockprint_content::check::requires::check(
                 &lib,
                 k.name(),
                 &k.requires(),
@@ -229,7 +235,7 @@ impl Project {
             let seen = self.registry.kinds().any(|r| r.name() == k.name())
                 && (k.requires_always() || reqs.touched_by(&self.cx.lib));
             if !seen {
-                crate::check::requires::check(&self.cx.lib, k.name(), &reqs, true, &mut extra);
+                blockprint_content::check::requires::check(&self.cx.lib, k.name(), &reqs, true, &mut extra);
             }
         }
         errors.extend(extra.into_iter().filter(Diagnostic::is_error));
@@ -283,7 +289,13 @@ impl Project {
 
     /// Make kinds by name, each with its options (JSON, read over the kind's defaults), on one content
     /// check and one engine: into `output.out/<folder>/`.
-    pub fn make(&self, kinds: &[(&str, Value)], batch: &Batch, output: &Output) -> Result<()> {
+    pub fn make(
+        &self,
+        kinds: &[(&str, Value)],
+        batch: &Batch,
+        output: &Output,
+        sink: &dyn Sink,
+    ) -> Result<()> {
         let mut defs = Vec::new();
         for (name, _) in kinds {
             defs.push(self.def(name)?);
@@ -295,7 +307,7 @@ impl Project {
             let kind = def.configure(cx, options)?;
             // A configured kind may read more than its base (random NPCs need more than stock ones).
             let mut extra = Vec::new();
-            crate::check::requires::check(&cx.lib, kind.name(), &kind.requires(), true, &mut extra);
+            blockprint_content::check::requires::check(&cx.lib, kind.name(), &kind.requires(), true, &mut extra);
             extra.retain(Diagnostic::is_error);
             if !extra.is_empty() {
                 return Err(Error::Content {
@@ -307,7 +319,7 @@ impl Project {
             }
             let formats = formats(kind.as_ref(), &output.formats)?;
             kind.check_formats(&formats)?;
-            let req = self.request(kind.as_ref(), batch, output)?;
+            let req = self.request(kind.as_ref(), batch, output, sink)?;
             if kind.count(cx, &req)? == 0 {
                 return Err(Error::Rules(format!(
                     "the content offers nothing for `{}` to make",
@@ -324,16 +336,19 @@ impl Project {
                 &req,
                 engine,
                 &driver_options(output, formats),
+                sink,
             )?;
-            def.after(cx, options, engine, &req, output.quiet)?;
+            def.after(cx, options, engine, &req, output.quiet, sink)?;
         }
         Ok(())
     }
 
     /// Every kind the content offers, as `build` makes it, in registration order; one seed for every
-    /// kind that rolls, so one printed seed makes the whole build again.
-    pub fn build(&self, batch: &Batch, output: &Output) -> Result<()> {
-        self.build_with(batch, &[], output)
+    /// kind that rolls, so one printed seed makes the whole build again. When kinds fail, the others
+    /// are made all the same; each failure but the first is sent to `sink`, with a line naming them all,
+    /// and the first is returned.
+    pub fn build(&self, batch: &Batch, output: &Output, sink: &dyn Sink) -> Result<()> {
+        self.build_with(batch, &[], output, sink)
     }
 
     /// [`Project::build`] with options for some kinds (JSON by kind name, read over the kind's defaults,
@@ -344,11 +359,12 @@ impl Project {
         batch: &Batch,
         options: &[(&str, Value)],
         output: &Output,
+        sink: &dyn Sink,
     ) -> Result<()> {
         let cx = self.checked(&[])?;
         let engine = self.engine()?;
         let batch = &Batch {
-            seed: Some(self.build_seed(batch, output)),
+            seed: Some(self.build_seed(batch, output, sink)),
             ..batch.clone()
         };
         let mut kinds: Vec<Box<dyn Kind + '_>> = Vec::new();
@@ -368,23 +384,23 @@ impl Project {
             if !kind.papers().contains(&output.paper) {
                 let sizes: Vec<&str> = kind.papers().iter().map(|p| p.name()).collect();
                 if !output.quiet {
-                    crate::cli::term::eprint(&format!(
-                        "skipped {}: it prints on {}, not {}\n",
+                    sink.event(Event::Skipped(format!(
+                        "skipped {}: it prints on {}, not {}",
                         kind.name(),
                         sizes.join(" or "),
                         output.paper.name()
-                    ));
+                    )));
                 }
                 continue;
             }
             let offered = kind.requires_always() || kind.requires().touched_by(&cx.lib);
-            let req = self.request(kind, batch, output)?;
+            let req = self.request(kind, batch, output, sink)?;
             if !offered || kind.count(cx, &req)? == 0 {
                 if !output.quiet {
-                    crate::cli::term::eprint(&format!(
-                        "skipped {}: the content offers nothing for it\n",
+                    sink.event(Event::Skipped(format!(
+                        "skipped {}: the content offers nothing for it",
                         kind.name()
-                    ));
+                    )));
                 }
                 continue;
             }
@@ -410,7 +426,7 @@ impl Project {
                             break;
                         };
                         let opts = driver_options(output, kind.formats().to_vec());
-                        if let Err(e) = driver::run(kind, cx, req, engine, &opts)
+                        if let Err(e) = driver::run(kind, cx, req, engine, &opts, sink)
                             && let Ok(mut f) = failed.lock()
                         {
                             f.push((i, e));
@@ -429,24 +445,24 @@ impl Project {
         };
         let mut names = vec![runs[first_i].0.name().to_owned()];
         for (i, e) in failed {
-            crate::cli::term::eprint(&format!("{e}\n"));
+            sink.event(Event::Failed(e.to_string()));
             names.push(runs[i].0.name().to_owned());
         }
         if names.len() > 1 || runs.len() > 1 {
-            crate::cli::term::eprint(&format!(
-                "build made {} of {} kinds; {} failed: {} (the error below is the first)\n",
+            sink.event(Event::Note(format!(
+                "build made {} of {} kinds; {} failed: {} (the error below is the first)",
                 runs.len() - names.len(),
                 runs.len(),
                 names.len(),
                 names.join(", ")
-            ));
+            )));
         }
         Err(first)
     }
 
     /// The seed of a build: the given one, else the seed of the first batch already in the output
-    /// folder (a rerun continues it), else a fresh one, printed.
-    fn build_seed(&self, batch: &Batch, output: &Output) -> u64 {
+    /// folder (a rerun continues it), else a fresh one, announced.
+    fn build_seed(&self, batch: &Batch, output: &Output, sink: &dyn Sink) -> u64 {
         if let Some(s) = batch.seed {
             return s;
         }
@@ -454,24 +470,30 @@ impl Project {
             let dir = output.out.join(kind.folder());
             if let Some(s) = manifest::existing_batch(&dir).and_then(|b| b["seed"].as_u64()) {
                 if !output.quiet {
-                    crate::cli::term::eprint(&format!(
-                        "seed: {s} (continuing the batch in {}; pass --seed to start another)\n",
+                    sink.event(Event::Seed(format!(
+                        "seed: {s} (continuing the batch in {}; pass --seed to start another)",
                         dir.display()
-                    ));
+                    )));
                 }
                 return s;
             }
         }
-        let s = crate::roll::fresh_seed();
-        crate::cli::term::eprint(&format!(
-            "seed: {s} (regenerate this build with --seed {s})\n"
-        ));
+        let s = blockprint_content::roll::fresh_seed();
+        sink.event(Event::Seed(format!(
+            "seed: {s} (regenerate this build with --seed {s})"
+        )));
         s
     }
 
     /// The request for a kind: the given seed, the seed of the batch already in the kind's folder (so a
-    /// rerun without `--seed` resumes it), or a fresh one announced on stderr.
-    pub fn request(&self, kind: &dyn Kind, batch: &Batch, output: &Output) -> Result<Request> {
+    /// rerun without `--seed` resumes it), or a fresh one announced to `sink`.
+    pub fn request(
+        &self,
+        kind: &dyn Kind,
+        batch: &Batch,
+        output: &Output,
+        sink: &dyn Sink,
+    ) -> Result<Request> {
         let count = batch.count;
         let last = u64::from(batch.first_number) + u64::from(count.max(1)) - 1;
         if kind.rolls() && last > u64::from(MAX_NUMBER) {
@@ -501,18 +523,18 @@ impl Project {
                 match manifest::existing_batch(&dir).and_then(|b| b["seed"].as_u64()) {
                     Some(s) => {
                         if !output.quiet {
-                            crate::cli::term::eprint(&format!(
-                                "seed: {s} (continuing the batch in {}; pass --seed to start another)\n",
+                            sink.event(Event::Seed(format!(
+                                "seed: {s} (continuing the batch in {}; pass --seed to start another)",
                                 dir.display()
-                            ));
+                            )));
                         }
                         s
                     }
                     None => {
-                        let s = crate::roll::fresh_seed();
-                        crate::cli::term::eprint(&format!(
-                            "seed: {s} (regenerate this batch with --seed {s})\n"
-                        ));
+                        let s = blockprint_content::roll::fresh_seed();
+                        sink.event(Event::Seed(format!(
+                            "seed: {s} (regenerate this batch with --seed {s})"
+                        )));
                         s
                     }
                 }

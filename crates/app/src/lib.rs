@@ -1,0 +1,12 @@
+//! The application layer: what blockprint does, once, for every front. The command line (`src/cli`) and
+//! the studio (`src/studio`) are adapters over this crate: they parse their input, call it, and present
+//! what it returns; neither holds a use case of its own, and this crate knows neither clap nor HTTP and
+//! prints nothing. What a run has to say (files written, seeds, warnings, page faults) goes to the
+//! [`Sink`] the caller passes.
+//!
+//! - [`project`]: the one path from files on disk to files written ([`project::Project`]).
+
+pub mod project;
+
+pub use blockprint_kind::sink::{self, Collector, Event, Silent, Sink};
+pub use project::{Batch, Output, Project};
