@@ -23,6 +23,7 @@ mod export;
 mod fonts;
 mod form_scripts;
 mod frequencies;
+mod fronts;
 mod goldens;
 mod hostile;
 mod install;

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use blockprint_chase::{self as chase, Chase, Event, Grid, Limits, Odds, PlayLog, SystemArgs};
+use blockprint_chase::{self as chase, Chase, Event, Grid, Odds, PlayLog, SystemArgs};
 use clap::{Subcommand, ValueEnum};
 
 use crate::content::ContentRoot;
@@ -25,16 +25,12 @@ pub enum ChaseCommand {
     Odds {
         #[command(subcommand)]
         system: SystemArgs,
-        /// How the players make the choices the rules leave open (each system lists its policies; the
-        /// first is the default).
-        #[arg(long, global = true)]
-        policy: Option<String>,
+        /// The policy and the simulation's seed (defined with the systems, for the studio's form too).
+        #[command(flatten)]
+        options: chase::OddsOptions,
         /// Print JSON instead of text.
         #[arg(long, global = true)]
         json: bool,
-        /// Seed of the simulation when the exact answer is out of reach (default 1).
-        #[arg(long, global = true, value_parser = super::seed_parser())]
-        seed: Option<u64>,
         /// Read content from this folder instead of the built-in content (what each system reads of it:
         /// `chase odds SYSTEM --help`).
         #[arg(long, global = true, value_name = "DIR")]
@@ -158,16 +154,15 @@ pub(super) fn run(command: ChaseCommand) -> Status {
     match command {
         ChaseCommand::Odds {
             system,
-            policy,
+            options,
             json,
-            seed,
             content,
         } => {
             let lib = match library(&content) {
                 Ok(l) => l,
                 Err(s) => return s,
             };
-            let a = match odds_answer(&system, policy.as_deref(), seed, &lib) {
+            let a = match crate::app::answers::chase_odds(&system, &options, &lib) {
                 Ok(a) => a,
                 Err(e) => return option_error(&e),
             };
@@ -252,55 +247,6 @@ pub(super) fn run(command: ChaseCommand) -> Status {
             outp!("{}", grid_markdown(&g));
             Status::Ok
         }
-    }
-}
-
-/// What `chase odds --json` prints: the options in words, then the odds.
-#[derive(Debug, serde::Serialize)]
-pub struct OddsJson {
-    pub setup: String,
-    #[serde(flatten)]
-    pub odds: Odds,
-}
-
-/// `chase odds`'s answer for a system's options, a policy (`None`: the system's first) and a simulation
-/// seed, reading the track tables from `lib`: what the command prints, and what the studio's Chase page
-/// shows. A bad option or policy is the error the command prints.
-pub fn odds_answer(
-    system: &SystemArgs,
-    policy: Option<&str>,
-    seed: Option<u64>,
-    lib: &crate::content::Library,
-) -> Result<OddsJson, chase::OptionError> {
-    let c = system.build(lib)?;
-    let p = chase::policy_index(&c.info(), policy)?;
-    let odds = chase::odds(c.as_ref(), p, Limits::default(), seed);
-    Ok(OddsJson {
-        setup: c.setup(),
-        odds,
-    })
-}
-
-/// `chase odds` as the command line parses it: its systems (each with its own options) and the options
-/// they share, for a page that draws its form from them.
-pub fn odds_command() -> clap::Command {
-    super::help::subcommand(&["chase", "odds"])
-}
-
-/// The words after `blockprint chase odds` (`["bbb", "--quarry-level=2"]`) read as the command line reads
-/// them: the system's options, the policy and the seed, or the command line's own error text.
-pub fn parse_odds(args: &[String]) -> Result<(SystemArgs, Option<String>, Option<u64>), String> {
-    match super::help::parse_line(&["chase", "odds"], args)?.command {
-        super::Command::Chase {
-            command:
-                ChaseCommand::Odds {
-                    system,
-                    policy,
-                    seed,
-                    ..
-                },
-        } => Ok((system, policy, seed)),
-        _ => Err("error: not a `chase odds` command line".to_owned()),
     }
 }
 

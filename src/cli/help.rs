@@ -202,32 +202,3 @@ fn templates_arg(args: &[OsString]) -> Option<PathBuf> {
     }
     None
 }
-
-/// `blockprint <path…>` as clap defines it (built, uncoloured), for a page that draws its form from a
-/// command's own options; an empty command of the path's last name if the path names none.
-pub(crate) fn subcommand(path: &[&str]) -> Command {
-    let mut cmd =
-        super::chase::with_system_help(super::Cli::command()).color(clap::ColorChoice::Never);
-    cmd.build();
-    let mut found = Some(&cmd);
-    for name in path {
-        found = found.and_then(|c| c.find_subcommand(name));
-    }
-    found
-        .cloned()
-        .unwrap_or_else(|| Command::new(path.last().copied().unwrap_or("blockprint").to_owned()))
-}
-
-/// `blockprint <path…> <args…>` read as the command line reads it, or clap's own error text.
-pub(crate) fn parse_line(path: &[&str], args: &[String]) -> Result<super::Cli, String> {
-    use clap::FromArgMatches;
-    let argv = std::iter::once("blockprint")
-        .chain(path.iter().copied())
-        .map(str::to_owned)
-        .chain(args.iter().cloned());
-    let m = super::Cli::command()
-        .color(clap::ColorChoice::Never)
-        .try_get_matches_from(argv)
-        .map_err(|e| e.render().to_string())?;
-    super::Cli::from_arg_matches(&m).map_err(|e| e.render().to_string())
-}

@@ -310,7 +310,7 @@ fn make(kinds: &[String], options: Option<Value>, m: &ArgMatches) -> Result<()> 
         &jobs,
         &batch_of(m)?,
         &args.output(),
-        &super::term::Terminal,
+        &super::term::Terminal::default(),
     )
 }
 
@@ -412,7 +412,7 @@ pub(super) fn build(
         &batch,
         &[(&crate::generators::case::INFO.name, case)],
         &self::output(output, Vec::new()),
-        &super::term::Terminal,
+        &super::term::Terminal::default(),
     )
 }
 

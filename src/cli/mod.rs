@@ -622,22 +622,14 @@ fn print_json(v: &impl serde::Serialize) -> Status {
     }
 }
 
-/// A dice expression that failed to parse, shown with a caret under the place.
+/// A dice expression that failed to parse, shown with a caret under the place (control characters
+/// escaped: see [`crate::dice::caret`]).
 fn expr_error(src: &str, e: &crate::dice::ParseError) -> String {
-    let col = src
-        .get(..e.offset.min(src.len()))
-        .map_or(e.offset, |s| s.chars().count());
-    let width = src
-        .get(e.offset.min(src.len())..(e.offset + e.len).min(src.len()))
-        .map_or(1, |s| s.chars().count().max(1));
-    let mut out = format!(
-        "error[bad_dice]: {}\n  | {src}\n  | {}{}\n",
-        e.message,
-        " ".repeat(col),
-        "^".repeat(width)
-    );
-    if let Some(h) = &e.hint {
-        out.push_str(&format!("  = help: {h}\n"));
-    }
-    out
+    crate::dice::caret::render(
+        "error[bad_dice]",
+        src,
+        e.offset..e.offset + e.len,
+        &e.message,
+        e.hint.as_deref(),
+    )
 }

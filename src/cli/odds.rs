@@ -11,6 +11,7 @@ use num_traits::{Signed, Zero};
 use serde::Serialize;
 
 use crate::dice::question::{Op, parse_number, parse_question};
+use crate::dice::caret::escaped;
 use crate::dice::{self, Dist, DistError, Expr};
 
 use super::Status;
@@ -97,43 +98,10 @@ struct ContestOut {
     second: OddsOut,
 }
 
-/// Print a message to stderr with the expression and a caret line under `span` (columns in characters).
-/// Control characters (an escape, a bell, a line break) are shown escaped (`\u{1b}`), so an error never
-/// sends them to the terminal; the caret still sits under the escaped text.
+/// A message with the expression and a caret line under `span` ([`dice::caret`]: control characters
+/// escaped).
 fn located(kind: &str, src: &str, span: dice::Span, message: &str, hint: Option<&str>) -> String {
-    let start = span.start.min(src.len());
-    let end = span.end.min(src.len()).max(start);
-    let col = src
-        .get(..start)
-        .map_or(start, |s| escaped(s).chars().count());
-    let width = src
-        .get(start..end)
-        .map_or(1, |s| escaped(s).chars().count().max(1));
-    let mut out = format!(
-        "{kind}: {}\n  | {}\n  | {}{}\n",
-        escaped(message),
-        escaped(src),
-        " ".repeat(col),
-        "^".repeat(width)
-    );
-    if let Some(h) = hint {
-        out.push_str(&format!("  = help: {}\n", escaped(h)));
-    }
-    out
-}
-
-/// `s` with every control character written as a Rust escape (`\u{1b}`): what a user typed is echoed
-/// in errors without letting it move the cursor, colour the terminal or ring its bell.
-pub(crate) fn escaped(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_control() {
-            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    dice::caret::render(kind, src, span.start..span.end, message, hint)
 }
 
 /// Warn on stderr about count-successes targets no die can meet or every die meets (shared with `roll`).

@@ -43,5 +43,6 @@ pub(super) fn run(args: ServeArgs) -> crate::error::Result<()> {
         open: args.open,
         max_jobs: usize::from(args.max_jobs),
         campaign: args.campaign,
+        log: std::sync::Arc::new(super::term::Terminal::default()),
     })
 }

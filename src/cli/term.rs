@@ -100,15 +100,46 @@ pub fn eprint(text: &str) {
 }
 
 /// The command line's [`Sink`](crate::app::Sink): each event's line on stderr, its `error:`/`warning:`
-/// head coloured as every other line is. Progress is the driver's own bar.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Terminal;
+/// head coloured as every other line is, and while a kind makes two documents or more, a progress bar on
+/// a terminal.
+#[derive(Debug, Default)]
+pub struct Terminal {
+    bars: std::sync::Mutex<std::collections::BTreeMap<String, indicatif::ProgressBar>>,
+}
 
 impl crate::app::Sink for Terminal {
     fn event(&self, e: crate::app::Event) {
-        if matches!(e, crate::app::Event::Progress { .. }) {
+        let crate::app::Event::Progress { kind, done, total } = e else {
+            let text = format!("{}\n", e.text());
+            let bars = self.bars.lock().unwrap_or_else(|e| e.into_inner());
+            // A line printed while a bar is drawn goes above it.
+            match bars.values().next() {
+                Some(bar) => bar.suspend(|| eprint(&text)),
+                None => eprint(&text),
+            }
+            return;
+        };
+        let mut bars = self.bars.lock().unwrap_or_else(|e| e.into_inner());
+        if done >= total {
+            if let Some(bar) = bars.remove(&kind) {
+                bar.finish_and_clear();
+            }
             return;
         }
-        eprint(&format!("{}\n", e.text()));
+        if let Some(bar) = bars.get(&kind) {
+            bar.set_position(done as u64);
+            return;
+        }
+        if total < 2 || !std::io::stderr().is_terminal() {
+            return;
+        }
+        let bar = indicatif::ProgressBar::new(total as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{prefix} [{bar:30}] {pos}/{len} {per_sec} eta {eta}",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_position(done as u64);
+        bars.insert(kind, bar);
     }
 }

@@ -1,13 +1,14 @@
 //! The Campaign page: open a campaign folder and see where the squad stands (the calendar, each
 //! detective's caseload, the closure rates: what `campaign status` writes), and run `week`, `close`,
-//! `month`, `year` and `undo` on it. The buttons call the command line's own functions
-//! ([`crate::cli::campaign::step`] and [`crate::cli::campaign::undo`]) with the studio's open project: the
-//! same folder lock, the same replay and refusals, the same packets and the same atomic write of the state
-//! file. A refusal is shown in the page as text.
+//! `month`, `year` and `undo` on it. The buttons run the campaign session ([`crate::app::campaign`]) with
+//! the studio's open project, as the command line does: the same folder lock, the same replay and
+//! refusals, the same packets and the same atomic write of the state file. A refusal is shown in the page
+//! as text, with what the command noted.
 //!
 //! The New campaign form starts one as `blockprint campaign new` does: its fields are that command's
-//! options as clap defines them (help, defaults, choices), the form's values are read by the command
-//! line's own parser, and [`crate::cli::campaign::new`] runs with the studio's open project.
+//! options ([`crate::campaign::NewOptions`], the definition the command line flattens: help, defaults,
+//! choices), the form's values are read by the same definition, and [`crate::app::campaign::new`] runs
+//! with the studio's open project.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -19,8 +20,8 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use super::{App, refuse};
-use crate::campaign::{STATE_FILE, Step, file};
-use crate::cli::campaign::{Common, Say};
+use crate::app::campaign::{self as session, Folder, Look, NewOptions, Step};
+use crate::app::{Event, Sink};
 
 /// Options of `campaign new` the form does not offer: the content and templates are the studio's own,
 /// and the page always shows what was written.
@@ -95,7 +96,7 @@ fn new_fields(
 
 /// What the New campaign form shows: `campaign new`'s about line and its fields.
 fn new_form(given: &std::collections::BTreeMap<String, String>) -> minijinja::Value {
-    let cmd = crate::cli::campaign::new_command();
+    let cmd = NewOptions::command();
     minijinja::context! {
         new_about => cmd.get_about().map(|a| a.to_string()).unwrap_or_default(),
         new_fields => minijinja::value::Serde(new_fields(&cmd, given)),
@@ -140,19 +141,34 @@ pub(crate) struct Action {
     top_brass: Option<String>,
 }
 
-/// What a command said, collected for the page.
+/// What a command said, collected for the page: the lines of what it did, and its notes (the seed it
+/// chose, what it wrote, warnings), each a line of text.
 #[derive(Default)]
 struct Collected {
     out: Vec<String>,
-    err: String,
+    notes: std::sync::Mutex<Vec<String>>,
 }
 
-impl Say for Collected {
-    fn out(&mut self, line: String) {
-        self.out.push(line);
+impl Collected {
+    /// The notes as one block of text, each line ended.
+    fn noted(&self) -> String {
+        self.notes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect()
     }
-    fn err(&mut self, text: String) {
-        self.err.push_str(&text);
+}
+
+impl Sink for Collected {
+    fn event(&self, e: Event) {
+        if !matches!(e, Event::Progress { .. }) {
+            self.notes
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(e.text());
+        }
     }
 }
 
@@ -186,48 +202,30 @@ fn look(app: &App, dir: &str) -> Seen {
         problem: None,
         missing: false,
     };
-    if !path.join(STATE_FILE).is_file() {
-        seen.missing = true;
-        return seen;
-    }
     let loaded = app.loaded();
     let project = match &loaded.project {
         Ok(p) => p,
-        Err(e) => {
+        Err(e) if path.join(crate::campaign::STATE_FILE).is_file() => {
             seen.problem = Some(format!("the content or templates cannot be read: {e}"));
             return seen;
         }
-    };
-    let cx = match project.checked_names(&["case", "detective"]) {
-        Ok(cx) => cx,
-        Err(e) => {
-            seen.problem = Some(e.to_string());
+        Err(_) => {
+            seen.missing = true;
             return seen;
         }
     };
-    let camp = match file::load(&path, &cx.lib) {
-        Ok(c) => c,
-        Err(file::LoadError::Io(e)) => {
-            seen.problem = Some(e.to_string());
-            return seen;
-        }
-        Err(file::LoadError::State(s)) => {
-            seen.problem = Some(s.rendered);
-            return seen;
-        }
-        Err(file::LoadError::SetupChanged(c)) => {
+    match session::look(project, &path) {
+        Look::Missing => seen.missing = true,
+        Look::Status(s) => seen.status = Some(*s),
+        Look::Problem(p) => seen.problem = Some(p),
+        Look::SetupChanged(rendered) => {
             seen.problem = Some(format!(
                 "{}\nThe command line can rewrite the history with the changed setup \
                  (`blockprint campaign status {} --rewrite-history`); the studio does not.",
-                c.error.rendered.trim_end(),
+                rendered.trim_end(),
                 seen.shown
             ));
-            return seen;
         }
-    };
-    match crate::campaign::kind::status(cx, &camp) {
-        Ok(s) => seen.status = Some(s),
-        Err(e) => seen.problem = Some(e.to_string()),
     }
     seen
 }
@@ -313,7 +311,7 @@ pub(crate) async fn page(State(app): State<Arc<App>>, Query(q): Query<Open>) -> 
     app.page("campaign.html", ctx)
 }
 
-/// Run a command line's campaign command `f` on a blocking thread with the studio's open project and a
+/// Run a campaign command `f` on a blocking thread with the studio's open project and a
 /// sink for its lines; then the folder `dir` as it now stands, what the command said and how it ended.
 /// A command types packets, so it takes one of the
 /// make slots and the studio's bound on work at once holds: with none free, or on an internal error
@@ -322,7 +320,7 @@ async fn on_project(
     app: &Arc<App>,
     what: &'static str,
     dir: String,
-    f: impl FnOnce(&crate::project::Project, &mut Collected) -> crate::error::Result<()>
+    f: impl FnOnce(&crate::project::Project, &Collected) -> crate::error::Result<Vec<String>>
     + Send
     + 'static,
 ) -> Result<(Seen, Collected, crate::error::Result<()>), Response> {
@@ -337,11 +335,12 @@ async fn on_project(
         let mut said = Collected::default();
         let loaded = run.loaded();
         let r = match &loaded.project {
-            Ok(project) => f(project, &mut said),
+            Ok(project) => f(project, &said),
             Err(e) => Err(crate::error::Error::Usage(format!(
                 "the content or templates cannot be read: {e}"
             ))),
         };
+        let r = r.map(|lines| said.out = lines);
         drop(permit);
         (look(&run, &dir), said, r)
     })
@@ -369,7 +368,7 @@ pub(crate) async fn new(
         Ok(given) => given,
         Err(refused) => return refused,
     };
-    let cmd = crate::cli::campaign::new_command();
+    let cmd = NewOptions::command();
     let fields = new_fields(&cmd, &given);
     if let Some(k) = given.keys().find(|k| !fields.iter().any(|f| f.name == **k)) {
         return refuse(
@@ -391,28 +390,29 @@ pub(crate) async fn new(
         }
         res
     };
-    // The command line's own parser reads the values: a bad year or seed, a missing folder or squad is
-    // refused in its words.
-    let args = match crate::cli::campaign::parse_new(&new_args(&fields)) {
-        Ok(a) => a,
+    // The options' own parser reads the values, as the command line's does: a bad year or seed, a
+    // missing folder or squad is refused in its words.
+    let options = match NewOptions::parse(&new_args(&fields)) {
+        Ok(o) => o,
         Err(text) => return refused_form(text.trim_end().to_owned()),
     };
-    let dir = args.dir.display().to_string();
+    let dir = options.dir.display().to_string();
     let ran = on_project(&app, "starting the campaign", dir, move |project, said| {
-        crate::cli::campaign::new(Some(project), &args, said)
+        session::new(project, &options, false, said)
     })
     .await;
     let (seen, said) = match ran {
         Ok((seen, said, Ok(()))) => (seen, said),
         Ok((_, said, Err(e))) => {
-            return refused_form(format!("{}{e}", said.err).trim_end().to_owned());
+            return refused_form(format!("{}{e}", said.noted()).trim_end().to_owned());
         }
         Err(refused) => return refused,
     };
+    let noted = said.noted();
     let ctx = minijinja::context! {
         action => "new",
         said => said.out,
-        noted => said.err.lines().map(str::to_owned).collect::<Vec<_>>(),
+        noted => noted.lines().map(str::to_owned).collect::<Vec<_>>(),
         ..context(&app, &seen)
     };
     app.page("campaign-status.html", ctx)
@@ -469,29 +469,23 @@ pub(crate) async fn act(
         );
     }
     let dir = req.dir.clone();
-    let content = crate::cli::ContentArg {
-        content: app.content.clone(),
-        templates: app.templates.clone(),
-    };
-    let c = Common {
-        dir: PathBuf::from(&dir),
-        content,
+    let folder = Folder {
         quiet: true,
-        rewrite_history: false,
+        ..Folder::new(&dir)
     };
     let ran = on_project(
         &app,
         "the campaign command",
         dir,
         move |project, said| match step {
-            Some(s) => crate::cli::campaign::step(Some(project), &c, s, said),
-            None => crate::cli::campaign::undo(Some(project), &c, said),
+            Some(s) => session::step(project, &folder, s, said),
+            None => session::undo(project, &folder, said),
         },
     )
     .await;
     let (seen, said, refused) = match ran {
         Ok((seen, said, r)) => {
-            let refused = r.err().map(|e| format!("{}{e}", said.err));
+            let refused = r.err().map(|e| format!("{}{e}", said.noted()));
             (seen, said.out, refused)
         }
         Err(refused) => return refused,

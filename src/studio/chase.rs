@@ -1,6 +1,7 @@
-//! The Chase page: pick a chase system, set its options in a form drawn from the command line's own
-//! `chase odds SYSTEM` arguments (names, help, defaults, possible values; the policies from the system
-//! itself), and read the same answer `blockprint chase odds SYSTEM … --json` gives: every ending's chance
+//! The Chase page: pick a chase system, set its options in a form drawn from `chase odds SYSTEM`'s own
+//! definition ([`crate::chase::odds_command`], which the command line flattens: names, help, defaults,
+//! possible values; the policies from the system itself), and read the same answer
+//! ([`crate::app::answers::chase_odds`]) `blockprint chase odds SYSTEM … --json` gives: every ending's chance
 //! (exact fraction, or the simulation's label, runs and 99 % interval), the length in the system's unit,
 //! the policy and the house rulings. A bad option shows the command line's error text.
 //!
@@ -14,7 +15,8 @@ use axum::response::Response;
 use serde::Serialize;
 
 use super::{App, refuse};
-use crate::cli::chase::{OddsJson, odds_answer, odds_command, parse_odds};
+use crate::app::answers::{ChaseOdds, chase_odds};
+use crate::chase::{odds_command, parse_odds};
 
 /// Options of `chase odds` the page does not offer: output and content are the studio's own business.
 const NOT_OFFERED: [&str; 5] = ["json", "content", "check_pages", "color", "help"];
@@ -86,7 +88,7 @@ struct AnswerView {
     rulings: Vec<(String, String, String)>,
 }
 
-fn view(a: &OddsJson) -> AnswerView {
+fn view(a: &ChaseOdds) -> AnswerView {
     let o = &a.odds;
     let (exact, states, runs, seed, reason) = match &o.method {
         blockprint_chase::Method::Exact { states } => {
@@ -307,7 +309,7 @@ fn work_out(app: &App, q: &[(String, String)]) -> Shown {
     // The policies are the system's own: read from it built with its defaults.
     let policies: Vec<(String, String)> = parse_odds(&[cmd.get_name().to_owned()])
         .ok()
-        .and_then(|(s, _, _)| s.build(lib).ok())
+        .and_then(|(s, _)| s.build(lib).ok())
         .map(|c| {
             c.info()
                 .policies
@@ -324,9 +326,8 @@ fn work_out(app: &App, q: &[(String, String)]) -> Shown {
             return shown;
         }
     };
-    let answer = parse_odds(&args).and_then(|(s, policy, seed)| {
-        odds_answer(&s, policy.as_deref(), seed, lib).map_err(|e| format!("error: {e}"))
-    });
+    let answer = parse_odds(&args)
+        .and_then(|(s, options)| chase_odds(&s, &options, lib).map_err(|e| format!("error: {e}")));
     match answer {
         Ok(a) => {
             shown.answer = Some(view(&a));

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{App, refuse};
 // Control characters written as escapes (`\u{1b}`), as the command line shows them.
-use crate::cli::odds::escaped;
+use crate::dice::caret::escaped;
 use crate::dice::{self, Expr};
 use crate::roll::{self, TableRoll};
 
@@ -126,20 +126,13 @@ pub(crate) fn bad(
     message: &str,
     hint: Option<&str>,
 ) -> Bad {
-    let start = start.min(src.len());
-    let end = end.min(src.len()).max(start);
-    let col = src
-        .get(..start)
-        .map_or(start, |s| escaped(s).chars().count());
-    let width = src
-        .get(start..end)
-        .map_or(1, |s| escaped(s).chars().count().max(1));
+    let l = dice::caret::locate(src, start..end, message, hint);
     Bad {
         which,
-        message: escaped(message),
-        hint: hint.map(escaped),
-        source: escaped(src),
-        caret: format!("{}{}", " ".repeat(col), "^".repeat(width)),
+        message: l.message,
+        hint: l.hint,
+        source: l.source,
+        caret: l.caret,
     }
 }
 

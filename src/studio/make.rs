@@ -90,6 +90,25 @@ pub(crate) struct Job {
     paper_size: Paper,
     state: tokio::sync::watch::Sender<Progress>,
     made: Mutex<Made>,
+    /// What the make warned about (a table an export leaves out, a character no font has, a page
+    /// fault): shown in its page.
+    warnings: Mutex<Vec<String>>,
+}
+
+/// A make's sink: its warnings go to its page; its notes (seeds, "wrote …") are the page's facts
+/// already, and progress is counted from the files written.
+struct JobSink<'a>(&'a Job);
+
+impl crate::app::Sink for JobSink<'_> {
+    fn event(&self, e: crate::app::Event) {
+        use crate::app::Event;
+        if let Event::Warning(t) | Event::Failed(t) | Event::PageFault(t) = e
+            && let Ok(mut w) = self.0.warnings.lock()
+            && !w.contains(&t)
+        {
+            w.push(t);
+        }
+    }
 }
 
 /// Where a make is, as the events report it.
@@ -309,6 +328,8 @@ struct JobView {
     pages: usize,
     files: Vec<FileView>,
     preview_error: Option<String>,
+    /// What the make warned about.
+    warnings: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -413,6 +434,7 @@ fn view(app: &App, job: &Job, files: bool) -> JobView {
             Vec::new()
         },
         preview_error,
+        warnings: job.warnings.lock().map(|w| w.clone()).unwrap_or_default(),
     }
 }
 
@@ -615,6 +637,7 @@ fn new_job(app: &App, req: &MakeRequest, seed: Option<u64>, paper: Paper) -> Res
             error: None,
         }),
         made: Mutex::new(Made::default()),
+        warnings: Mutex::new(Vec::new()),
     });
     list.insert(id, job.clone());
     Ok(job)
@@ -674,7 +697,7 @@ fn make(app: &App, job: &Job, req: &MakeRequest, paper: Paper) -> Result<()> {
             &[(req.kind.as_str(), req.options.clone())],
             &batch,
             &output,
-            &crate::cli::term::Terminal,
+            &JobSink(job),
         );
         finished.store(true, Ordering::Relaxed);
         r

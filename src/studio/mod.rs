@@ -33,6 +33,7 @@ use axum::routing::{get, post};
 use minijinja::Environment;
 use serde::Serialize;
 
+use crate::app::Event;
 use crate::error::{Error, Result};
 use crate::project::Project;
 
@@ -40,7 +41,7 @@ use crate::project::Project;
 pub const MAX_BODY: usize = 64 * 1024;
 
 /// How `serve` runs.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Options {
     pub content: Option<PathBuf>,
     pub templates: Option<PathBuf>,
@@ -56,6 +57,9 @@ pub struct Options {
     pub max_jobs: usize,
     /// The campaign folder the Campaign page opens first.
     pub campaign: Option<PathBuf>,
+    /// The server's own log: that it started, where it listens, that it stops, and the warnings a make
+    /// has beside those its page shows (the command line passes its terminal).
+    pub log: Arc<dyn crate::app::Sink>,
 }
 
 /// The name a browser sends for this server.
@@ -77,6 +81,8 @@ pub(crate) struct App {
     changes: tokio::sync::watch::Sender<watch::Change>,
     /// The campaign folder the Campaign page opens first (`--campaign`).
     campaign: Option<PathBuf>,
+    /// The server's log ([`Options::log`]).
+    log: Arc<dyn crate::app::Sink>,
 }
 
 /// The content and templates as last read: the project, or why it could not be opened.
@@ -143,13 +149,14 @@ pub fn serve(opts: Options) -> Result<()> {
         .map_err(|e| Error::Bug(format!("cannot read the listening address: {e}")))?
         .port();
     if !host.is_loopback() {
-        crate::cli::term::eprint(&format!(
+        opts.log.event(Event::Warning(format!(
             "warning: --host {host}: the studio is open to every machine that can reach this address; anyone there can \
-             make files in {} and roll on your tables. Leave --host out to keep it to this machine.\n",
+             make files in {} and roll on your tables. Leave --host out to keep it to this machine.",
             out.display()
-        ));
+        )));
     }
-    crate::cli::term::eprint("studio: reading the content and templates …\n");
+    opts.log
+        .event(Event::Note("studio: reading the content and templates …".into()));
     let project = open(opts.content.as_deref(), opts.templates.as_deref());
     let app = Arc::new(App {
         token: token()?,
@@ -163,6 +170,7 @@ pub fn serve(opts: Options) -> Result<()> {
         rolls: Mutex::new(Vec::new()),
         changes: tokio::sync::watch::Sender::new(watch::Change::default()),
         campaign: opts.campaign.clone(),
+        log: opts.log.clone(),
     });
     // Author mode: the folders given are watched, and every save reloads the project.
     let watched: Vec<PathBuf> = [&opts.content, &opts.templates]
@@ -173,10 +181,10 @@ pub fn serve(opts: Options) -> Result<()> {
     let _watcher = watch::start(app.clone(), watched.clone())
         .map_err(|e| Error::Usage(format!("cannot watch {}: {e}", join_paths(&watched))))?;
     if !watched.is_empty() {
-        crate::cli::term::eprint(&format!(
-            "studio: watching {} (every save is checked and shown in the page)\n",
+        app.log.event(Event::Note(format!(
+            "studio: watching {} (every save is checked and shown in the page)",
             join_paths(&watched)
-        ));
+        )));
     }
     let shown = if host.is_unspecified() || host.is_loopback() {
         "127.0.0.1".to_owned()
@@ -187,12 +195,12 @@ pub fn serve(opts: Options) -> Result<()> {
         }
     };
     let url = format!("http://{shown}:{port}/");
-    crate::cli::term::eprint(&format!(
-        "studio: {url} (output in {}; Ctrl-C stops it)\n",
+    app.log.event(Event::Note(format!(
+        "studio: {url} (output in {}; Ctrl-C stops it)",
         app.out.display()
-    ));
+    )));
     if opts.open {
-        open_browser(&url);
+        open_browser(&url, app.log.as_ref());
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -214,14 +222,14 @@ pub fn serve(opts: Options) -> Result<()> {
     // renames it into place) before the process ends.
     let running = jobs_app.jobs.running();
     if running > 0 {
-        crate::cli::term::eprint(&format!(
-            "studio: stopping; waiting for {running} running make{} to finish …\n",
+        jobs_app.log.event(Event::Note(format!(
+            "studio: stopping; waiting for {running} running make{} to finish …",
             if running == 1 { "" } else { "s" }
-        ));
+        )));
     }
     runtime.block_on(jobs_app.jobs.wait_all());
     runtime.shutdown_timeout(std::time::Duration::from_secs(5));
-    crate::cli::term::eprint("studio: stopped\n");
+    jobs_app.log.event(Event::Note("studio: stopped".into()));
     Ok(())
 }
 
@@ -246,7 +254,7 @@ fn open(content: Option<&Path>, templates: Option<&Path>) -> Loaded {
     }
 }
 
-fn open_browser(url: &str) {
+fn open_browser(url: &str, log: &dyn crate::app::Sink) {
     let tries: &[&[&str]] = if cfg!(target_os = "macos") {
         &[&["open"]]
     } else if cfg!(windows) {
@@ -264,9 +272,9 @@ fn open_browser(url: &str) {
             return;
         }
     }
-    crate::cli::term::eprint(&format!(
-        "warning: --open: found no program to open a browser with; open {url} yourself\n"
-    ));
+    log.event(Event::Warning(format!(
+        "warning: --open: found no program to open a browser with; open {url} yourself"
+    )));
 }
 
 /// The pages, compiled into the binary.

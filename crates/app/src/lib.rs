@@ -4,8 +4,13 @@
 //! prints nothing. What a run has to say (files written, seeds, warnings, page faults) goes to the
 //! [`Sink`] the caller passes.
 //!
-//! - [`project`]: the one path from files on disk to files written ([`project::Project`]).
+//! - [`project`]: the one path from files on disk to files written ([`project::Project`]);
+//! - [`campaign`]: the campaign session (new, week, close, month, year, mend, undo, status, plan,
+//!   packets) with its locking, replay and checks;
+//! - [`answers`]: the answers the fronts show as data (the chase answer).
 
+pub mod answers;
+pub mod campaign;
 pub mod project;
 
 pub use blockprint_kind::sink::{self, Collector, Event, Silent, Sink};

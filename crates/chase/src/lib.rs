@@ -255,6 +255,50 @@ pub enum SystemArgs {
     Storypath(storypath::Args),
 }
 
+/// The options `chase odds` takes beside the system's own, defined once: the command line flattens them
+/// into `chase odds`, the studio's Chase page draws its form from [`odds_command`] and reads it with
+/// [`parse_odds`].
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct OddsOptions {
+    /// How the players make the choices the rules leave open (each system lists its policies; the
+    /// first is the default).
+    #[arg(long, global = true)]
+    pub policy: Option<String>,
+    /// Seed of the simulation when the exact answer is out of reach (default 1).
+    #[arg(long, global = true, value_parser = clap::value_parser!(u64).range(0..=blockprint_content::roll::case::MAX_SEED))]
+    pub seed: Option<u64>,
+}
+
+/// `chase odds` as a command of its own: the systems, each with its options, and [`OddsOptions`].
+#[derive(Debug, clap::Parser)]
+#[command(name = "odds", bin_name = "blockprint chase odds", no_binary_name = true)]
+struct OddsLine {
+    #[command(subcommand)]
+    system: SystemArgs,
+    #[command(flatten)]
+    options: OddsOptions,
+}
+
+/// `chase odds`'s definition (built, so each system shows the shared options too), for a page that draws
+/// its form from it.
+pub fn odds_command() -> clap::Command {
+    use clap::CommandFactory;
+    let mut cmd = OddsLine::command().color(clap::ColorChoice::Never);
+    cmd.build();
+    cmd
+}
+
+/// The words after `blockprint chase odds` (`["bbb", "--quarry-level=2"]`) read as the command line reads
+/// them: the system's options and the shared ones, or the parser's own error text.
+pub fn parse_odds(words: &[String]) -> Result<(SystemArgs, OddsOptions), String> {
+    use clap::FromArgMatches;
+    odds_command()
+        .try_get_matches_from(words)
+        .and_then(|m| OddsLine::from_arg_matches(&m))
+        .map(|l| (l.system, l.options))
+        .map_err(|e| e.render().to_string())
+}
+
 impl SystemArgs {
     /// The system with these options applied.
     pub fn build(&self, lib: &Library) -> Result<Box<dyn Chase>, OptionError> {

@@ -29,6 +29,7 @@
 //! [`Dist::capped`] tells how much probability sits on such cut-off chains (for `1d6!` it is
 //! `(1/6)^21`). Rolls use exactly the same rule, so every roll is a value of the distribution.
 
+pub mod caret;
 pub mod dist;
 pub mod format;
 pub mod parse;

@@ -7,7 +7,6 @@
 //! the kind folder's lock ([`super::output::lock_folder`]).
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -233,7 +232,19 @@ fn run_locked(
     for w in kind.warnings(cx, req)? {
         sink.event(Event::Warning(w));
     }
-    let progress = progress_bar(n, opts.quiet);
+    // Progress for the sink: after each document, and `done == total` when the run stops, finished or
+    // not, so a front can take its bar down.
+    let progress = |done: usize| {
+        if !opts.quiet {
+            sink.event(Event::Progress {
+                kind: kind.name().to_owned(),
+                done,
+                total: n,
+            });
+        }
+    };
+    progress(0);
+    let mut made = 0usize;
 
     let collect = kind.collect();
     // Index rows go to a spool file in item order as items finish; merge inputs are kept as paths.
@@ -319,9 +330,8 @@ fn run_locked(
             };
             written += done.written;
             kept += done.kept;
-            if let Some(p) = &progress {
-                p.inc(1);
-            }
+            made += 1;
+            progress(made);
             pending.insert(done.index, done);
             // Flush what is now in order: the spool and the merge lists stay in item order.
             while let Some(d) = pending.remove(&next_in_order) {
@@ -343,8 +353,8 @@ fn run_locked(
             }
         }
     });
-    if let Some(p) = &progress {
-        p.finish_and_clear();
+    if made < n {
+        progress(n);
     }
     if let Some(e) = first_error {
         let _ = std::fs::remove_file(&spool_path);
@@ -695,17 +705,4 @@ fn write_streamed(
         (Err(_), Some(e)) => Err(e),
         (Err(e), None) => Err(Error::io(path, e)),
     }
-}
-
-fn progress_bar(n: usize, quiet: bool) -> Option<indicatif::ProgressBar> {
-    if quiet || n < 2 || !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = indicatif::ProgressBar::new(n as u64);
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{prefix} [{bar:30}] {pos}/{len} {per_sec} eta {eta}",
-    ) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    Some(bar)
 }

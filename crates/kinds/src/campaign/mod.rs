@@ -17,10 +17,12 @@
 mod calendar;
 pub mod file;
 pub mod kind;
+mod options;
 mod replay;
 
 pub use calendar::{case_arrival, month_of, parse_stamp, starting_arrivals, week_days, week_span};
 pub use file::Campaign;
+pub use options::NewOptions;
 pub use replay::replay;
 
 use jiff::civil::Date;

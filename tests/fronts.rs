@@ -1,0 +1,96 @@
+//! The layering of the fronts (issue 34): the studio is an adapter over `blockprint-app`, never over the
+//! command line, and the application crate neither parses command lines, serves HTTP nor prints.
+
+use std::path::{Path, PathBuf};
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Each line of each Rust file under `dir` (relative to the repository) that contains one of `needles`.
+fn lines_naming(dir: &str, needles: &[&str]) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(&root().join(dir), &mut files);
+    assert!(!files.is_empty(), "no Rust files under {dir}");
+    let mut found = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if needles.iter().any(|w| line.contains(w)) {
+                found.push(format!("{}:{}: {}", f.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_studio_never_names_the_command_line() {
+    let found = lines_naming("src/studio", &["crate::cli", "super::cli", "cli::"]);
+    assert!(
+        found.is_empty(),
+        "the studio calls blockprint-app, not the command line:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_application_crate_has_no_clap_no_http_and_prints_nothing() {
+    let manifest = std::fs::read_to_string(root().join("crates/app/Cargo.toml")).unwrap();
+    let deps = manifest.split("[dependencies]").nth(1).unwrap();
+    for dep in ["clap", "axum", "tokio", "indicatif"] {
+        assert!(
+            !deps.lines().any(|l| l.trim_start().starts_with(dep)),
+            "crates/app depends on {dep}"
+        );
+    }
+    let found = lines_naming(
+        "crates/app/src",
+        &["println!", "print!(", "eprint", "std::io::stdout", "std::io::stderr"],
+    );
+    assert!(found.is_empty(), "crates/app prints:\n{}", found.join("\n"));
+    // Nor do the library crates below it: what they have to say goes to a Sink.
+    for dir in ["crates/kinds/src", "crates/render/src", "crates/kind/src"] {
+        let found: Vec<String> = lines_naming(dir, &["eprintln!", "println!", "eprint!("])
+            .into_iter()
+            .filter(|l| !l.contains("/tests.rs:") && !l.contains("//"))
+            .collect();
+        assert!(found.is_empty(), "{dir} prints:\n{}", found.join("\n"));
+    }
+}
+
+#[test]
+fn the_new_campaign_form_says_what_campaign_new_says() {
+    let cli = blockprint::cli::help::command();
+    let new = cli
+        .find_subcommand("campaign")
+        .and_then(|c| c.find_subcommand("new"))
+        .unwrap();
+    assert_eq!(
+        new.get_about().map(|a| a.to_string()).as_deref(),
+        Some(blockprint::campaign::NewOptions::ABOUT)
+    );
+    // The form's fields are the options `campaign new` takes, in its order.
+    let form: Vec<String> = blockprint::campaign::NewOptions::command()
+        .get_arguments()
+        .map(|a| a.get_id().to_string())
+        .collect();
+    let cli_args: Vec<String> = new
+        .get_arguments()
+        .map(|a| a.get_id().to_string())
+        .filter(|id| form.contains(id))
+        .collect();
+    assert_eq!(form, cli_args);
+    assert_eq!(form.len(), 7);
+}
