@@ -717,26 +717,27 @@ fn reference_card_odds_are_the_dice_engines() {
         rows[4][2],
         "Lose the lower of two d10 points from STR/DEX/CON"
     );
-    // Fight damage means, exploding dice included (the engine's capped explosion).
+    // Fight damage means, exploding dice included (the engine's capped explosion); exploding dice said
+    // in words on the player's card (issue 40), plain dice as written.
     let rows = table_rows(find_card(faces, "Fight", ""));
     let means: Vec<(&str, &str)> = rows
         .iter()
         .map(|r| (r[1].as_str(), r[2].as_str()))
         .collect();
-    for (expr, shown) in &means {
-        let d = dice::parse(expr).unwrap().distribution().unwrap();
-        assert_eq!(*shown, mean(&d.mean()), "{expr}");
-    }
     assert_eq!(
         means,
         [
             ("1d4", "2.5"),
             ("1d6", "3.5"),
-            ("1d6!", "4.2"),
-            ("1d10!", "6.11"),
-            ("1d12!", "7.09")
+            ("one exploding d6", "4.2"),
+            ("one exploding d10", "6.11"),
+            ("one exploding d12", "7.09")
         ]
     );
+    for (expr, (_, shown)) in ["1d4", "1d6", "1d6!", "1d10!", "1d12!"].iter().zip(&means) {
+        let d = dice::parse(expr).unwrap().distribution().unwrap();
+        assert_eq!(*shown, mean(&d.mean()), "{expr}");
+    }
     // Turf damage means.
     let rows = table_rows(find_card(faces, "Interrogation", "2/2"));
     assert_eq!(
@@ -1928,7 +1929,7 @@ fn a_decks_note_prints_in_the_free_places_of_its_last_sheet() {
         assert!(inside.starts_with("OnFoot"), "{paper}: {inside}");
         assert!(inside.contains(&flat(&typeset)), "{paper}: {inside}");
         assert!(
-            inside.contains("Editorial:Writtenforblockprint,nottakenfromtherules"),
+            inside.contains("Editorial:Writtenforthisedition,nottakenfromtherules"),
             "{paper}: {inside}"
         );
         // Every glyph of the note stays 3 mm inside the free places.

@@ -414,10 +414,10 @@ fn content_without_the_roller_tables_is_refused_by_name() {
 }
 
 #[test]
-fn the_key_in_the_footer_makes_the_same_case_again() {
-    // Issue 8, point 6: the GM file's footer key (batch seed, year, number) regenerates the case byte for
-    // byte. Issue 22, defect 6: only the GM file carries it; the handout the players hold has no key and
-    // no content hash.
+fn the_key_beside_the_case_makes_the_same_case_again() {
+    // Issue 8, point 6: the case's key (batch seed, year, number) regenerates the case byte for byte.
+    // Issue 22, defect 6: the handout the players hold has no key and no content hash. Issue 40: nor has
+    // the GM file (paper shows no command line or hash): the key is in the JSON and the Markdown.
     let dir = tempfile::tempdir().unwrap();
     let batch = case(
         &dir.path().join("batch"),
@@ -427,17 +427,20 @@ fn the_key_in_the_footer_makes_the_same_case_again() {
             "--count",
             "3",
             "--format",
-            "pdf",
+            "pdf,json",
         ],
         &[],
     );
     let text = pdf_text(&batch["cases/1976-03/1976-03-gm.pdf"]);
-    let key = text
-        .split("rerun: case ")
-        .nth(1)
-        .and_then(|k| k.split(" · ").next())
-        .map(str::trim)
-        .unwrap_or_else(|| panic!("no key in {text}"));
+    for program in ["rerun", "--seed", "content "] {
+        assert!(
+            !text.contains(program),
+            "`{program}` on the GM file: {text}"
+        );
+    }
+    let v: serde_json::Value =
+        serde_json::from_slice(&batch["cases/1976-03/1976-03.json"]).unwrap();
+    let key = v["rerun"].as_str().unwrap().strip_prefix("case ").unwrap();
     assert_eq!(key, "--seed 9007199254740991 --year 1976 --first-number 3");
     let mut args: Vec<&str> = key.split(' ').collect();
     args.extend(["--format", "pdf"]);
@@ -549,9 +552,10 @@ fn handouts_carry_no_rerun_key_seed_or_content_hash() {
             footer.as_deref(),
             Some(format!("{n} · Player handout").as_str())
         );
+        // The GM file shows neither (issue 40: no command line or hash on paper); its Markdown keeps
+        // the key.
         let gm = pdf_text(&files[&format!("cases/{n}/{n}-gm.pdf")]);
-        assert!(gm.contains(&format!("content {version}")), "{gm}");
-        assert!(gm.contains("rerun: case --seed 9007199254740991"));
+        assert!(!gm.contains(version) && !gm.contains("--seed"), "{gm}");
         for secret in [
             "rerun",
             "--seed",

@@ -190,7 +190,10 @@ fn text_near_a_cards_cut_or_inside_the_printer_margin_overflows() {
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!(found[0].fault, Fault::Overflow);
     // The box is inset 2 mm; the ink of the capitals reaches a little past its top.
-    assert_eq!(found[0].what, "text 1.81 mm from the card's cut (at least 3 mm)");
+    assert_eq!(
+        found[0].what,
+        "text 1.81 mm from the card's cut (at least 3 mm)"
+    );
     assert_eq!(found[0].text, "Near the cut");
     let found = fixture("margin-text");
     assert_eq!(found.len(), 1, "{found:#?}");
@@ -337,4 +340,171 @@ fn the_flag_reports_faults_with_file_page_place_and_text() {
         "{line}"
     );
     assert!(err.contains("error: the page check found"), "{err}");
+}
+
+/// The reader lint over a fixture, every page read by `audience`: (fault, what, text).
+fn read_as(name: &str, audience: pages::reader::Audience) -> Vec<Offence> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pages");
+    let templates = Templates::builtin().overlay(&dir).expect("fixtures");
+    let engine = Engine::new(templates, BTreeMap::new()).expect("engine");
+    let doc = engine
+        .typeset(&format!("faults/{name}.typ"), &serde_json::json!({}))
+        .unwrap_or_else(|e| panic!("fixture {name}: {e}"));
+    let mut found = pages::reader::lint(&doc, |_| audience);
+    found.extend(pages::reader::metadata_of(&doc, audience, "A title"));
+    found
+}
+
+/// A reader fixture yields exactly one offence on the given paper, naming `what` and `token`.
+fn caught(name: &str, audience: pages::reader::Audience, what: &str, token: &str) {
+    let found = read_as(name, audience);
+    assert_eq!(found.len(), 1, "fixture {name}: {found:#?}");
+    assert_eq!(found[0].fault, Fault::Reader);
+    let expected = format!("{what} on {} paper: “{token}”", audience.name());
+    assert!(
+        found[0].what.starts_with(&expected),
+        "{:?} is not {expected:?}",
+        found[0].what
+    );
+}
+
+#[test]
+fn the_reader_lint_passes_clean_paper_for_every_audience() {
+    use pages::reader::Audience;
+    for audience in [Audience::Player, Audience::Gm, Audience::Reader] {
+        let found = read_as("reader-clean", audience);
+        assert!(found.is_empty(), "{audience:?}: {found:#?}");
+    }
+    // The program named in the colophon of the SRD passes; the same words elsewhere are caught.
+    assert!(read_as("reader-colophon", Audience::Reader).is_empty());
+    caught(
+        "reader-program",
+        Audience::Reader,
+        "the program's name outside the colophon",
+        "blockprint",
+    );
+}
+
+#[test]
+fn the_reader_lint_catches_each_fault_on_player_and_reader_paper() {
+    use pages::reader::Audience;
+    let planted = [
+        ("reader-seed", "a seed", "seed"),
+        ("reader-hash", "a hash or content version", "93e640c4ac51"),
+        ("reader-id", "a content or rule id", "bbb.homicide.method"),
+        ("reader-file", "a README or file reference", "README"),
+        ("reader-markdown", "raw Markdown", "`"),
+        (
+            "reader-placeholder",
+            "a template placeholder",
+            "<campaign folder>",
+        ),
+        (
+            "reader-notation",
+            "dice notation where words serve",
+            "2d10kl1",
+        ),
+    ];
+    for audience in [Audience::Player, Audience::Reader] {
+        for (name, what, token) in planted {
+            caught(name, audience, what, token);
+        }
+        // A command line is caught once per line, at its first sign (and on reader paper the program's
+        // name with it).
+        let found = read_as("reader-command", audience);
+        let whats: Vec<&str> = found
+            .iter()
+            .map(|o| &o.what[..o.what.find(" paper").unwrap()])
+            .collect();
+        let expected: &[&str] = match audience {
+            Audience::Reader => &[
+                "a command line on reader",
+                "the program's name outside the colophon on reader",
+            ],
+            _ => &["a command line on player"],
+        };
+        assert_eq!(whats, expected, "{found:#?}");
+        assert!(found[0].what.contains("“blockprint case”"), "{found:#?}");
+    }
+    // The player's paper does not forbid the program's name (a credit line); the reader's does.
+    assert!(read_as("reader-program", Audience::Player).is_empty());
+}
+
+#[test]
+fn gm_paper_may_show_seeds_and_keyed_notation_but_no_ids_hashes_or_command_lines() {
+    use pages::reader::Audience;
+    assert!(read_as("reader-seed", Audience::Gm).is_empty());
+    assert!(read_as("reader-file", Audience::Gm).is_empty());
+    caught(
+        "reader-id",
+        Audience::Gm,
+        "a content or rule id",
+        "bbb.homicide.method",
+    );
+    caught(
+        "reader-hash",
+        Audience::Gm,
+        "a hash or content version",
+        "93e640c4ac51",
+    );
+    caught(
+        "reader-placeholder",
+        Audience::Gm,
+        "a template placeholder",
+        "<campaign folder>",
+    );
+    // Notation with no key on the page is caught; with its key printed beside it, it passes.
+    caught(
+        "reader-notation",
+        Audience::Gm,
+        "dice notation where words serve",
+        "2d10kl1",
+    );
+    assert!(read_as("reader-key", Audience::Gm).is_empty());
+    let player = read_as("reader-key", Audience::Player);
+    assert_eq!(player.len(), 2, "{player:#?}");
+    assert!(
+        player
+            .iter()
+            .all(|o| o.fault == Fault::Reader && o.what.starts_with("dice notation"))
+    );
+}
+
+#[test]
+fn a_pdfs_title_subject_and_keywords_obey_its_readers_rule() {
+    use pages::reader::{Audience, metadata};
+    let found = read_as("reader-metadata", Audience::Player);
+    let whats: Vec<&str> = found.iter().map(|o| o.what.as_str()).collect();
+    assert_eq!(
+        whats,
+        [
+            "a content or rule id in the PDF's keywords on player paper: “bbb.homicide.method” (leave it to the files beside the PDF)"
+        ],
+        "the fixture's title is replaced by the title the PDF carries"
+    );
+    let seed = metadata(
+        Audience::Player,
+        "Case packets — player handouts (batch 7)",
+        None,
+        &[],
+    );
+    assert_eq!(seed.len(), 1, "{seed:#?}");
+    assert!(
+        seed[0]
+            .what
+            .starts_with("a seed in the PDF's title on player paper: “batch 7”")
+    );
+    assert!(metadata(Audience::Gm, "Case packets — GM files (batch 7)", None, &[]).is_empty());
+    let subject = metadata(
+        Audience::Reader,
+        "Block by Block",
+        Some("content version 93e640c4ac51"),
+        &[],
+    );
+    assert_eq!(subject.len(), 1, "{subject:#?}");
+    assert!(
+        subject[0]
+            .what
+            .starts_with("a hash or content version in the PDF's subject")
+    );
 }

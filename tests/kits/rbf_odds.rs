@@ -150,9 +150,9 @@ fn every_number_on_the_card_matches_the_enumeration() {
     for (i, a) in MODES.iter().enumerate() {
         assert_eq!(card["versus"][i]["mode"], *a);
         assert_eq!(card["strike"][i]["mode"], *a);
-        // The Markdown names a way of rolling with its dice, as the card's headings do.
-        let dice = modes[i].1;
-        let mut md_row = format!("| {a} `{dice}` |");
+        // The Markdown names a way of rolling in words, as the card's headings do (issue 40: no notation
+        // where words serve).
+        let mut md_row = format!("| {a} |");
         for (j, b) in MODES.iter().enumerate() {
             let (win, draw, loss, all) = contest(a, b);
             let c = &card["versus"][i]["cells"][j];

@@ -50,11 +50,13 @@ const CARD_FOOTER_MM: f64 = 13.0;
 
 /// Markdown lines left out of the comparison, by a part they contain: each stands for page furniture
 /// the PDF keeps in its footer band.
-const EXCLUDED: [&str; 3] = [
+const EXCLUDED: [&str; 4] = [
     // the generator and content version line that closes the Markdown
     "blockprint 0.",
     // the seeded track's rerun command (the sheet on the table names no seed)
     "Make it again with",
+    // the chase odds page's command line (paper shows none: the page says the Markdown gives it)
+    "Ask on the command line: `blockprint",
     // the track sheets' round boxes, a row of ☐ under the round numbers in the Markdown
     "☐",
 ];

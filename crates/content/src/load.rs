@@ -899,6 +899,7 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
             author: b.author,
             language: b.language.unwrap_or_else(|| "en".to_owned()),
             credits: b.credits,
+            edition: b.edition,
             order: b.chapters.into_iter().map(|c| located(file, c)).collect(),
             chapters: Vec::new(),
         });

@@ -148,6 +148,7 @@ pub(crate) struct BookDoc {
     pub author: String,
     pub language: Option<String>,
     pub credits: Option<String>,
+    pub edition: Option<String>,
     pub chapters: Vec<Spanned<String>>,
 }
 
@@ -412,6 +413,9 @@ pub struct Book {
     pub author: String,
     pub language: String,
     pub credits: Option<String>,
+    /// The edition as a reader names it (`First edition, 2026`): the cover and the colophon print it,
+    /// where a program would print the content's hash.
+    pub edition: Option<String>,
     /// Chapter slugs as listed, with where each is listed.
     pub order: Vec<Located<String>>,
     /// The chapters found, in listed order (missing ones are left out and reported).

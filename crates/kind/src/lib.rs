@@ -106,12 +106,37 @@ pub struct Request {
     pub count: u32,
 }
 
+/// Who reads a document, which decides what its paper may show (the page checker's reader lint,
+/// `blockprint_render::pages::reader`): a player at the table, the GM behind the screen, or a reader of the
+/// published rules (the SRD). None of them sees seeds, hashes, ids or command lines; only the GM sees dice
+/// notation, and only where the page says how to read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Audience {
+    Player,
+    Gm,
+    Reader,
+}
+
+impl Audience {
+    /// The word the page checker prints: `player`, `GM`, `reader`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Audience::Player => "player",
+            Audience::Gm => "GM",
+            Audience::Reader => "reader",
+        }
+    }
+}
+
 /// A PDF part: the compiled document is split where the template marks `#metadata("<name>") <bp-part>`
 /// and each part is written as `<stem>-<name>.pdf` with its own title.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PdfPart {
     pub name: String,
     pub title: String,
+    /// Who reads this part (a case's GM file and its handout differ).
+    pub audience: Audience,
 }
 
 /// One document: where it goes, which template shows it, and exactly what the template sees.
@@ -123,6 +148,9 @@ pub struct Document {
     pub template: String,
     /// PDF title (when the document is not split into parts).
     pub title: String,
+    /// Who reads the document (each part says so for itself when it is split); [`Document::new`] makes
+    /// it a player's, the strictest reading after the SRD's, until [`Document::audience`] says otherwise.
+    pub audience: Audience,
     /// What the templates see (`sys.inputs` in typst, the context in minijinja).
     pub data: serde_json::Value,
     /// What `<stem>.json` holds when it is not `data`, serialized (so it keeps its struct's field order).
@@ -148,12 +176,18 @@ impl Document {
             stem: stem.into(),
             template: template.into(),
             title: title.into(),
+            audience: Audience::Player,
             data,
             json: None,
             parts: Vec::new(),
             summary: serde_json::Value::Null,
             bookmark: String::new(),
         }
+    }
+    /// The same, read by `audience` (the page checker's reader lint reads it so).
+    pub fn audience(mut self, audience: Audience) -> Self {
+        self.audience = audience;
+        self
     }
     /// The same, `<stem>.json` holding `json` (serialized) instead of `data`.
     pub fn json(mut self, json: impl Into<String>) -> Self {
@@ -215,6 +249,8 @@ pub struct Merge {
     /// What the file is, for the index: `every GM file`.
     pub about: String,
     pub part: String,
+    /// Who reads the merged file (its part's readers).
+    pub audience: Audience,
     /// Pad every item to an even page count so each starts on an odd page in duplex printing.
     pub pad_to_even: bool,
 }

@@ -229,6 +229,7 @@ impl Kind for CaseKind {
                     title: "Case packets — GM files".into(),
                     about: "every GM file, each starting on a fresh sheet in duplex".into(),
                     part: "gm".into(),
+                    audience: crate::Audience::Gm,
                     pad_to_even: true,
                 },
                 Merge {
@@ -236,6 +237,7 @@ impl Kind for CaseKind {
                     title: "Case packets — player handouts".into(),
                     about: "every player handout".into(),
                     part: "handout".into(),
+                    audience: crate::Audience::Player,
                     pad_to_even: false,
                 },
             ],
@@ -275,15 +277,18 @@ pub fn document_of(cx: &Checked, req: &Request, case: &roller::Case) -> Result<D
         format!("Case {n}"),
         data.into(),
     )
+    .audience(crate::Audience::Gm)
     .json(pretty)
     .parts(vec![
         PdfPart {
             name: "gm".into(),
             title: format!("Case {n} — GM file"),
+            audience: crate::Audience::Gm,
         },
         PdfPart {
             name: "handout".into(),
             title: format!("Case {n} — player handout"),
+            audience: crate::Audience::Player,
         },
     ])
     .bookmark(format!("Case {n} — {}", case.victim.victim.name))

@@ -288,6 +288,7 @@ impl Kind for DetectiveKind {
             format!("{} — {} detective", det.name, det.class),
             data.into(),
         )
+        .audience(crate::Audience::Player)
         .json(pretty)
         .bookmark(format!("{} ({})", det.name, det.class))
         .summary(json!({

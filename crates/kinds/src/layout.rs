@@ -204,7 +204,8 @@ impl Kind for LayoutKind {
             self.template(),
             self.spec.title.clone(),
             m.into(),
-        ))
+        )
+        .audience(crate::Audience::Gm))
     }
 }
 

@@ -326,6 +326,7 @@ impl Kind for NpcKind {
             "Stock NPC cards".to_owned()
         };
         Ok(Document::new(stem, "npc/cards", title.clone(), data.into())
+            .audience(crate::Audience::Player)
             .json(pretty)
             .bookmark(title.clone())
             .summary(json!({
@@ -337,6 +338,7 @@ impl Kind for NpcKind {
             .parts(vec![PdfPart {
                 name: "cards".into(),
                 title,
+                audience: crate::Audience::Player,
             }]))
     }
 
@@ -352,6 +354,7 @@ impl Kind for NpcKind {
                 title: "NPC cards".into(),
                 about: "every sheet of cards, to print and cut".into(),
                 part: "cards".into(),
+                audience: crate::Audience::Player,
                 pad_to_even: false,
             }],
         }

@@ -155,6 +155,13 @@ impl Kind for SheetKind {
             .ok_or_else(|| Error::Bug(format!("there is no sheet {i}")))?;
         let mut data = character_data(cx, req, Value::Null)?;
         data["sheet"] = stem.into();
-        Ok(Document::new(stem, template, title, data))
+        Ok(
+            Document::new(stem, template, title, data).audience(if stem == "gm-case" {
+                // The GM's case sheet is the GM's; the character and caseload sheets are the players'.
+                crate::Audience::Gm
+            } else {
+                crate::Audience::Player
+            }),
+        )
     }
 }

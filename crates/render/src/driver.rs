@@ -265,7 +265,7 @@ fn run_locked(
         .iter()
         .map(|m| {
             let mut h = sha2::Sha256::new();
-            h.update(format!("{} (batch {})\n{}\n", m.title, req.seed, m.pad_to_even).as_bytes());
+            h.update(format!("{}\n{}\n", merged_title(m, req), m.pad_to_even).as_bytes());
             h
         })
         .collect();
@@ -378,6 +378,16 @@ fn run_locked(
             .filter(|((_, inputs), _)| !inputs.is_empty())
             .filter_map(|((m, inputs), print)| {
                 merged.push(serde_json::json!({ "rel": m.rel, "about": m.about }));
+                if super::pages::enabled() {
+                    let found = super::pages::reader::metadata(
+                        m.audience,
+                        &merged_title(m, req),
+                        None,
+                        &[],
+                    );
+                    let at = (format!("{}: {}", kind.name(), m.rel), 1);
+                    super::pages::record(found, |_| at.clone());
+                }
                 // Made from exactly these parts before and still on disk as made: kept, not merged again.
                 if ledger.is_current_from(&m.rel, print) {
                     ledger.keep(&m.rel);
@@ -622,6 +632,7 @@ pub fn render(
                 &format!("blockprint/{}", kind.name()),
                 &doc.title,
                 &doc.parts,
+                doc.audience,
                 &doc.stem,
                 sink,
             )?
@@ -663,6 +674,15 @@ fn pictures(engine: &Engine, p: &blockprint_kind::Pictures) -> Result<Vec<(Strin
     Ok(p.names.iter().cloned().zip(pngs.iter().cloned()).collect())
 }
 
+/// A merged file's PDF title: the GM's names the batch it was rolled from; a player's or a reader's shows
+/// nothing of the program (a seed in a handout's title bar regenerates the GM's secrets).
+fn merged_title(m: &Merge, req: &Request) -> String {
+    match m.audience {
+        blockprint_kind::Audience::Gm => format!("{} (batch {})", m.title, req.seed),
+        _ => m.title.clone(),
+    }
+}
+
 /// Merge the written PDF parts into one print file.
 fn merge_into(
     m: &Merge,
@@ -672,7 +692,7 @@ fn merge_into(
     print: &str,
 ) -> Result<()> {
     let opts = super::merge::Options {
-        title: format!("{} (batch {})", m.title, req.seed),
+        title: merged_title(m, req),
         pad_to_even: m.pad_to_even,
     };
     let sha = write_streamed(&ledger.dir().join(&m.rel), |w| {

@@ -23,8 +23,8 @@ use typst_layout::PagedDocument;
 use typst_pdf::PdfOptions;
 
 use blockprint_content::error::{Error, Result, TemplateDiag, TemplateSpot};
-use blockprint_kind::PdfPart;
 use blockprint_kind::sink::{Event, Sink};
+use blockprint_kind::{Audience, PdfPart};
 
 /// One template file.
 #[derive(Debug, Clone)]
@@ -312,11 +312,13 @@ impl Engine {
         parts: &[PdfPart],
         sink: &dyn Sink,
     ) -> Result<Vec<(String, Vec<u8>)>> {
-        self.pdf_file(template, data, ident, title, parts, title, sink)
+        // Read as player paper (the strictest after the SRD's) when pages are checked.
+        self.pdf_file(template, data, ident, title, parts, Audience::Player, title, sink)
     }
 
     /// [`Engine::pdf`] for the document written as `file` (its path without extension), the name the
-    /// page checker reports ([`super::pages`]); it reads every page here when a run asked for it.
+    /// page checker reports ([`super::pages`]); it reads every page here when a run asked for it, as
+    /// `audience` (or each part's own) reads it ([`super::pages::reader`]).
     #[allow(clippy::too_many_arguments)]
     pub fn pdf_file(
         &self,
@@ -325,6 +327,7 @@ impl Engine {
         ident: &str,
         title: &str,
         parts: &[PdfPart],
+        audience: Audience,
         file: &str,
         sink: &dyn Sink,
     ) -> Result<Vec<(String, Vec<u8>)>> {
@@ -348,7 +351,30 @@ impl Engine {
                         None => (format!("{kind}: {file}.pdf"), page),
                     }
                 };
-                super::pages::record(super::pages::check(&doc), name);
+                // Who reads a page: its part's audience, or the document's.
+                let reader = |page: usize| -> Audience {
+                    parts
+                        .iter()
+                        .filter_map(|p| starts.get(&p.name).map(|&s| (p, s)))
+                        .filter(|&(_, s)| s <= page)
+                        .max_by_key(|&(_, s)| s)
+                        .map_or(audience, |(p, _)| p.audience)
+                };
+                let mut found = super::pages::check(&doc);
+                found.extend(super::pages::reader::lint(&doc, reader));
+                super::pages::record(found, name);
+                // The metadata each file will carry: the part's title, or the document's.
+                let mut meta = Vec::new();
+                if parts.is_empty() {
+                    meta.push(((format!("{kind}: {file}.pdf"), 1), audience, title));
+                }
+                for p in parts.iter().filter(|p| starts.contains_key(&p.name)) {
+                    meta.push(((format!("{kind}: {file}-{}.pdf", p.name), 1), p.audience, &p.title));
+                }
+                for (at, who, title) in meta {
+                    let found = super::pages::reader::metadata_of(&doc, who, title);
+                    super::pages::record(found, |_| at.clone());
+                }
             }
             if parts.is_empty() {
                 doc.info_mut().title = Some(title.into());

@@ -16,7 +16,9 @@
 //! - **rule through text**: a table rule, a crop line or any drawn line crossing a glyph;
 //! - **print-shop geometry** ([`print`]): a crop mark that does not reach the printable area, a card's
 //!   colour that stops at its cut with no bleed, text nearer a card's cut than 3 mm or inside the printer
-//!   margin, a sheet of cards less than half full.
+//!   margin, a sheet of cards less than half full;
+//! - **reader**: what the page's reader should not see, by audience ([`reader`]): seeds, hashes, ids,
+//!   command lines, file names, raw Markdown, placeholders, notation where words serve.
 //!
 //! Templates declare what is intended, with labels the checker reads:
 //! - a box or block labelled `<bp-layer>` may overlap other text and be overlapped (a suit mark printed
@@ -39,6 +41,7 @@ use typst::visualize::{CurveItem, Geometry};
 use typst_layout::PagedDocument;
 
 pub mod print;
+pub mod reader;
 
 /// No text closer than this to the paper's edge (points): 3 mm, where home printers stop.
 pub const EDGE: f64 = 3.0 * MM;
@@ -62,6 +65,8 @@ pub enum Fault {
     RuleThroughText,
     /// Print-shop geometry: crop marks in the printer margin, colour at a card's cut.
     Print,
+    /// What a page's reader should not see ([`reader`]).
+    Reader,
 }
 
 impl Fault {
@@ -73,6 +78,7 @@ impl Fault {
             Fault::Waste => "waste",
             Fault::RuleThroughText => "rule through text",
             Fault::Print => "print-shop",
+            Fault::Reader => "reader",
         }
     }
 }
@@ -424,14 +430,7 @@ fn shape_parts(
     let filled = shape.fill.is_some();
     let colour = coloured(shape.fill.as_ref());
     let line = matches!(shape.geometry, Geometry::Line(_));
-    let mut seg = |a: (f64, f64), b: (f64, f64)| {
-        page.segments.push(Segment {
-            a,
-            b,
-            layer,
-            line,
-        })
-    };
+    let mut seg = |a: (f64, f64), b: (f64, f64)| page.segments.push(Segment { a, b, layer, line });
     match &shape.geometry {
         Geometry::Line(to) => {
             if stroked {
@@ -568,9 +567,8 @@ fn declared(doc: &PagedDocument, names: &[&str]) -> Vec<usize> {
         .query(&Selector::Label(label))
         .iter()
         .filter(|c| {
-            c.to_packed::<MetadataElem>().is_some_and(|m| {
-                matches!(&m.value, Value::Str(s) if names.contains(&s.as_str()))
-            })
+            c.to_packed::<MetadataElem>()
+                .is_some_and(|m| matches!(&m.value, Value::Str(s) if names.contains(&s.as_str())))
         })
         .filter_map(|c| intro.position(c.location()?))
         .map(|p| p.page.get())

@@ -501,6 +501,7 @@ impl Kind for StatusKind {
             format!("Squad status — {}", self.status.year),
             with_meta(cx, req, v),
         )
+        .audience(crate::Audience::Gm)
         .json(pretty)
         .summary(json!({}))
         .bookmark("Squad status"))
@@ -635,6 +636,7 @@ impl Kind for PlanKind {
             "New-case checks, pre-rolled",
             with_meta(cx, req, v),
         )
+        .audience(crate::Audience::Gm)
         .json(pretty)
         .summary(json!({}))
         .bookmark("Plan"))

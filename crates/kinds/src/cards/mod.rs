@@ -371,9 +371,9 @@ fn marks_outside_the_grid(layout: &mut Imposition) {
             grid.page_h,
             grid.margin,
         )
-            .iter()
-            .map(MarkMm::from)
-            .collect();
+        .iter()
+        .map(MarkMm::from)
+        .collect();
     }
 }
 
@@ -396,7 +396,8 @@ fn document(stem: String, title: String, data: &CardsData) -> Result<Document> {
         // The PDF's title, typeset like its pages.
         blockprint_content::text::smart_quotes(&title),
         serde_json::to_value(data).map_err(|e| Error::Bug(e.to_string()))?,
-    ))
+    )
+    .audience(crate::Audience::Player))
 }
 
 /// Apply the imposition's PDF settings: `/ViewerPreferences` (duplex, no print scaling) on sheets, TrimBox

@@ -504,7 +504,12 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
     for e in &fight.entries {
         let dice_text = e.value.value.to_string();
         let d = dist(&dice_text)?;
-        rows.push(vec![q(&e.key.value), dice_text, mean(&d.mean())]);
+        // Said in words where it is more than plain dice (`1d6!` is "one exploding d6").
+        let said = match blockprint_dice::words::dice_words(&dice_text) {
+            Some(w) if blockprint_render::pages::reader::needs_words(&dice_text) => w,
+            _ => dice_text,
+        };
+        rows.push(vec![q(&e.key.value), said, mean(&d.mean())]);
     }
     slots.rows.insert("fight-damage", (vec![6, 3, 2], rows));
 

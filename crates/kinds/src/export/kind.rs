@@ -197,7 +197,7 @@ impl Kind for ExportKind {
     fn document(&self, cx: &Checked, _req: &Request, i: usize) -> Result<Document> {
         let ids = self.table_ids(cx);
         let doc = |stem: String, title: String, data: serde_json::Value, json: Option<String>| {
-            let doc = Document::new(stem, "", title, data);
+            let doc = Document::new(stem, "", title, data).audience(crate::Audience::Gm);
             match json {
                 Some(json) => doc.json(json),
                 None => doc,

@@ -781,6 +781,7 @@ impl Kind for CocKit {
         };
         let title = title(name, req.seed);
         Ok(Document::new(*name, template, title.clone(), data)
+            .audience(crate::Audience::Gm)
             .summary(serde_json::json!({ "document": name, "title": title }))
             .bookmark(title))
     }

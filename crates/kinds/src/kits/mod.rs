@@ -37,6 +37,8 @@ pub struct About {
 pub struct Fill {
     /// The table, lookup or deck.
     pub id: String,
+    /// Its title, which paper prints (the id stays in the Markdown, as an anchor).
+    pub title: String,
     /// The row (`on`) or entry (`key`); empty for the item as a whole.
     pub at: String,
     pub result: String,
@@ -69,6 +71,7 @@ pub fn about(cx: &Checked, g: &str) -> Option<About> {
             .filter(|f| game(&f.id) == g)
             .map(|f| Fill {
                 id: f.id.clone(),
+                title: item_title(cx, &f.id),
                 at: f.at.clone(),
                 result: String::from(&f.result),
                 reason: String::from(&f.reason),
@@ -87,6 +90,17 @@ pub fn about(cx: &Checked, g: &str) -> Option<About> {
             })
             .collect(),
     })
+}
+
+/// The title of the table, lookup, deck or chart `id` (the id itself when none has it).
+pub fn item_title(cx: &Checked, id: &str) -> String {
+    let lib = &cx.lib;
+    lib.table(id)
+        .map(|t| String::from(&t.title))
+        .or_else(|| lib.lookup(id).map(|l| String::from(&l.title)))
+        .or_else(|| lib.deck(id).map(|d| String::from(&d.title)))
+        .or_else(|| lib.chart(id).map(|c| String::from(&c.title)))
+        .unwrap_or_else(|| id.to_owned())
 }
 
 /// A kit page's prose: `content/<game>/kit/<slug>.md` (listed in the `[[kit]]`'s `pages`), parsed by the

@@ -361,7 +361,7 @@ fn cards_doc(stem: &str, title: String, data: &CardsData) -> Result<Document> {
             .filter_map(|b| low_band(b, page_h))
             .collect();
     }
-    Ok(Document::new(stem, CARDS_TEMPLATE, title, data))
+    Ok(Document::new(stem, CARDS_TEMPLATE, title, data).audience(crate::Audience::Player))
 }
 
 /// A footer band of a card sheet kept low: one across the foot starts no higher than [`FOOT`] above
@@ -554,12 +554,15 @@ fn sprint_track(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
         ready: roll(cx, "rbf.ready")?,
         prose: super::prose(cx, GAME, TOKENS_PAGE, &TOKENS)?,
     };
-    Ok(vec![Document::new(
-        "sprint-track",
-        "kit-rbf/sprint",
-        title.clone(),
-        serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?,
-    )])
+    Ok(vec![
+        Document::new(
+            "sprint-track",
+            "kit-rbf/sprint",
+            title.clone(),
+            serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?,
+        )
+        .audience(crate::Audience::Gm),
+    ])
 }
 
 // ---------- PDF boxes ----------

@@ -270,6 +270,7 @@ pub fn document(cx: &Checked, req: &Request) -> Result<Document> {
     );
     Ok(
         Document::new("rbf-odds", "kit-rbf/odds", card.title.clone(), m.into())
+            .audience(crate::Audience::Gm)
             .bookmark(card.title),
     )
 }

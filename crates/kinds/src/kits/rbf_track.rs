@@ -303,7 +303,8 @@ fn track_doc(cx: &Checked, req: &Request, t: &Track) -> Result<Document> {
         "kit-rbf/track",
         title,
         serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?,
-    ))
+    )
+    .audience(crate::Audience::Gm))
 }
 
 /// ` †` after the heading of an editorial fill.

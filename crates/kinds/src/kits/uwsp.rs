@@ -222,7 +222,7 @@ pub fn card_document(
     let mut data = serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?;
     put(&mut data, "about", about.clone());
     kit_sheet(&mut data)?;
-    Ok(Document::new(stem, template, title, data))
+    Ok(Document::new(stem, template, title, data).audience(crate::Audience::Player))
 }
 
 /// Set `key` of a JSON object (documents' data are objects).
@@ -248,12 +248,10 @@ pub fn sheet_document(
     if let serde_json::Value::Object(o) = data {
         m.extend(o);
     }
-    Ok(Document::new(
-        stem,
-        template,
-        title,
-        serde_json::Value::Object(m),
-    ))
+    Ok(
+        Document::new(stem, template, title, serde_json::Value::Object(m))
+            .audience(crate::Audience::Gm),
+    )
 }
 
 /// The print boxes and viewer preferences of a card document (the card engine's own finishing); a sheet
@@ -381,15 +379,7 @@ fn bands(f: &Frame) -> Vec<Band> {
     };
     // (1) Under the marks, as wide as the cards.
     let under = bottom + b + mark_gap(ph - bottom - b, f.margin) + MARK_LEN + FOOTER_PAD;
-    push(
-        left,
-        under,
-        1,
-        right - left,
-        0,
-        ph - edge - under,
-        false,
-    );
+    push(left, under, 1, right - left, 0, ph - edge - under, false);
     // (2) Between the marks under the cards.
     let y2 = bottom + b + FOOTER_PAD;
     push(

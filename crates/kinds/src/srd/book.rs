@@ -15,7 +15,9 @@ use blockprint_content::check::{Fill, Report};
 use blockprint_content::prose::{self, Block, Found, RefKind};
 use blockprint_content::text::smart_quotes;
 use blockprint_content::{Book, Library, game};
-pub use blockprint_render::markdown::{Part, parts};
+pub use blockprint_dice::words::dice_words;
+use blockprint_render::markdown::{Part, parts};
+use blockprint_render::pages::reader::needs_words;
 
 /// Appendix pages of the Markdown book, in order: (file stem, title).
 pub const APPENDICES: [(&str, &str); 4] = [
@@ -52,6 +54,7 @@ pub struct BookMeta {
     pub author: String,
     pub language: String,
     pub credits: Option<String>,
+    pub edition: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -187,13 +190,22 @@ pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option
             author: smart_quotes(&book.author),
             language: book.language.clone(),
             credits: book.credits.as_deref().map(smart_quotes),
+            edition: book.edition.as_deref().map(smart_quotes),
         },
         chapters,
         tables,
         lookups: reference
             .lookups
             .into_iter()
-            .map(|l| (l.id.clone(), l))
+            .map(|mut l| {
+                // A reader reads dice in words where the notation is more than plain dice (`1d6!`).
+                for e in &mut l.entries {
+                    if let Some(w) = dice_words(&e.value).filter(|_| needs_words(&e.value)) {
+                        e.value = w;
+                    }
+                }
+                (l.id.clone(), l)
+            })
             .collect(),
         decks: reference
             .decks
@@ -218,6 +230,21 @@ pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option
     })
 }
 
+/// A result's inline rolls as a reader reads them: plain dice kept (`1d6`), other notation in words
+/// (`2d10kl1` is "the lower of two d10").
+fn spoken(parts: Vec<Part>) -> Vec<Part> {
+    parts
+        .into_iter()
+        .map(|p| match p {
+            Part::Roll { text } => match dice_words(&text).filter(|_| needs_words(&text)) {
+                Some(words) => Part::Text { text: words },
+                None => Part::Roll { text },
+            },
+            p => p,
+        })
+        .collect()
+}
+
 fn srd_table(t: &TableData, lib: &Library) -> SrdTable {
     SrdTable {
         id: t.id.clone(),
@@ -231,7 +258,9 @@ fn srd_table(t: &TableData, lib: &Library) -> SrdTable {
             .iter()
             .map(|r| SrdRow {
                 on: r.on.clone(),
-                parts: parts(&r.result, |id| lib.table(id).map(|t| t.title.clone())),
+                parts: spoken(parts(&r.result, |id| {
+                    lib.table(id).map(|t| t.title.clone())
+                })),
                 probability: r.probability.clone(),
                 approx: r.approx,
                 editorial: r.editorial.is_some(),

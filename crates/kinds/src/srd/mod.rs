@@ -57,7 +57,8 @@ impl Kind for SrdKind {
             "srd/srd",
             book.title.clone(),
             serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?,
-        ))
+        )
+        .audience(crate::Audience::Reader))
     }
     fn markdown(
         &self,

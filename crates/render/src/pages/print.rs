@@ -243,7 +243,10 @@ fn text_near_cut(n: usize, page: &Page, out: &mut Vec<Offence>) {
                 n,
                 (b.x0, b.y0),
                 Fault::Overflow,
-                format!("text {:.2} mm from the card's cut (at least 3 mm)", gap / MM),
+                format!(
+                    "text {:.2} mm from the card's cut (at least 3 mm)",
+                    gap / MM
+                ),
                 &run.text,
             ));
         }
