@@ -122,10 +122,9 @@ fn watch_git(root: &Path) {
         if let Some(p) = git(
             root,
             &["rev-parse", "--path-format=absolute", "--git-path", &f],
-        ) {
-            if Path::new(&p).exists() {
-                println!("cargo::rerun-if-changed={p}");
-            }
+        ) && Path::new(&p).exists()
+        {
+            println!("cargo::rerun-if-changed={p}");
         }
     }
 }

@@ -598,8 +598,8 @@ fn poppler_draws_the_values_and_lists_only_embedded_fonts() {
     for paper in [Paper::A4, Paper::Letter] {
         let tmp = tempdir(&format!("poppler-{paper:?}"));
         let dir = tmp.path();
-        let (pdf, fields) = write_filled(&dir, paper);
-        poppler_checks(&dir, &pdf, &fields);
+        let (pdf, fields) = write_filled(dir, paper);
+        poppler_checks(dir, &pdf, &fields);
     }
 }
 
@@ -713,7 +713,7 @@ fn qpdf_checks_the_filled_form() {
     }
     let tmp = tempdir("qpdf");
     let dir = tmp.path();
-    let (pdf, _) = write_filled(&dir, Paper::Letter);
+    let (pdf, _) = write_filled(dir, Paper::Letter);
     let o = Command::new("qpdf")
         .arg("--check")
         .arg(&pdf)
@@ -731,7 +731,7 @@ fn qpdf_checks_the_filled_form() {
 fn pypdf_reads_the_values_in_every_script() {
     let tmp = tempdir("pypdf");
     let dir = tmp.path();
-    let (pdf, _) = write_filled(&dir, Paper::A4);
+    let (pdf, _) = write_filled(dir, Paper::A4);
     let Some(fields) = crate::support::pypdf_fields(&pdf) else {
         return;
     };

@@ -57,7 +57,13 @@ fn the_application_crate_has_no_clap_no_http_and_prints_nothing() {
     }
     let found = lines_naming(
         "crates/app/src",
-        &["println!", "print!(", "eprint", "std::io::stdout", "std::io::stderr"],
+        &[
+            "println!",
+            "print!(",
+            "eprint",
+            "std::io::stdout",
+            "std::io::stderr",
+        ],
     );
     assert!(found.is_empty(), "crates/app prints:\n{}", found.join("\n"));
     // Nor do the library crates below it: what they have to say goes to a Sink.

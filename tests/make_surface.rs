@@ -627,7 +627,7 @@ fn an_option_a_kind_does_not_take_is_refused_naming_its_options() {
     let mut all: Vec<String> = make
         .get_subcommands()
         .chain(cmd.find_subcommand("build"))
-        .flat_map(|c| long_flags(c))
+        .flat_map(long_flags)
         .collect();
     all.sort();
     all.dedup();

@@ -652,7 +652,7 @@ fn fillables(dir: &Path) -> (PathBuf, PathBuf, Vec<form::FormField>) {
 fn qpdf_finds_no_fault_in_the_fillable_forms() {
     let tmp = tempdir("qpdf");
     let dir = tmp.path();
-    let (filled, blank, _) = fillables(&dir);
+    let (filled, blank, _) = fillables(dir);
     let Ok(v) = Command::new("qpdf").arg("--version").output() else {
         eprintln!("SKIPPED: qpdf is not installed");
         return;
@@ -686,7 +686,7 @@ fn qpdf_finds_no_fault_in_the_fillable_forms() {
 fn pypdf_reads_the_fields_and_their_values() {
     let tmp = tempdir("pypdf");
     let dir = tmp.path();
-    let (filled, _, _) = fillables(&dir);
+    let (filled, _, _) = fillables(dir);
     let Some(fields) = crate::support::pypdf_fields(&filled) else {
         return;
     };
@@ -706,7 +706,7 @@ fn pypdf_reads_the_fields_and_their_values() {
 fn poppler_renders_the_filled_values() {
     let tmp = tempdir("poppler");
     let dir = tmp.path();
-    let (filled, blank, fields) = fillables(&dir);
+    let (filled, blank, fields) = fillables(dir);
     if Command::new("pdftoppm").arg("-v").output().is_err() {
         eprintln!("SKIPPED: pdftoppm is not installed");
         return;

@@ -76,12 +76,17 @@ fn missing(path: &Path) -> Vec<String> {
                 if let Ok(k) = page.get(b"StructParents").and_then(Object::as_i64)
                     && !keys.contains(&k)
                 {
-                    out.push(format!("page {n}'s structure key {k} is not in the parent tree"));
+                    out.push(format!(
+                        "page {n}'s structure key {k} is not in the parent tree"
+                    ));
                 }
             }
         }
     }
-    let lang = catalog.get_deref(b"Lang", &doc).map(text).unwrap_or_default();
+    let lang = catalog
+        .get_deref(b"Lang", &doc)
+        .map(text)
+        .unwrap_or_default();
     if lang.is_empty() {
         out.push("no /Lang".into());
     }

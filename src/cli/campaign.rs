@@ -135,7 +135,13 @@ pub(super) fn run(cmd: CampaignCommand) -> Result<()> {
             common,
             weeks,
             format,
-        } => session::plan(&open(&common.content)?, &folder(&common), weeks, &format, sink)?,
+        } => session::plan(
+            &open(&common.content)?,
+            &folder(&common),
+            weeks,
+            &format,
+            sink,
+        )?,
         CampaignCommand::Packets(c) => {
             session::packets(&open(&c.content)?, &folder(&c), sink)?;
             Vec::new()
@@ -177,4 +183,3 @@ pub struct NewArgs {
     #[arg(long, short)]
     pub quiet: bool,
 }
-

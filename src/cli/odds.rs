@@ -10,8 +10,8 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use serde::Serialize;
 
-use crate::dice::question::{Op, parse_number, parse_question};
 use crate::dice::caret::escaped;
+use crate::dice::question::{Op, parse_number, parse_question};
 use crate::dice::{self, Dist, DistError, Expr};
 
 use super::Status;

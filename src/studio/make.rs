@@ -123,10 +123,15 @@ pub(crate) struct Progress {
     error: Option<String>,
 }
 
+/// A PNG file's bytes.
+type Png = Vec<u8>;
+/// Each preview's PNG, with the hash of the page it was drawn from.
+type Previews = Vec<(u128, Png)>;
+
 #[derive(Default)]
 struct Made {
     /// Each preview's PNG, with the hash of the page it was drawn from.
-    previews: Vec<(u128, Vec<u8>)>,
+    previews: Previews,
     /// Pages of the previewed document.
     pages: usize,
     /// Where each page of the previewed document is: its PDF (relative to the output folder) and
@@ -734,7 +739,7 @@ fn typeset_previews(
     cx: &crate::generators::Checked,
     request: &crate::generators::Request,
     drawn: &[(u128, Vec<u8>)],
-) -> Result<(Vec<(u128, Vec<u8>)>, usize, crate::generators::Document)> {
+) -> Result<(Previews, usize, crate::generators::Document)> {
     let engine = project.engine()?;
     let doc = kind.document(cx, request, 0)?;
     let typeset = engine.typeset(&format!("{}.typ", doc.template), &kind.pdf_data(&doc))?;
@@ -766,7 +771,7 @@ fn typeset_previews(
         todo.iter().copied().step_by(2).collect(),
         todo.iter().copied().skip(1).step_by(2).collect(),
     ];
-    let drawn_now: Vec<Result<Vec<(usize, Vec<u8>)>>> = std::thread::scope(|scope| {
+    let drawn_now: Vec<Result<Vec<(usize, Png)>>> = std::thread::scope(|scope| {
         let workers: Vec<_> = halves
             .iter()
             .map(|half| scope.spawn(|| half.iter().map(|&i| Ok((i, draw(i)?))).collect()))
@@ -799,7 +804,7 @@ pub(crate) fn refresh_latest(app: &App) -> Option<u32> {
         j.state.borrow().phase == "done" && j.made.lock().is_ok_and(|m| !m.previews.is_empty())
     })?;
     let loaded = app.loaded();
-    let r = (|| -> Result<(Vec<(u128, Vec<u8>)>, usize)> {
+    let r = (|| -> Result<(Previews, usize)> {
         let project = loaded
             .project
             .as_ref()

@@ -155,8 +155,9 @@ pub fn serve(opts: Options) -> Result<()> {
             out.display()
         )));
     }
-    opts.log
-        .event(Event::Note("studio: reading the content and templates …".into()));
+    opts.log.event(Event::Note(
+        "studio: reading the content and templates …".into(),
+    ));
     let project = open(opts.content.as_deref(), opts.templates.as_deref());
     let app = Arc::new(App {
         token: token()?,

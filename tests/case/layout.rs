@@ -130,7 +130,14 @@ fn long_unbroken_text_stays_inside_every_box() {
     for paper in ["a4", "letter"] {
         data["paper"] = paper.into();
         let pdf = engine
-            .pdf("case/case.typ", &data, "layout", "layout", &[], &blockprint::app::Silent)
+            .pdf(
+                "case/case.typ",
+                &data,
+                "layout",
+                "layout",
+                &[],
+                &blockprint::app::Silent,
+            )
             .unwrap()
             .remove(0)
             .1;
@@ -154,7 +161,14 @@ fn long_unbroken_text_stays_inside_every_box() {
     let mut plain = sample;
     plain["paper"] = "a4".into();
     let pdf = engine
-        .pdf("case/case.typ", &plain, "layout", "layout", &[], &blockprint::app::Silent)
+        .pdf(
+            "case/case.typ",
+            &plain,
+            "layout",
+            "layout",
+            &[],
+            &blockprint::app::Silent,
+        )
         .unwrap()
         .remove(0)
         .1;

@@ -646,7 +646,9 @@ space = 2
 #[test]
 fn track_fixtures_are_located() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/check");
-    let cases: [(&str, &[(&str, u64, u64)]); 4] = [
+    // Each fixture with the (file, line, column) of every fault it plants.
+    type Spots = [(&'static str, u64, u64)];
+    let cases: [(&str, &Spots); 4] = [
         ("track_order", &[("track_order", 9, 5)]),
         (
             "track_path",

@@ -17,8 +17,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use blockprint_content::error::{Error, Result};
 use blockprint_content::Library;
+use blockprint_content::error::{Error, Result};
 use blockprint_kind::sink::{Event, Sink};
 use blockprint_kinds::campaign::kind::{CampaignCases, PlanKind, Status, StatusKind};
 use blockprint_kinds::campaign::{self, Campaign, Member, STATE_FILE, Setup, file};
@@ -166,7 +166,13 @@ fn load(f: &Folder, cx: &Checked, sink: &dyn Sink) -> Result<Loaded> {
 /// For a command that writes no state of its own (`status`, `plan`, `packets`): when the history is being
 /// rewritten, write the sheets and packets again and save the rewritten state. Returns whether it did
 /// (so `packets` has nothing left to do).
-fn settle(engine: &Engine, cx: &Checked, f: &Folder, loaded: &Loaded, sink: &dyn Sink) -> Result<bool> {
+fn settle(
+    engine: &Engine,
+    cx: &Checked,
+    f: &Folder,
+    loaded: &Loaded,
+    sink: &dyn Sink,
+) -> Result<bool> {
     if loaded.rewrite.is_none() {
         return Ok(false);
     }

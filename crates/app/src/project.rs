@@ -126,10 +126,11 @@ impl Project {
         templates: Templates,
         registry: Registry,
     ) -> Result<Self> {
-        let (lib, mut report) = blockprint_content::check::load_and_check(&root).map_err(|e| Error::Io {
-            path: PathBuf::from(root.label()),
-            source: e,
-        })?;
+        let (lib, mut report) =
+            blockprint_content::check::load_and_check(&root).map_err(|e| Error::Io {
+                path: PathBuf::from(root.label()),
+                source: e,
+            })?;
         for k in registry.kinds() {
             blockprint_content::check::requires::check(
                 &lib,
@@ -235,7 +236,13 @@ impl Project {
             let seen = self.registry.kinds().any(|r| r.name() == k.name())
                 && (k.requires_always() || reqs.touched_by(&self.cx.lib));
             if !seen {
-                blockprint_content::check::requires::check(&self.cx.lib, k.name(), &reqs, true, &mut extra);
+                blockprint_content::check::requires::check(
+                    &self.cx.lib,
+                    k.name(),
+                    &reqs,
+                    true,
+                    &mut extra,
+                );
             }
         }
         errors.extend(extra.into_iter().filter(Diagnostic::is_error));
@@ -307,7 +314,13 @@ impl Project {
             let kind = def.configure(cx, options)?;
             // A configured kind may read more than its base (random NPCs need more than stock ones).
             let mut extra = Vec::new();
-            blockprint_content::check::requires::check(&cx.lib, kind.name(), &kind.requires(), true, &mut extra);
+            blockprint_content::check::requires::check(
+                &cx.lib,
+                kind.name(),
+                &kind.requires(),
+                true,
+                &mut extra,
+            );
             extra.retain(Diagnostic::is_error);
             if !extra.is_empty() {
                 return Err(Error::Content {

@@ -271,7 +271,11 @@ pub struct OddsOptions {
 
 /// `chase odds` as a command of its own: the systems, each with its options, and [`OddsOptions`].
 #[derive(Debug, clap::Parser)]
-#[command(name = "odds", bin_name = "blockprint chase odds", no_binary_name = true)]
+#[command(
+    name = "odds",
+    bin_name = "blockprint chase odds",
+    no_binary_name = true
+)]
 struct OddsLine {
     #[command(subcommand)]
     system: SystemArgs,

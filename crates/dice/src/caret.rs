@@ -58,7 +58,13 @@ pub fn locate(src: &str, at: Range<usize>, message: &str, hint: Option<&str>) ->
 
 /// The text form: `kind: message`, the expression and the caret line each after `  | `, then `  =
 /// help: hint` when there is one; every line ends with a newline.
-pub fn render(kind: &str, src: &str, at: Range<usize>, message: &str, hint: Option<&str>) -> String {
+pub fn render(
+    kind: &str,
+    src: &str,
+    at: Range<usize>,
+    message: &str,
+    hint: Option<&str>,
+) -> String {
     let l = locate(src, at, message, hint);
     let mut out = format!("{kind}: {}\n  | {}\n  | {}\n", l.message, l.source, l.caret);
     if let Some(h) = &l.hint {
@@ -73,7 +79,13 @@ mod tests {
 
     #[test]
     fn control_characters_are_escaped_and_the_caret_sits_under_them() {
-        let text = render("error[bad_dice]", "1d6\u{7}x", 3..4, "bad\u{1b}[31m", Some("h\u{7}"));
+        let text = render(
+            "error[bad_dice]",
+            "1d6\u{7}x",
+            3..4,
+            "bad\u{1b}[31m",
+            Some("h\u{7}"),
+        );
         assert_eq!(
             text,
             "error[bad_dice]: bad\\u{1b}[31m\n  | 1d6\\u{7}x\n  |    ^^^^^\n  = help: h\\u{7}\n"

@@ -119,8 +119,14 @@ pub fn schema<O: KindOptions>() -> Value {
 /// the options, the engine, the request and whether to stay quiet.
 /// Runs after a configured kind wrote its files: the content, the options, the engine, the request, whether
 /// the run is quiet, and the sink that takes what it has to say.
-pub type After<O> =
-    fn(&Checked, &O, &blockprint_render::Engine, &Request, bool, &dyn crate::sink::Sink) -> Result<()>;
+pub type After<O> = fn(
+    &Checked,
+    &O,
+    &blockprint_render::Engine,
+    &Request,
+    bool,
+    &dyn crate::sink::Sink,
+) -> Result<()>;
 
 /// A registered kind: the kind `build` makes, and how to make it with options.
 pub trait KindDef: Send + Sync {

@@ -335,10 +335,10 @@ fn run_locked(
             pending.insert(done.index, done);
             // Flush what is now in order: the spool and the merge lists stay in item order.
             while let Some(d) = pending.remove(&next_in_order) {
-                if let (Some(w), Some(row)) = (spool.as_mut(), &d.row) {
-                    if let Err(e) = std::io::Write::write_all(w, row.as_bytes()) {
-                        first_error.get_or_insert(Error::io(&spool_path, e));
-                    }
+                if let (Some(w), Some(row)) = (spool.as_mut(), &d.row)
+                    && let Err(e) = std::io::Write::write_all(w, row.as_bytes())
+                {
+                    first_error.get_or_insert(Error::io(&spool_path, e));
                 }
                 for (k, part) in d.merge_parts.into_iter().enumerate() {
                     if let Some((rel, sha)) = part {

@@ -313,7 +313,16 @@ impl Engine {
         sink: &dyn Sink,
     ) -> Result<Vec<(String, Vec<u8>)>> {
         // Read as player paper (the strictest after the SRD's) when pages are checked.
-        self.pdf_file(template, data, ident, title, parts, Audience::Player, title, sink)
+        self.pdf_file(
+            template,
+            data,
+            ident,
+            title,
+            parts,
+            Audience::Player,
+            title,
+            sink,
+        )
     }
 
     /// [`Engine::pdf`] for the document written as `file` (its path without extension), the name the

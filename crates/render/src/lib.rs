@@ -43,6 +43,6 @@ pub fn template_files() -> Vec<(String, &'static include_dir::File<'static>)> {
     out
 }
 
-pub use blockprint_kind::{Format, Paper};
 /// Where a run reports what it did: see [`blockprint_kind::sink`].
 pub use blockprint_kind::sink;
+pub use blockprint_kind::{Format, Paper};

@@ -673,7 +673,7 @@ pub fn check(doc: &PagedDocument) -> Vec<Offence> {
                 }
             }
         }
-        out[before..].sort_by(|a, b| a.fault.cmp(&b.fault));
+        out[before..].sort_by_key(|a| a.fault);
     }
     orphan_headings(doc, &pages, &marginal, &mut out);
     out.sort_by(|a, b| a.page.cmp(&b.page).then(a.fault.cmp(&b.fault)));
@@ -805,16 +805,16 @@ fn overprint(n: usize, page: &Page, out: &mut Vec<Offence>) {
                     x > TOUCH && y > TOUCH && !leaning
                 })
             });
-            if let Some(ib) = hit {
-                if reported.insert((a.min(b), a.max(b))) {
-                    out.push(offence(
-                        n,
-                        (ib.rect.x0, ib.rect.y0),
-                        Fault::Overprint,
-                        format!("text printed over “{}”", short(&rb.text)),
-                        &ra.text,
-                    ));
-                }
+            if let Some(ib) = hit
+                && reported.insert((a.min(b), a.max(b)))
+            {
+                out.push(offence(
+                    n,
+                    (ib.rect.x0, ib.rect.y0),
+                    Fault::Overprint,
+                    format!("text printed over “{}”", short(&rb.text)),
+                    &ra.text,
+                ));
             }
         }
     }

@@ -196,10 +196,8 @@ impl Bbb {
             return *c;
         }
         let profile = |u: usize| (self.quarry.check(u).dice, self.pursuer.check(u).dice);
-        let mut c = [0; 4];
-        for u in 0..4 {
-            c[u] = (0..=u).find(|&v| profile(v) == profile(u)).unwrap_or(u);
-        }
+        let c: [usize; 4] =
+            std::array::from_fn(|u| (0..=u).find(|&v| profile(v) == profile(u)).unwrap_or(u));
         let _ = self.class.set(c);
         c
     }

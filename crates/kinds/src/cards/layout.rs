@@ -556,7 +556,7 @@ mod tests {
         for (bleed, gutter) in [(0, 0), (0, 3 * MM), (3 * MM, 0), (3_175, 3 * MM)] {
             for p in [Paper::A4, Paper::Letter] {
                 let mut s = sheet(p, bleed, gutter);
-                s.margin = 1 * MM;
+                s.margin = MM;
                 let g = s.grid().unwrap();
                 assert!(!g.front_marks.is_empty());
                 for m in &g.front_marks {

@@ -296,6 +296,10 @@ pub struct CardSide {
 /// A card face of the kit.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "a kit holds a few dozen faces, made once and serialized for the template"
+)]
 pub enum Face {
     /// An action card: one side, or two (Bolt: `inverted` printed upside down on the lower half).
     Action {

@@ -137,7 +137,13 @@ pub(super) fn load_needed(bytes: &[u8]) -> Option<lopdf::Result<Document>> {
             .unwrap_or(b"");
         match (kind, dict) {
             (b"Catalog", Some(d)) => {
-                for key in [&b"Pages"[..], b"Names", b"Dests", b"StructTreeRoot", b"Lang"] {
+                for key in [
+                    &b"Pages"[..],
+                    b"Names",
+                    b"Dests",
+                    b"StructTreeRoot",
+                    b"Lang",
+                ] {
                     if let Ok(v) = d.get(key) {
                         references(v, &mut refs);
                     }

@@ -355,7 +355,10 @@ fn copies_only_what_pages_need_and_resolves_inherited_attributes() {
         .collect();
     // One structure tree: a Document element, a Part per input, each input's element.
     assert_eq!(types.iter().filter(|t| **t == b"StructTreeRoot").count(), 1);
-    assert_eq!(types.iter().filter(|t| **t == b"StructElem").count(), 1 + 3 + 3);
+    assert_eq!(
+        types.iter().filter(|t| **t == b"StructElem").count(),
+        1 + 3 + 3
+    );
     // One catalog, the page tree (root and one leaf), 8 pages, outline root and 3 items, Info.
     assert_eq!(types.iter().filter(|t| **t == b"Catalog").count(), 1);
     assert_eq!(types.iter().filter(|t| **t == b"Pages").count(), 2);
@@ -563,12 +566,10 @@ fn reads_only_needed_objects_from_classic_files_and_falls_back_otherwise() {
             .values()
             .any(|o| o.type_name().is_ok_and(|t| t == b"StructElem"))
     );
-    assert!(
-        needed
-            .objects
-            .values()
-            .all(|o| !o.type_name().is_ok_and(|t| t == b"Outlines" || t == b"Metadata"))
-    );
+    assert!(needed.objects.values().all(|o| {
+        !o.type_name()
+            .is_ok_and(|t| t == b"Outlines" || t == b"Metadata")
+    }));
     let mut modern = Vec::new();
     pdf(&[A4], false, |_, _| ())
         .save_modern(&mut modern)
@@ -641,11 +642,7 @@ fn merges_typst_output() {
     assert_eq!(pages_of_links(5), [pages[&6]]);
     assert_eq!(pages_of_links(6), [pages[&5]]);
     let text = String::from_utf8_lossy(&bytes);
-    for gone in [
-        "/Metadata",
-        "/Names",
-        "Typst",
-    ] {
+    for gone in ["/Metadata", "/Names", "Typst"] {
         assert!(!text.contains(gone), "{gone} was copied");
     }
     assert_eq!(
