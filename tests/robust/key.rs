@@ -29,16 +29,17 @@ fn the_printed_key_remakes_cases_numbered_past_9999() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
+    // The key lives in the case's JSON (and Markdown), not on the GM's paper.
     let gm = d.join("batch/cases/1976-10000/1976-10000-gm.pdf");
     let text = pdf_extract::extract_text(&gm).unwrap();
-    let key = text
-        .lines()
-        .find_map(|l| l.split("rerun: ").nth(1))
-        .expect("a rerun key in the footer");
-    let key: Vec<&str> = key
-        .split(" · ")
-        .next()
-        .unwrap()
+    assert!(!text.contains("rerun") && !text.contains("--first-number"));
+    let json: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(d.join("batch/cases/1976-10000/1976-10000.json")).unwrap(),
+    )
+    .unwrap();
+    let key: Vec<&str> = json["rerun"]
+        .as_str()
+        .expect("a rerun key in the JSON")
         .split_whitespace()
         .collect();
     assert_eq!(

@@ -269,9 +269,26 @@ fn run(
         tl: 0.0,
         rise: 0.0,
     };
+    // Marked content open around the glyphs: a span's /ActualText (tagged PDFs: an emoji flag drawn as two
+    // glyphs, a ligature) is the text of its first glyph, the others stand for nothing, as readers do.
+    // A soft hyphen's stays the printed hyphen: the tests read printed lines.
+    let mut marked: Vec<Option<(String, bool)>> = Vec::new();
     for op in &content.operations {
         let a = &op.operands;
         match op.operator.as_str() {
+            "BMC" => marked.push(None),
+            "BDC" => marked.push(
+                a.get(1)
+                    .and_then(|d| d.as_dict().ok())
+                    .and_then(|d| d.get(b"ActualText").ok())
+                    .and_then(|t| t.as_str().ok())
+                    .map(actual_text)
+                    .filter(|t| t != "\u{AD}")
+                    .map(|t| (t, false)),
+            ),
+            "EMC" => {
+                marked.pop();
+            }
             "q" => stack.push(ctm),
             "Q" => ctm = stack.pop().unwrap_or(ctm0),
             "cm" => ctm = mul(&matrix(a), &ctm),
@@ -364,7 +381,14 @@ fn run(
                                         && trm[3] > 0.0,
                                     font: f.name.clone(),
                                     code,
-                                    text: f.unicode.get(&code).cloned().unwrap_or_default(),
+                                    text: match marked.iter_mut().rev().find_map(|m| m.as_mut()) {
+                                        Some((_, true)) => String::new(),
+                                        Some((actual, used)) => {
+                                            *used = true;
+                                            actual.clone()
+                                        }
+                                        None => f.unicode.get(&code).cloned().unwrap_or_default(),
+                                    },
                                 });
                                 let space = if !f.two_byte && code == 32 { t.tw } else { 0.0 };
                                 let tx = (w0 * size + t.tc + space) * t.th;
@@ -441,4 +465,19 @@ pub fn pages(pdf: &[u8]) -> Vec<Page> {
         });
     }
     out
+}
+
+/// A PDF text string: UTF-16BE after its byte order mark, else (near enough) Latin-1; without the
+/// zero-width joiners and spaces a break opportunity adds (they print nothing).
+fn actual_text(bytes: &[u8]) -> String {
+    let text: String = match bytes {
+        [0xFE, 0xFF, rest @ ..] => String::from_utf16_lossy(
+            &rest
+                .chunks(2)
+                .map(|c| (u16::from(c[0]) << 8) | u16::from(*c.get(1).unwrap_or(&0)))
+                .collect::<Vec<u16>>(),
+        ),
+        _ => bytes.iter().map(|&b| char::from(b)).collect(),
+    };
+    text.replace(['\u{2060}', '\u{200B}'], "")
 }
