@@ -653,15 +653,26 @@ pub fn packets(project: &Project, f: &Folder, sink: &dyn Sink) -> Result<()> {
     packets_of(engine, cx, &loaded.camp, f.quiet, sink)
 }
 
-/// Write the status (a caseload sheet per detective and the squad calendar, with the rates so far) into
-/// DIR/status/ in `formats`.
-pub fn status(project: &Project, f: &Folder, formats: &[Format], sink: &dyn Sink) -> Result<()> {
-    let started = Instant::now();
-    let _lock = lock(&f.dir, sink)?;
+/// The folder locked (the lock held while the result lives), its campaign loaded and its packets settled:
+/// where status and plan start.
+fn open_settled<'p>(
+    project: &'p Project,
+    f: &Folder,
+    sink: &dyn Sink,
+) -> Result<(Option<FolderLock>, &'p Checked, Loaded, &'p Engine)> {
+    let held = lock(&f.dir, sink)?;
     let cx = checked(project)?;
     let loaded = load(f, cx, sink)?;
     let engine = project.engine()?;
     settle(engine, cx, f, &loaded, sink)?;
+    Ok((held, cx, loaded, engine))
+}
+
+/// Write the status (a caseload sheet per detective and the squad calendar, with the rates so far) into
+/// DIR/status/ in `formats`.
+pub fn status(project: &Project, f: &Folder, formats: &[Format], sink: &dyn Sink) -> Result<()> {
+    let started = Instant::now();
+    let (_lock, cx, loaded, engine) = open_settled(project, f, sink)?;
     let camp = &loaded.camp;
     let status = campaign::kind::status(cx, camp)?;
     let kind = StatusKind { status };
@@ -692,11 +703,7 @@ pub fn plan(
     formats: &[Format],
     sink: &dyn Sink,
 ) -> Result<Vec<String>> {
-    let _lock = lock(&f.dir, sink)?;
-    let cx = checked(project)?;
-    let loaded = load(f, cx, sink)?;
-    let engine = project.engine()?;
-    settle(engine, cx, f, &loaded, sink)?;
+    let (_lock, cx, loaded, engine) = open_settled(project, f, sink)?;
     let camp = &loaded.camp;
     let plan = campaign::kind::plan(camp, weeks)?;
     let said = vec![format!(
