@@ -566,8 +566,10 @@ fn build_finishes_the_other_kinds_when_one_fails() {
     let dir = tempfile::tempdir().unwrap();
     let templates = dir.path().join("templates");
     std::fs::create_dir_all(templates.join("tables")).unwrap();
-    // A template of one's own that cannot be read: the tables kind fails, nothing else does.
+    // Templates of one's own that cannot be read: the tables and sheet kinds fail, nothing else does.
     std::fs::write(templates.join("tables/tables.md.j2"), "{{ nope() }}\n").unwrap();
+    std::fs::create_dir_all(templates.join("sheet")).unwrap();
+    std::fs::write(templates.join("sheet/caseload.typ"), "#nope()\n").unwrap();
     let out = dir.path().join("out");
     let o = blockprint(&[
         "build",
@@ -583,25 +585,29 @@ fn build_finishes_the_other_kinds_when_one_fails() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     let err = crate::support::stderr(&o);
+    // The summary names each failed kind, in registration order, with the first line of its error.
+    let summary = err
+        .split_once("2 failed (the error below is the first):\n")
+        .unwrap_or_else(|| panic!("no summary: {err}"))
+        .1;
+    let lines: Vec<&str> = summary.lines().take(2).collect();
     assert!(
-        err.contains("1 failed: tables (the error below is the first)"),
+        lines[0].starts_with("  sheet: ") && lines[0].contains("nope"),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with("  tables: ") && lines[1].contains("nope"),
         "{err}"
     );
     assert!(err.contains("tables/tables.md.j2"), "{err}");
-    for made in [
-        "cases",
-        "srd",
-        "sheet",
-        "kits/bbb",
-        "kits/rbf",
-        "export/csv",
-    ] {
+    for made in ["cases", "srd", "kits/bbb", "kits/rbf", "export/csv"] {
         assert!(
             out.join(made).join("manifest.json").exists(),
             "{made} was not made"
         );
     }
     assert!(!out.join("tables/manifest.json").exists());
+    assert!(!out.join("sheet/manifest.json").exists());
 }
 
 /// An option a kind does not take is refused, whichever other command takes it: every kind of the

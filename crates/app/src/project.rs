@@ -408,7 +408,16 @@ impl Project {
             }
             let offered = kind.requires_always() || kind.requires().touched_by(&cx.lib);
             let req = self.request(kind, batch, output, sink)?;
-            if !offered || kind.count(cx, &req)? == 0 {
+            let count = if offered { kind.count(cx, &req) } else { Ok(0) };
+            // A kind that cannot say what it makes has failed; the others are made all the same.
+            let count = match count {
+                Ok(n) => n,
+                Err(e) => {
+                    runs.push((kind, req, Some(e)));
+                    continue;
+                }
+            };
+            if count == 0 {
                 if !output.quiet {
                     sink.event(Event::Skipped(format!(
                         "skipped {}: the content offers nothing for it",
@@ -417,7 +426,7 @@ impl Project {
                 }
                 continue;
             }
-            runs.push((kind, req));
+            runs.push((kind, req, None));
         }
         // Kinds write into folders of their own, so two run at once: the SRD's one long compile no
         // longer leaves a core idle while the small kinds wait behind it. Each kind's files are what it
@@ -430,6 +439,17 @@ impl Project {
         // One kind's failure never stops the others: every kind is made, and the failures are reported
         // at the end in registration order (the first is the error returned, and its exit code the run's).
         let failed: std::sync::Mutex<Vec<(usize, Error)>> = std::sync::Mutex::new(Vec::new());
+        let mut early = Vec::new();
+        let runs: Vec<(&dyn Kind, Request)> = runs
+            .into_iter()
+            .enumerate()
+            .map(|(i, (kind, req, e))| {
+                if let Some(e) = e {
+                    early.push((i, e));
+                }
+                (kind, req)
+            })
+            .collect();
         std::thread::scope(|scope| {
             for _ in 0..workers {
                 scope.spawn(|| {
@@ -438,6 +458,9 @@ impl Project {
                         let Some((kind, req)) = runs.get(i) else {
                             break;
                         };
+                        if early.iter().any(|(j, _)| *j == i) {
+                            continue;
+                        }
                         let opts = driver_options(output, kind.formats().to_vec());
                         if let Err(e) = driver::run(kind, cx, req, engine, &opts, sink)
                             && let Ok(mut f) = failed.lock()
@@ -451,23 +474,26 @@ impl Project {
         let mut failed = failed
             .into_inner()
             .map_err(|_| Error::Bug("a build worker panicked".into()))?;
+        failed.extend(early);
         failed.sort_by_key(|(i, _)| *i);
         let mut failed = failed.into_iter();
         let Some((first_i, first)) = failed.next() else {
             return Ok(());
         };
-        let mut names = vec![runs[first_i].0.name().to_owned()];
+        // The summary names each failed kind with the first line of its error; every error but the
+        // first is printed in full before it, and the first after it, as the run's error.
+        let mut lines = vec![summary_line(runs[first_i].0, &first)];
         for (i, e) in failed {
             sink.event(Event::Failed(e.to_string()));
-            names.push(runs[i].0.name().to_owned());
+            lines.push(summary_line(runs[i].0, &e));
         }
-        if names.len() > 1 || runs.len() > 1 {
+        if lines.len() > 1 || runs.len() > 1 {
             sink.event(Event::Note(format!(
-                "build made {} of {} kinds; {} failed: {} (the error below is the first)",
-                runs.len() - names.len(),
+                "build made {} of {} kinds; {} failed (the error below is the first):\n{}",
+                runs.len() - lines.len(),
                 runs.len(),
-                names.len(),
-                names.join(", ")
+                lines.len(),
+                lines.join("\n")
             )));
         }
         Err(first)
@@ -626,4 +652,12 @@ fn driver_options(output: &Output, formats: Vec<Format>) -> driver::Options {
         force: output.force,
         command: output.command.clone(),
     }
+}
+
+/// One failed kind in `build`'s summary: its name and the first line of its error.
+fn summary_line(kind: &dyn Kind, e: &Error) -> String {
+    let text = e.to_string();
+    let first = text.lines().next().unwrap_or_default();
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    format!("  {}: {first}", kind.name())
 }
