@@ -31,6 +31,7 @@ mod kits;
 mod make_surface;
 mod npc;
 mod odds;
+mod own_tables;
 mod pages;
 mod pipeline;
 mod reliability;

@@ -62,7 +62,7 @@ pub(super) fn run(content: &super::ContentArg, json: bool, verbose: bool) -> Sta
         );
         let s = &report.stats;
         outln!(
-            "checked {} ({} covered), {}, {}, {} in {}: {}, {}, {}{}",
+            "checked {} ({} covered), {}, {}, {} in {}: {}, {}, {}{}{}",
             count(s.tables, "table"),
             count(s.outcomes, "outcome"),
             count(s.lookups, "lookup"),
@@ -71,6 +71,10 @@ pub(super) fn run(content: &super::ContentArg, json: bool, verbose: bool) -> Sta
             label,
             count(report.errors(), "error"),
             count(report.warnings(), "warning"),
+            match report.notes() {
+                0 => String::new(),
+                n => format!("{}, ", count(n, "note")),
+            },
             count(report.editorial.len(), "editorial fill"),
             if verbose || report.editorial.is_empty() {
                 ""

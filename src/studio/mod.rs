@@ -506,7 +506,7 @@ pub(crate) fn diagnostics(project: &Project) -> Shown {
     let ds = &project.report().diagnostics;
     Shown {
         errors: ds.iter().filter(|d| d.is_error()).count(),
-        warnings: ds.iter().filter(|d| !d.is_error()).count(),
+        warnings: ds.iter().filter(|d| d.is_warning()).count(),
         items: ds
             .iter()
             .map(|d| format!("{}:{}:{}: {}", d.file, d.line, d.column, d.message))

@@ -15,6 +15,8 @@ use crate::Source;
 pub enum Severity {
     Error,
     Warning,
+    /// Not a problem: something `check` tells the author (a table of their own the book leaves out).
+    Note,
 }
 
 /// What kind of problem a diagnostic reports. The JSON name is the snake_case variant name.
@@ -82,6 +84,9 @@ pub enum Kind {
     BadClaim,
     /// Block quotes, lists, emphasis and links in a chapter nested deeper than every output can set.
     TooDeep,
+    /// A note, not a problem: a table of the GM's own (outside the rules' namespaces, or imported) that no
+    /// chapter places, and what the book does with it.
+    OwnTable,
 }
 
 impl Kind {
@@ -125,6 +130,11 @@ impl Diagnostic {
 
     pub fn warning(kind: Kind, sources: &[Source], loc: &Loc, message: impl Into<String>) -> Self {
         Self::at(Severity::Warning, kind, sources, loc, message.into())
+    }
+
+    /// A note at `loc`: no problem, something the author should know.
+    pub fn note(kind: Kind, sources: &[Source], loc: &Loc, message: impl Into<String>) -> Self {
+        Self::at(Severity::Note, kind, sources, loc, message.into())
     }
 
     fn at(severity: Severity, kind: Kind, sources: &[Source], loc: &Loc, message: String) -> Self {
@@ -178,6 +188,14 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+
+    pub fn is_warning(&self) -> bool {
+        self.severity == Severity::Warning
+    }
+
+    pub fn is_note(&self) -> bool {
+        self.severity == Severity::Note
+    }
 }
 
 /// Sort diagnostics into a stable reading order: by file, then position, then kind.
@@ -209,6 +227,7 @@ pub fn render_text_styled(diags: &[Diagnostic], sources: &[Source], colour: bool
         let mut cs = match d.severity {
             Severity::Error => CsDiagnostic::error(),
             Severity::Warning => CsDiagnostic::warning(),
+            Severity::Note => CsDiagnostic::note(),
         }
         .with_code(d.kind.name())
         .with_message(visible(&d.message));
@@ -300,6 +319,7 @@ fn header_severity(head: &str) -> Option<codespan_reporting::diagnostic::Severit
         ("internal error", Cs::Bug),
         ("error", Cs::Error),
         ("warning", Cs::Warning),
+        ("note", Cs::Note),
     ] {
         if let Some(rest) = head.strip_prefix(word) {
             let tagged = (rest.starts_with('[') && rest.ends_with(']'))
@@ -350,11 +370,16 @@ fn sev(d: &Diagnostic) -> &'static str {
     match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
+        Severity::Note => "note",
     }
 }
 
-/// `{"errors": [D…], "warnings": [D…]}`.
+/// `{"errors": [D…], "warnings": [D…], "notes": [D…]}`.
 pub fn render_json(diags: &[Diagnostic]) -> serde_json::Value {
-    let (errors, warnings): (Vec<_>, Vec<_>) = diags.iter().partition(|d| d.is_error());
-    serde_json::json!({ "errors": errors, "warnings": warnings })
+    let of = |s: Severity| diags.iter().filter(|d| d.severity == s).collect::<Vec<_>>();
+    serde_json::json!({
+        "errors": of(Severity::Error),
+        "warnings": of(Severity::Warning),
+        "notes": of(Severity::Note),
+    })
 }

@@ -23,7 +23,7 @@ pub use load::{
 };
 pub use model::{
     Book, Chapter, ClaimColumn, ClaimRow, ClaimedOdds, Deck, Entry, EntryValue, Kit, Located,
-    Lookup, Npc, RANKS, Row, Ruling, SUITS, SuitMeanings, Table, Unit, ValueKind,
+    Lookup, Npc, OwnTables, RANKS, Row, Ruling, SUITS, SuitMeanings, Table, Unit, ValueKind,
 };
 pub use model::{Challenge, Feature, Side, Space, Start, Track};
 pub use model::{Chart, ChartRow};

@@ -111,7 +111,7 @@ fn with_path(e: io::Error, path: &Path) -> io::Error {
     io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
 
-fn collect_embedded(dir: &Dir<'static>, out: &mut Vec<(String, Vec<u8>)>) {
+pub(crate) fn collect_embedded(dir: &Dir<'static>, out: &mut Vec<(String, Vec<u8>)>) {
     for f in dir.files() {
         let path = f.path().to_string_lossy().replace('\\', "/");
         if !is_hidden(&path) {
@@ -796,6 +796,7 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
             note: t.note,
             editorial: t.editorial,
             keys_of: t.keys_of.map(|k| located(file, k)),
+            imported: t.imported,
             rows,
             rows_loc,
         });
@@ -900,6 +901,7 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
             language: b.language.unwrap_or_else(|| "en".to_owned()),
             credits: b.credits,
             edition: b.edition,
+            own_tables: b.own_tables.unwrap_or_default(),
             order: b.chapters.into_iter().map(|c| located(file, c)).collect(),
             chapters: Vec::new(),
         });

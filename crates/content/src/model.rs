@@ -149,6 +149,7 @@ pub(crate) struct BookDoc {
     pub language: Option<String>,
     pub credits: Option<String>,
     pub edition: Option<String>,
+    pub own_tables: Option<OwnTables>,
     pub chapters: Vec<Spanned<String>>,
 }
 
@@ -177,6 +178,7 @@ pub(crate) struct TableDoc {
     pub note: Option<String>,
     pub editorial: Option<String>,
     pub keys_of: Option<Spanned<String>>,
+    pub imported: Option<String>,
     pub rows: Spanned<Vec<Spanned<RowDoc>>>,
 }
 
@@ -316,6 +318,9 @@ pub struct Table {
     pub editorial: Option<String>,
     /// Every row's result must be a key of this lookup (e.g. a charge names a sentencing entry).
     pub keys_of: Option<Located<String>>,
+    /// Where an imported table came from (`blockprint import` writes it: the format and the file). An
+    /// imported table needs no place in a book.
+    pub imported: Option<String>,
     pub rows: Vec<Row>,
     /// Where the `rows` array is written.
     pub rows_loc: Loc,
@@ -416,10 +421,24 @@ pub struct Book {
     /// The edition as a reader names it (`First edition, 2026`): the cover and the colophon print it,
     /// where a program would print the content's hash.
     pub edition: Option<String>,
+    /// What the book does with the tables that are the GM's own (outside the rules' namespaces, or
+    /// imported) and that no chapter places: leave them out, or print them in Appendix A.
+    pub own_tables: OwnTables,
     /// Chapter slugs as listed, with where each is listed.
     pub order: Vec<Located<String>>,
     /// The chapters found, in listed order (missing ones are left out and reported).
     pub chapters: Vec<Chapter>,
+}
+
+/// `own_tables` of a `[[book]]`: what the book does with tables of the GM's own that no chapter places.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OwnTables {
+    /// `own_tables = "leave-out"` (the default): the book does not print them.
+    #[default]
+    LeaveOut,
+    /// `own_tables = "appendix"`: Appendix A prints them after the tables the chapters place.
+    Appendix,
 }
 
 /// One Markdown chapter: front matter title and the body that follows it.

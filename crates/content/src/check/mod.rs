@@ -39,7 +39,11 @@ impl Report {
         self.diagnostics.iter().filter(|d| d.is_error()).count()
     }
     pub fn warnings(&self) -> usize {
-        self.diagnostics.len() - self.errors()
+        self.diagnostics.iter().filter(|d| d.is_warning()).count()
+    }
+    /// Notes: not problems, things `check` tells the author (a table of their own left out of the book).
+    pub fn notes(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_note()).count()
     }
 }
 

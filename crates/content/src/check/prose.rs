@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::{Diagnostic, Kind, Loc};
 use crate::prose::{Found, MAX_NESTING, RefKind, parse};
-use crate::{Book, Library, Located, game};
+use crate::{Book, Library, Located, OwnTables, game};
 
 pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
     if lib.books.is_empty() {
@@ -134,8 +134,75 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
         }
     }
     // A book places its own game's items (`bbb.…` for the book `bbb.srd`); another game's tables (a
-    // chase kit's) are printed by that game's kit, not by this book.
+    // chase kit's) are printed by that game's kit, not by this book. Of its game, a table is the rules'
+    // when its namespace (`bbb.homicide` of `bbb.homicide.district`) is one the rules use: one of the
+    // built-in content's, or one a chapter places a table from. A table outside them, or imported, is the
+    // GM's own: it needs no place, and `check` notes what the book does with it.
     let games: BTreeSet<&str> = lib.books.iter().map(|b| game(&b.id.value)).collect();
+    let mut rules_namespaces: Option<BTreeSet<String>> = None;
+    let mut rules_namespace = |id: &str| {
+        rules_namespaces
+            .get_or_insert_with(|| {
+                let mut set = builtin_namespaces().clone();
+                set.extend(
+                    placed
+                        .iter()
+                        .filter(|(of, _)| *of == RefKind::Table)
+                        .map(|(_, id)| namespace(id).to_owned()),
+                );
+                set
+            })
+            .contains(namespace(id))
+    };
+    for t in &lib.tables {
+        let id = &t.id;
+        if !games.contains(game(&id.value)) || placed.contains(&(RefKind::Table, id.value.clone()))
+        {
+            continue;
+        }
+        let why = if t.imported.is_some() {
+            "it is imported".to_owned()
+        } else if !rules_namespace(&id.value) {
+            format!(
+                "no table of the rules has an id starting `{}.`",
+                namespace(&id.value)
+            )
+        } else {
+            continue;
+        };
+        let Some(book) = lib.books.iter().find(|b| game(&b.id.value) == game(&id.value)) else {
+            continue;
+        };
+        let (what, hint) = match book.own_tables {
+            OwnTables::LeaveOut => (
+                "leaves it out",
+                format!(
+                    "to print it, put `{{table:{}}}` on a line of its own in a chapter, or set `own_tables = \"appendix\"` in the `[[book]]` to print every such table in Appendix A",
+                    id.value
+                ),
+            ),
+            OwnTables::Appendix => (
+                "prints it in Appendix A (`own_tables = \"appendix\"`)",
+                format!(
+                    "to print it in a chapter instead, put `{{table:{}}}` on a line of its own there",
+                    id.value
+                ),
+            ),
+        };
+        out.push(
+            Diagnostic::note(
+                Kind::OwnTable,
+                &lib.sources,
+                &id.loc,
+                format!(
+                    "table `{}` is your own ({why}) and no chapter places it: the book `{}` {what}",
+                    id.value, book.id.value
+                ),
+            )
+            .with_table(&id.value)
+            .with_hint(hint),
+        );
+    }
     let unplaced = |of: RefKind, id: &Located<String>, out: &mut Vec<Diagnostic>| {
         if games.contains(game(&id.value)) && !placed.contains(&(of, id.value.clone())) {
             let what = format!("{of:?}").to_lowercase();
@@ -155,7 +222,9 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
         }
     };
     for t in &lib.tables {
-        unplaced(RefKind::Table, &t.id, out);
+        if t.imported.is_none() && rules_namespace(&t.id.value) {
+            unplaced(RefKind::Table, &t.id, out);
+        }
     }
     for l in &lib.lookups {
         unplaced(RefKind::Lookup, &l.id, out);
@@ -177,6 +246,31 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
             .with_hint("put `{npcs}` on a line of its own in the chapter about NPCs"),
         );
     }
+}
+
+/// The namespace of an id: its game and the segment after it (`bbb.homicide` of
+/// `bbb.homicide.district`; an id of one or two segments is its own namespace).
+fn namespace(id: &str) -> &str {
+    match id.match_indices('.').nth(1) {
+        Some((i, _)) => &id[..i],
+        None => id,
+    }
+}
+
+/// The namespaces of the built-in content's tables: the rules'. Read once from the embedded content.
+fn builtin_namespaces() -> &'static BTreeSet<String> {
+    static SET: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+    SET.get_or_init(|| {
+        let mut files = Vec::new();
+        crate::load::collect_embedded(&crate::load::EMBEDDED, &mut files);
+        files.retain(|(p, _)| p.ends_with(".toml"));
+        files.sort();
+        let (lib, _) = crate::load_files(files);
+        lib.tables
+            .iter()
+            .map(|t| namespace(&t.id.value).to_owned())
+            .collect()
+    })
 }
 
 fn hint(book: &Book, anchors: Option<&Vec<String>>) -> String {

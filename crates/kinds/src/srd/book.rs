@@ -14,7 +14,7 @@ use crate::data::{self, DeckData, LookupData, NpcData, TableData};
 use blockprint_content::check::{Fill, Report};
 use blockprint_content::prose::{self, Block, Found, RefKind};
 use blockprint_content::text::smart_quotes;
-use blockprint_content::{Book, Library, game};
+use blockprint_content::{Book, Library, OwnTables, game};
 pub use blockprint_dice::words::dice_words;
 use blockprint_render::markdown::{Part, parts};
 use blockprint_render::pages::reader::needs_words;
@@ -169,6 +169,20 @@ pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option
             }
         }
     }
+    // The GM's own tables no chapter places (the checker lets only those go unplaced): Appendix A prints
+    // them after the placed ones when the book asks for it (`own_tables = "appendix"`), else the book
+    // leaves them out, their editorial fills with them.
+    let unplaced: Vec<String> = lib
+        .tables
+        .iter()
+        .map(|t| t.id.value.clone())
+        .filter(|id| ours(id) && !table_order.contains(id))
+        .collect();
+    let mut editorial = reference.editorial;
+    match book.own_tables {
+        OwnTables::Appendix => table_order.extend(unplaced),
+        OwnTables::LeaveOut => editorial.retain(|f| !unplaced.contains(&f.id)),
+    }
     let chapters: Vec<ChapterData> = book
         .chapters
         .iter()
@@ -215,7 +229,7 @@ pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option
         npcs: reference.npcs,
         refs,
         table_order,
-        editorial: reference.editorial,
+        editorial,
         rulings: lib
             .rulings
             .iter()
