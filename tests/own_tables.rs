@@ -137,7 +137,13 @@ fn the_srd_leaves_own_tables_out_or_prints_them_in_appendix_a() {
         std::fs::read_to_string(o.join("srd/block-by-block-srd.md")).unwrap()
     };
     let left_out = srd("left-out");
-    for absent in ["Rain", "Dry spell", "Extra motive", "Jealousy", "a fill of my own"] {
+    for absent in [
+        "Rain",
+        "Dry spell",
+        "Extra motive",
+        "Jealousy",
+        "a fill of my own",
+    ] {
         assert!(!left_out.contains(absent), "{absent} printed");
     }
 
@@ -156,9 +162,7 @@ fn the_srd_leaves_own_tables_out_or_prints_them_in_appendix_a() {
     let a = appendix
         .find("# Appendix A: All tables")
         .expect("appendix A");
-    let b = appendix
-        .find("# Appendix B")
-        .expect("appendix B");
+    let b = appendix.find("# Appendix B").expect("appendix B");
     let all_tables = &appendix[a..b];
     let rain = all_tables
         .find("**Rain** † — roll 1d6")

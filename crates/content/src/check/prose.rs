@@ -135,9 +135,9 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
     }
     // A book places its own game's items (`bbb.…` for the book `bbb.srd`); another game's tables (a
     // chase kit's) are printed by that game's kit, not by this book. Of its game, a table is the rules'
-    // when its namespace (`bbb.homicide` of `bbb.homicide.district`) is one the rules use: one of the
-    // built-in content's, or one a chapter places a table from. A table outside them, or imported, is the
-    // GM's own: it needs no place, and `check` notes what the book does with it.
+    // when its namespace (`bbb.homicide` of `bbb.homicide.district`: the id but its last segment) is one
+    // the rules use: a built-in table's, or one a chapter places a table from. A table outside them, or
+    // imported, is the GM's own: it needs no place, and `check` notes what the book does with it.
     let games: BTreeSet<&str> = lib.books.iter().map(|b| game(&b.id.value)).collect();
     let mut rules_namespaces: Option<BTreeSet<String>> = None;
     let mut rules_namespace = |id: &str| {
@@ -170,7 +170,11 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
         } else {
             continue;
         };
-        let Some(book) = lib.books.iter().find(|b| game(&b.id.value) == game(&id.value)) else {
+        let Some(book) = lib
+            .books
+            .iter()
+            .find(|b| game(&b.id.value) == game(&id.value))
+        else {
             continue;
         };
         let (what, hint) = match book.own_tables {
@@ -248,13 +252,10 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The namespace of an id: its game and the segment after it (`bbb.homicide` of
-/// `bbb.homicide.district`; an id of one or two segments is its own namespace).
+/// The namespace of an id: all of it but its last segment (`bbb.homicide` of `bbb.homicide.district`,
+/// `bbb.names.asian` of `bbb.names.asian.female`, `x` of `x.method`; an id of one segment is its own).
 fn namespace(id: &str) -> &str {
-    match id.match_indices('.').nth(1) {
-        Some((i, _)) => &id[..i],
-        None => id,
-    }
+    id.rsplit_once('.').map_or(id, |(ns, _)| ns)
 }
 
 /// The namespaces of the built-in content's tables: the rules'. Read once from the embedded content.
