@@ -2308,6 +2308,111 @@ fn in_a_real_browser_a_case_packet_is_made_and_previewed_and_a_table_rolled() {
     }
 }
 
+/// Fill a kind's form as a GM would who sets every option: each checkbox ticked, each choice its last,
+/// each multiple choice its first two, each typed field its example; an option the form disables
+/// (it cannot go with one already set) is left as it is. Rolling kinds make two with seed 42.
+const FILL_FORM: &str = r#"
+const fs = document.querySelector('fieldset.options[data-kind="' + arguments[0] + '"]');
+const set = [];
+for (const el of fs.querySelectorAll('[data-path]')) {
+  if (el.disabled) continue;
+  const input = el.dataset.input;
+  if (input === 'checkbox' || input === 'folder') { if (!el.checked) el.click(); }
+  else if (input === 'multi') { for (const o of Array.from(el.options).slice(0, 2)) o.selected = true; }
+  else if (el.tagName === 'SELECT') {
+    const last = el.options[el.options.length - 1];
+    if (last.value === el.value) continue;
+    el.value = last.value;
+  } else if (el.dataset.example) { el.value = el.dataset.example; }
+  else continue;
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  set.push(el.dataset.path);
+}
+const count = fs.querySelector('[data-batch=count]');
+if (count) { count.value = '2'; fs.querySelector('[data-batch=seed]').value = '42'; }
+return set;
+"#;
+
+/// Press Make on the kind chosen and wait for the make to end: its phase and what the result says.
+fn make_in_browser(browser: &Browser) -> (String, String) {
+    browser.click("#make-button");
+    let end = browser.wait_for(
+        "const j = document.querySelector('#result section.job'); \
+         return j && (j.dataset.phase === 'done' || j.dataset.phase === 'failed') && [j.dataset.phase, j.textContent]",
+        Duration::from_secs(300),
+    );
+    (
+        end[0].as_str().unwrap().to_owned(),
+        end[1].as_str().unwrap().to_owned(),
+    )
+}
+
+#[test]
+fn in_a_real_browser_every_kind_makes_from_its_form_as_loaded_and_with_every_option_set() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let kinds: Vec<String> =
+        serde_json::from_str::<Value>(&stdout(&blockprint(&["make", "--list", "--json"])))
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k["name"].as_str().unwrap().to_owned())
+            .collect();
+    assert!(kinds.len() >= 17, "{kinds:?}");
+    let studio = Studio::start(&[]);
+    let base = format!("http://127.0.0.1:{}", studio.port);
+    let mut made = 0;
+    for kind in &kinds {
+        // As loaded: nothing touched but the kind.
+        browser.go(&format!("{base}/"));
+        browser.click(&format!("input[name=kind][value='{kind}']"));
+        let (phase, said) = make_in_browser(&browser);
+        assert_eq!(phase, "done", "`{kind}` from its form as loaded: {said}");
+        made += 1;
+        // Every option set.
+        browser.go(&format!("{base}/"));
+        browser.click(&format!("input[name=kind][value='{kind}']"));
+        let set = browser.run(&FILL_FORM.replace("arguments[0]", &json!(kind).to_string()));
+        let set: Vec<String> = set
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap().to_owned())
+            .collect();
+        let (phase, said) = make_in_browser(&browser);
+        made += 1;
+        assert_eq!(
+            phase, "done",
+            "`{kind}` from its form with {set:?} set: {said}"
+        );
+        // A folder option writes into the make's own folder, never where the page says.
+        if set.iter().any(|p| p.ends_with("png")) {
+            let folder = std::fs::read_dir(&studio.out)
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .find(|p| {
+                    p.file_name()
+                        .unwrap()
+                        .to_string_lossy()
+                        .starts_with(&format!("{made}-"))
+                })
+                .unwrap_or_else(|| panic!("no folder {made}-… for `{kind}`"));
+            let pngs = std::fs::read_dir(folder.join("png"))
+                .map(|d| d.count())
+                .unwrap_or(0);
+            assert!(
+                pngs > 0,
+                "`{kind}`: no card pictures in {}",
+                folder.display()
+            );
+        }
+    }
+    assert_eq!(made, 2 * kinds.len());
+}
+
 /// The systems `chase odds --help` lists, in its order.
 fn chase_systems() -> Vec<String> {
     let help = stdout(&blockprint(&["chase", "odds", "--help"]));

@@ -348,6 +348,12 @@ fn export(m: &ArgMatches) -> Result<()> {
         }
         (t, None) => format!("export-{t}"),
     };
+    // The alias takes the CSV export's flags, which are every export's and --excel.
+    if kind != "export-csv" && m.try_get_one::<bool>("excel").ok().flatten() == Some(&true) {
+        return Err(Error::Usage(
+            "--excel applies to CSV only (--to csv); leave it out".into(),
+        ));
+    }
     make(&[kind], None, m)
 }
 

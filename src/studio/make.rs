@@ -158,8 +158,9 @@ pub(crate) struct MakeRequest {
     options: Value,
     #[serde(default = "one")]
     count: u32,
+    /// Any JSON value, so that a seed too big for a number is refused in words, not by the JSON reader.
     #[serde(default)]
-    seed: Option<u64>,
+    seed: Option<Value>,
     #[serde(default)]
     paper: Option<String>,
 }
@@ -173,17 +174,101 @@ fn one() -> u32 {
 pub(crate) struct Field {
     /// The option's place in the options JSON, dotted: `layout.card_size`.
     path: String,
+    /// The option's name in words (its schema's `title`), else its key with spaces.
     label: String,
     help: String,
-    /// `checkbox`, `select`, `number`, `list`, `text` or `group` (a nested object, with `children`).
+    /// `checkbox`, `select`, `multi` (a list chosen from choices), `number`, `list`, `text`, `folder` (a
+    /// checkbox that writes into a folder of the make's own) or `group` (a nested object, with `children`).
     input: &'static str,
     choices: Vec<(String, String)>,
+    /// What a blank choice means (`Any class, rolled`), for an option that may be left out.
+    none: String,
+    /// Values offered as the field is typed (a card size's names).
+    suggest: Vec<String>,
+    /// One valid value, shown as an example (and the value a test fills in).
+    example: String,
     value: String,
     checked: bool,
     nullable: bool,
     /// For a `list`: whether its items are numbers.
     numbers: bool,
+    /// For a `number`: its bounds, if the schema gives them.
+    min: Option<i64>,
+    max: Option<i64>,
+    /// The paths of the options this one cannot be given with (the command line's conflicts).
+    conflicts: Vec<String>,
     children: Vec<Field>,
+}
+
+/// What a form needs beyond the schema: the content's choices (`x-choices` names a list: `classes`,
+/// `decks`, `tables-and-decks`, `games`) and the options each option conflicts with.
+pub(crate) struct FormFacts<'a> {
+    pub lib: &'a crate::content::Library,
+    /// Option key → the keys it conflicts with, both ways.
+    pub conflicts: BTreeMap<String, Vec<String>>,
+}
+
+/// The choices a content list offers a form, each a value and its words.
+pub(crate) fn content_choices(lib: &crate::content::Library, list: &str) -> Vec<(String, String)> {
+    match list {
+        "classes" => crate::roll::detective::classes(lib)
+            .map(|c| {
+                c.entries
+                    .iter()
+                    .map(|e| (e.key.value.to_lowercase(), e.key.value.clone()))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        "decks" => lib
+            .decks
+            .iter()
+            .map(|d| (d.id.value.clone(), d.title.clone()))
+            .collect(),
+        "tables-and-decks" => lib
+            .tables
+            .iter()
+            .map(|t| (t.id.value.clone(), t.title.clone()))
+            .chain(
+                lib.decks
+                    .iter()
+                    .map(|d| (d.id.value.clone(), format!("{} (deck)", d.title))),
+            )
+            .collect(),
+        "games" => vec![("bbb".to_owned(), "Block by Block".to_owned())],
+        _ => Vec::new(),
+    }
+}
+
+/// The facts of one kind's form.
+fn facts<'a>(
+    project: &'a crate::project::Project,
+    def: &dyn crate::generators::KindDef,
+) -> FormFacts<'a> {
+    FormFacts {
+        lib: project.lib(),
+        conflicts: conflicts(def),
+    }
+}
+
+/// Every option key a kind's flags conflict with, both ways (clap declares each conflict on one side).
+pub(crate) fn conflicts(def: &dyn crate::generators::KindDef) -> BTreeMap<String, Vec<String>> {
+    let mut cmd = def.args(clap::Command::new("form").no_binary_name(true));
+    cmd.build();
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for a in cmd.get_arguments() {
+        for c in cmd.get_arg_conflicts_with(a) {
+            for (x, y) in [(a.get_id(), c.get_id()), (c.get_id(), a.get_id())] {
+                let list = out.entry(x.to_string()).or_default();
+                if !list.iter().any(|k| k == y.as_str()) {
+                    list.push(y.to_string());
+                }
+            }
+        }
+    }
+    for list in out.values_mut() {
+        list.sort();
+    }
+    out
 }
 
 /// The schema a `$ref` points at (`#/$defs/Name`), or the schema itself.
@@ -221,8 +306,24 @@ fn types(schema: &Value) -> Vec<String> {
     out
 }
 
+/// A value as a form field shows it.
+fn shown(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items.iter().map(shown).collect::<Vec<_>>().join(", "),
+        other => other.to_string(),
+    }
+}
+
 /// The form of an options schema, each input holding its default.
-pub(crate) fn fields(root: &Value, schema: &Value, defaults: &Value, prefix: &str) -> Vec<Field> {
+pub(crate) fn fields(
+    root: &Value,
+    schema: &Value,
+    defaults: &Value,
+    prefix: &str,
+    facts: &FormFacts,
+) -> Vec<Field> {
     let schema = deref(root, schema);
     let Some(props) = schema.get("properties").and_then(Value::as_object) else {
         return Vec::new();
@@ -236,43 +337,91 @@ pub(crate) fn fields(root: &Value, schema: &Value, defaults: &Value, prefix: &st
         };
         let target = deref(root, v);
         let default = defaults.get(k).unwrap_or(&Value::Null);
-        let help = v
-            .get("description")
-            .or_else(|| target.get("description"))
+        let text = |key: &str| {
+            v.get(key)
+                .or_else(|| {
+                    (!std::ptr::eq(v, target))
+                        .then(|| target.get(key))
+                        .flatten()
+                })
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let help = text("description");
+        // A `$ref`'s target is titled with its type's name (`LayoutOptions`): only the property's own
+        // title is words.
+        let label = v
+            .get("title")
             .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        let label = k.replace('_', " ");
+            .map_or_else(|| k.replace('_', " "), str::to_owned);
         let mut field = Field {
             path: path.clone(),
             label,
             help,
             input: "text",
             choices: Vec::new(),
-            value: match default {
-                Value::Null => String::new(),
-                Value::String(s) => s.clone(),
-                Value::Array(items) => items
-                    .iter()
-                    .map(|i| match i {
-                        Value::String(s) => s.clone(),
-                        other => other.to_string(),
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                other => other.to_string(),
-            },
+            none: text("x-none"),
+            suggest: v
+                .get("x-suggest")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            example: v
+                .get("examples")
+                .and_then(Value::as_array)
+                .and_then(|a| a.first())
+                .map(shown)
+                .unwrap_or_default(),
+            value: shown(default),
             checked: default.as_bool() == Some(true),
             nullable: false,
             numbers: false,
+            min: v
+                .get("minimum")
+                .or_else(|| target.get("minimum"))
+                .and_then(Value::as_i64),
+            max: v
+                .get("maximum")
+                .or_else(|| target.get("maximum"))
+                .and_then(Value::as_i64),
+            conflicts: facts
+                .conflicts
+                .get(k.as_str())
+                .map(|c| {
+                    c.iter()
+                        .map(|c| {
+                            if prefix.is_empty() {
+                                c.clone()
+                            } else {
+                                format!("{prefix}.{c}")
+                            }
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
             children: Vec::new(),
         };
         let mut ts = types(v);
         ts.extend(types(target));
         field.nullable = ts.iter().any(|t| t == "null");
+        let listed = v.get("x-choices").and_then(Value::as_str);
         if target.get("properties").is_some() {
             field.input = "group";
-            field.children = fields(root, target, default, &path);
+            field.children = fields(root, target, default, &path, facts);
+        } else if v.get("x-output-folder").is_some() {
+            field.input = "folder";
+        } else if let Some(list) = listed {
+            field.choices = content_choices(facts.lib, list);
+            field.input = if ts.iter().any(|t| t == "array") {
+                "multi"
+            } else {
+                "select"
+            };
         } else if let Some(consts) = target.get("oneOf").and_then(Value::as_array) {
             field.input = "select";
             field.choices = consts
@@ -312,7 +461,8 @@ struct KindView {
     name: String,
     about: String,
     formats: String,
-    papers: Vec<String>,
+    /// Each paper the kind prints on, its name and its words; empty for a kind that makes no PDF.
+    papers: Vec<(String, String)>,
     rolls: bool,
     fields: Vec<Field>,
 }
@@ -365,9 +515,16 @@ pub(crate) async fn page(State(app): State<Arc<App>>) -> Response {
                     name: info.name.to_string(),
                     about: info.about.to_string(),
                     formats: crate::project::format_list(&info.formats),
-                    papers: info.papers.iter().map(|p| p.name().to_owned()).collect(),
-                    rolls: info.rolls,
-                    fields: fields(&schema, &schema, &defaults, ""),
+                    papers: if info.formats.contains(&Format::Pdf) {
+                        info.papers
+                            .iter()
+                            .map(|p| (p.name().to_owned(), p.words().to_owned()))
+                            .collect()
+                    } else {
+                        Vec::new()
+                    },
+                    rolls: def.rolls(),
+                    fields: fields(&schema, &schema, &defaults, "", &facts(project, def)),
                 });
             }
             (kinds, None, Some(super::diagnostics(project)))
@@ -515,17 +672,10 @@ pub(crate) async fn start(
             &format!("count {}: make 1 to {MAX_COUNT} at a time", req.count),
         );
     }
-    if let Some(s) = req.seed
-        && s > crate::roll::case::MAX_SEED
-    {
-        return refuse(
-            StatusCode::BAD_REQUEST,
-            &format!(
-                "seed {s}: a seed is a whole number up to {}",
-                crate::roll::case::MAX_SEED
-            ),
-        );
-    }
+    let seed = match req.seed.as_ref().map(seed_of).transpose() {
+        Ok(s) => s,
+        Err(why) => return refuse(StatusCode::BAD_REQUEST, &why),
+    };
     let paper = match req.paper.as_deref() {
         None | Some("") => Paper::A4,
         Some(p) => match <Paper as clap::ValueEnum>::from_str(p, true) {
@@ -534,9 +684,9 @@ pub(crate) async fn start(
         },
     };
     let loaded = app.loaded();
-    let rolls = match &loaded.project {
+    let (rolls, schema) = match &loaded.project {
         Ok(p) => match p.registry().def(&req.kind) {
-            Some(d) => d.info().rolls,
+            Some(d) => (d.rolls(), d.schema()),
             None => {
                 return refuse(
                     StatusCode::NOT_FOUND,
@@ -551,6 +701,9 @@ pub(crate) async fn start(
             );
         }
     };
+    if let Err(e) = confine(&schema, &req.options, &app.out, "") {
+        return refuse(StatusCode::BAD_REQUEST, &e.to_string());
+    }
     let Ok(permit) = app.jobs.slots.clone().try_acquire_owned() else {
         return refuse(
             StatusCode::TOO_MANY_REQUESTS,
@@ -560,8 +713,8 @@ pub(crate) async fn start(
             ),
         );
     };
-    let seed = rolls.then(|| req.seed.unwrap_or_else(crate::roll::fresh_seed));
-    let job = match new_job(&app, &req, seed, paper) {
+    let seed = rolls.then(|| seed.unwrap_or_else(crate::roll::fresh_seed));
+    let job = match new_job(&app, &req, seed, paper, &schema) {
         Ok(j) => j,
         Err(e) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
     };
@@ -592,16 +745,58 @@ pub(crate) async fn start(
     (StatusCode::ACCEPTED, Json(serde_json::json!({ "job": id }))).into_response()
 }
 
-fn new_job(app: &App, req: &MakeRequest, seed: Option<u64>, paper: Paper) -> Result<Arc<Job>> {
+/// A seed as the page sends it (a number, or its digits as text), or why it is not one, in words.
+fn seed_of(v: &Value) -> std::result::Result<u64, String> {
+    let max = crate::roll::case::MAX_SEED;
+    let text = match v {
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => s.trim().to_owned(),
+        _ => String::new(),
+    };
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "the seed `{}` is not a whole number: give one from 0 to {max}, such as 42",
+            crate::dice::caret::escaped(&text)
+        ));
+    }
+    match text.parse::<u64>() {
+        Ok(s) if s <= max => Ok(s),
+        _ => Err(format!(
+            "the seed {text} is too big: a seed is a whole number from 0 to {max}"
+        )),
+    }
+}
+
+/// A kind's name as a folder name: letters, digits, `-` and `_`, anything else `_`.
+fn safe_name(kind: &str) -> String {
+    kind.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn new_job(
+    app: &App,
+    req: &MakeRequest,
+    seed: Option<u64>,
+    paper: Paper,
+    schema: &Value,
+) -> Result<Arc<Job>> {
     let mut list = app
         .jobs
         .list
         .lock()
         .map_err(|_| Error::Bug("the studio's job list is poisoned".into()))?;
-    // The next number free in the output folder, so a new run never writes into an old run's folder.
-    let mut id = app.jobs.next.load(Ordering::Relaxed);
-    if id == 0 {
-        id = std::fs::read_dir(&app.out)
+    // The next number free in the output folder, so a new make never writes into an old one's folder,
+    // nor into the folder another studio on the same output folder has just taken: the folder is made
+    // here, and a number taken since the last look is skipped.
+    let taken = |out: &Path| -> u32 {
+        std::fs::read_dir(out)
             .map(|es| {
                 es.flatten()
                     .filter_map(|e| {
@@ -612,20 +807,45 @@ fn new_job(app: &App, req: &MakeRequest, seed: Option<u64>, paper: Paper) -> Res
                     .unwrap_or(0)
             })
             .unwrap_or(0)
-            + 1;
+    };
+    std::fs::create_dir_all(&app.out).map_err(|source| Error::Io {
+        path: app.out.clone(),
+        source,
+    })?;
+    let mut id = app
+        .jobs
+        .next
+        .load(Ordering::Relaxed)
+        .max(taken(&app.out) + 1);
+    let safe = safe_name(&req.kind);
+    // Another make of the same number (a folder `5-srd` beside this `5-case`) is another studio's: the
+    // name that sorts later steps aside, so two studios never share a number.
+    let rival = |out: &Path, id: u32, mine: &str| {
+        std::fs::read_dir(out).is_ok_and(|es| {
+            es.flatten().any(|e| {
+                let n = e.file_name().to_string_lossy().into_owned();
+                n.split_once('-').is_some_and(|(a, _)| a == id.to_string()) && n.as_str() < mine
+            })
+        })
+    };
+    loop {
+        let name = format!("{id}-{safe}");
+        match std::fs::create_dir(app.out.join(&name)) {
+            Ok(()) if !rival(&app.out, id, &name) => break,
+            Ok(()) => {
+                let _ = std::fs::remove_dir(app.out.join(&name));
+                id += 1;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => id += 1,
+            Err(source) => {
+                return Err(Error::Io {
+                    path: app.out.join(name),
+                    source,
+                });
+            }
+        }
     }
     app.jobs.next.store(id + 1, Ordering::Relaxed);
-    let safe: String = req
-        .kind
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
     let job = Arc::new(Job {
         id,
         kind: req.kind.clone(),
@@ -633,7 +853,12 @@ fn new_job(app: &App, req: &MakeRequest, seed: Option<u64>, paper: Paper) -> Res
         seed,
         count: req.count,
         paper: paper.name().to_owned(),
-        options: req.options.clone(),
+        options: confine(
+            schema,
+            &req.options,
+            &app.out.join(format!("{id}-{safe}")),
+            "",
+        )?,
         paper_size: paper,
         state: tokio::sync::watch::Sender::new(Progress {
             phase: "queued",
@@ -648,6 +873,52 @@ fn new_job(app: &App, req: &MakeRequest, seed: Option<u64>, paper: Paper) -> Res
     Ok(job)
 }
 
+/// The options with every folder option (`x-output-folder` in the schema: where the card kinds write
+/// their PNGs) turned from the page's yes or no into a folder inside the make's own: the page never names
+/// a place on the machine, and a request that does is refused.
+fn confine(root: &Value, options: &Value, folder: &Path, prefix: &str) -> Result<Value> {
+    confine_at(root, root, options, folder, prefix)
+}
+
+fn confine_at(
+    root: &Value,
+    schema: &Value,
+    options: &Value,
+    folder: &Path,
+    prefix: &str,
+) -> Result<Value> {
+    let schema = deref(root, schema);
+    let (Some(props), Value::Object(given)) =
+        (schema.get("properties").and_then(Value::as_object), options)
+    else {
+        return Ok(options.clone());
+    };
+    let mut out = given.clone();
+    for (k, v) in props {
+        let Some(value) = given.get(k) else { continue };
+        let path = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        if let Some(name) = v.get("x-output-folder").and_then(Value::as_str) {
+            let confined = match value {
+                Value::Bool(true) => Value::String(folder.join(name).display().to_string()),
+                Value::Bool(false) | Value::Null => Value::Null,
+                _ => {
+                    return Err(Error::Usage(format!(
+                        "the option {path} is a yes or no here: the studio writes into the make's own folder"
+                    )));
+                }
+            };
+            out.insert(k.clone(), confined);
+        } else if deref(root, v).get("properties").is_some() {
+            out.insert(k.clone(), confine_at(root, v, value, folder, &path)?);
+        }
+    }
+    Ok(Value::Object(out))
+}
+
 /// Run one make (on a blocking thread): the kind's files, then the previews of its first document.
 fn make(app: &App, job: &Job, req: &MakeRequest, paper: Paper) -> Result<()> {
     let loaded = app.loaded();
@@ -657,7 +928,8 @@ fn make(app: &App, job: &Job, req: &MakeRequest, paper: Paper) -> Result<()> {
         .map_err(|e| Error::Usage(format!("the content or templates cannot be read: {e}")))?;
     let def = project.def(&req.kind)?;
     let cx = project.checked(&[def.base()])?;
-    let kind = def.configure(cx, &req.options)?;
+    let options = &job.options;
+    let kind = def.configure(cx, options)?;
     let batch = Batch {
         seed: Some(job.seed.unwrap_or(0)),
         count: req.count,
@@ -699,7 +971,7 @@ fn make(app: &App, job: &Job, req: &MakeRequest, paper: Paper) -> Result<()> {
             }
         });
         let r = project.make(
-            &[(req.kind.as_str(), req.options.clone())],
+            &[(req.kind.as_str(), options.clone())],
             &batch,
             &output,
             &JobSink(job),

@@ -38,6 +38,16 @@ impl Paper {
             Paper::UsTrade => "us-trade",
         }
     }
+
+    /// The size in words, as a form offers it: `A4 (210 × 297 mm)`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Paper::A4 => "A4 (210 × 297 mm)",
+            Paper::Letter => "US Letter (8.5 × 11 in)",
+            Paper::A5 => "A5 (148 × 210 mm)",
+            Paper::UsTrade => "US trade paperback (6 × 9 in)",
+        }
+    }
 }
 
 /// Kinds of file a document renders to. `csv` and `txt` files are written by the kind itself

@@ -54,12 +54,17 @@ impl CaseKind {
 pub struct Options {
     /// Year of the case numbers (YYYY-NN).
     #[arg(long, default_value_t = DEFAULT_YEAR, value_parser = clap::value_parser!(i32).range(1900..=2100))]
+    #[schemars(
+        title = "Year",
+        description = "The year the case numbers belong to, 1900 to 2100."
+    )]
     pub year: i32,
     /// How many cases the year holds: the year is cut into this many equal slots and case N comes in
     /// during slot N, so numbers follow the calendar (default: 17, about one case every three weeks as the
     /// rules' weekly 1d6 gives, or the batch's last number if higher). Give the same value to every part
     /// of a batch split across machines.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[schemars(title = "Cases in the year", description = "How many cases the year holds, so case numbers follow the calendar. Blank: 17, about one case every three weeks, or this batch's last number if that is higher. Give the same number to every part of a batch made in parts.", extend("examples" = [24]))]
     pub year_cases: Option<u32>,
 }
 

@@ -57,14 +57,23 @@ impl DetectiveKind {
 pub struct Options {
     /// The class (fighter, rogue, scholar, hotshot); rolled with even odds when left out.
     #[arg(long)]
+    #[schemars(title = "Class", description = "Make every detective of this class. Blank: each one's class is rolled, every class with even odds.", extend("x-choices" = "classes", "x-none" = "Any class, rolled"))]
     pub class: Option<String>,
     /// Also write each character sheet as a filled, still-editable PDF form
     /// (`<stem>-fillable.pdf`, the field names of the blank sheet's fillable copy).
     #[arg(long)]
+    #[schemars(
+        title = "Fillable copies",
+        description = "Also write each character sheet as a filled PDF form that can still be edited."
+    )]
     pub fillable: bool,
     /// The four pregenerated detectives, one per class, as `build` makes them (into `pregenerated/`,
     /// with fillable copies); --seed, --count and --first-number do not apply.
     #[arg(long, conflicts_with_all = ["class", "fillable"])]
+    #[schemars(
+        title = "The four ready-made detectives",
+        description = "One detective of each class, the same every time, as the full set makes them. How many, seed, class and fillable copies do not apply."
+    )]
     pub pregenerated: bool,
 }
 

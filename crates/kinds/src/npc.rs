@@ -92,20 +92,31 @@ fn slug(s: &str) -> String {
 pub struct Options {
     /// The stock NPCs of the content, their HP rolled with the seed.
     #[arg(long, conflicts_with_all = ["role", "class", "level"])]
+    #[schemars(
+        title = "The stock NPCs",
+        description = "The content's stock NPCs, their hit points rolled. Role, class and level do not apply."
+    )]
     pub stock: bool,
     /// The stock NPCs with the HP the SRD prints, as `build` makes them (into `stock-npcs/`); --seed,
     /// --count and --first-number do not apply.
     #[arg(long, conflicts_with_all = ["stock", "role", "class", "level"])]
+    #[schemars(
+        title = "The stock NPCs as the rules print them",
+        description = "The stock NPCs with the hit points the rules book prints. How many, seed, role, class and level do not apply."
+    )]
     pub pregenerated: bool,
     /// Witnesses or suspects only (default: each is either, with even odds).
     #[arg(long, value_enum)]
+    #[schemars(title = "Role", description = "Make only witnesses or only suspects. Blank: each NPC is either, with even odds.", extend("x-none" = "Either, rolled"))]
     pub role: Option<roller::Role>,
     /// The class of every NPC (makes them notable); rolled with even odds when left out.
     #[arg(long)]
+    #[schemars(title = "Class", description = "Give every NPC this class, which makes them notable. Blank: rolled, every class with even odds.", extend("x-choices" = "classes", "x-none" = "Any class, rolled"))]
     pub class: Option<String>,
     /// The level of every NPC: 0 is run-of-the-mill (no class, 1 HP).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20))]
     #[schemars(range(max = 20))]
+    #[schemars(title = "Level", description = "The level of every NPC, 0 to 20; 0 is an ordinary person with no class and 1 hit point. Blank: rolled.", extend("examples" = [3]))]
     pub level: Option<u32>,
 }
 

@@ -26,22 +26,58 @@ function setPath(obj, path, value) {
 function readOptions(fieldset) {
   const options = {};
   for (const el of fieldset.querySelectorAll("[data-path]")) {
+    if (el.disabled) continue;
     const nullable = el.dataset.nullable === "true";
     const v = el.value.trim();
     let value;
     switch (el.dataset.input) {
-      case "checkbox": value = el.checked; break;
+      case "checkbox": case "folder": value = el.checked; break;
       case "number": if (v === "") { if (!nullable) continue; value = null; } else value = Number(v); break;
+      case "multi": value = Array.from(el.selectedOptions, (o) => o.value); break;
       case "list":
         value = v === "" ? [] : v.split(",").map((s) => s.trim()).filter((s) => s !== "");
         if (el.dataset.numbers === "true") value = value.map(Number);
         if (nullable && value.length === 0) value = null;
         break;
-      default: value = v === "" && nullable ? null : el.value;
+      default:
+        if (v === "" && nullable) value = null;
+        else if (v === "") continue; // a blank option that has a default keeps it
+        else value = el.value;
     }
     setPath(options, el.dataset.path, value);
   }
   return options;
+}
+
+// An option given disables the options it cannot go with (the command line's conflicts), so the form
+// cannot ask for what the make would refuse.
+function isSet(el) {
+  if (el.type === "checkbox") return el.checked;
+  if (el.multiple) return el.selectedOptions.length > 0;
+  return el.value.trim() !== "";
+}
+
+function applyConflicts(fieldset) {
+  const all = Array.from(fieldset.querySelectorAll("[data-path]"));
+  const byPath = new Map(all.map((el) => [el.dataset.path, el]));
+  const blocked = new Set();
+  for (const el of all) {
+    if (!el.dataset.conflicts || !isSet(el)) continue;
+    for (const p of el.dataset.conflicts.split(" ")) if (byPath.has(p) && !isSet(byPath.get(p))) blocked.add(p);
+  }
+  for (const el of all) {
+    el.disabled = blocked.has(el.dataset.path);
+    el.closest("label").classList.toggle("blocked", el.disabled);
+  }
+}
+
+// A seed is a whole number from 0 to 2^53 - 1 (what a JSON number holds exactly); anything else is
+// refused here, in words, before it is sent.
+const MAX_SEED = 9007199254740991n;
+function seedProblem(v) {
+  if (!/^[0-9]+$/.test(v)) return "A seed is a whole number such as 42, with no sign, point or letters.";
+  if (BigInt(v) > MAX_SEED) return "A seed is at most 9007199254740991; give a smaller number.";
+  return null;
 }
 
 function showJob(id, into) {
@@ -90,18 +126,31 @@ function setUpMake() {
   };
   for (const r of form.querySelectorAll('input[name="kind"]')) r.addEventListener("change", choose);
   choose();
+  for (const fs of form.querySelectorAll("fieldset.options")) {
+    fs.addEventListener("input", () => applyConflicts(fs));
+    fs.addEventListener("change", () => applyConflicts(fs));
+    applyConflicts(fs);
+  }
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const kind = form.querySelector('input[name="kind"]:checked');
     if (!kind) return;
     const fs = form.querySelector('fieldset.options[data-kind="' + CSS.escape(kind.value) + '"]');
     const body = { kind: kind.value, options: readOptions(fs) };
+    const status = document.getElementById("make-status");
     for (const el of fs.querySelectorAll("[data-batch]")) {
       const v = el.value.trim();
       if (v === "") continue;
+      if (el.dataset.batch === "seed") {
+        const problem = seedProblem(v);
+        if (problem) {
+          status.textContent = problem;
+          el.focus();
+          return;
+        }
+      }
       body[el.dataset.batch] = el.dataset.batch === "paper" ? v : Number(v);
     }
-    const status = document.getElementById("make-status");
     const button = document.getElementById("make-button");
     button.disabled = true;
     status.textContent = "starting";

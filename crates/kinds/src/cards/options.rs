@@ -26,6 +26,7 @@ pub struct LayoutOptions {
         value_name = "SIZE",
         allow_hyphen_values = true
     )]
+    #[schemars(title = "Card size", description = "poker (63 × 88 mm), bridge (57 × 89 mm), tarot (70 × 120 mm), mini (44 × 63 mm), or width x height such as 63x88mm or 2.5x3.5in. Mini cards hold the reference text only under 6 pt.", extend("x-suggest" = ["poker", "bridge", "tarot", "mini"], "examples" = ["bridge"]))]
     pub card_size: String,
     /// Space between cards on a sheet: 0 (cards share their cut lines) or a length such as 3mm.
     #[arg(
@@ -34,6 +35,7 @@ pub struct LayoutOptions {
         value_name = "LENGTH",
         allow_hyphen_values = true
     )]
+    #[schemars(title = "Space between cards", description = "0, so neighbouring cards share a cut line, or a length such as 3mm.", extend("examples" = ["3mm"]))]
     pub gutter: String,
     /// Bleed around each card: its colour runs this far past the cut (0, 3mm, 0.125in). Default: 0 on
     /// sheets, 0.125in with --single. A home printer cannot print to the edge of the paper, so sheets
@@ -42,6 +44,7 @@ pub struct LayoutOptions {
     /// duplex shift that wanders a millimetre never shows a sliver of colour. Print-on-demand services
     /// print full bleed and want 1/8 in past the trim, which --single gives unless told otherwise.
     #[arg(long, value_name = "LENGTH", allow_hyphen_values = true)]
+    #[schemars(title = "Bleed", description = "How far each card's colour runs past its cut line, such as 3mm. Blank: none on sheets (home printers cannot print to the paper's edge), 1/8 inch on one card per page.", extend("examples" = ["3mm"]))]
     pub bleed: Option<String>,
     /// The edge of the paper the printer cannot reach; cards stay inside it.
     #[arg(
@@ -50,26 +53,42 @@ pub struct LayoutOptions {
         value_name = "LENGTH",
         allow_hyphen_values = true
     )]
+    #[schemars(title = "Printer margin", description = "The strip along the paper's edge your printer cannot reach; the cards and their cut marks stay inside it.", extend("examples" = ["6mm"]))]
     pub printer_margin: String,
     /// Columns × rows per sheet, such as 3x3 (default: as many as fit).
     #[arg(long, value_name = "CxR", allow_hyphen_values = true)]
+    #[schemars(title = "Cards per sheet", description = "Columns x rows, such as 3x3. Blank: as many as fit.", extend("examples" = ["2x2"]))]
     pub grid: Option<String>,
     /// How the printer turns the sheet for the backs: long (mirror columns), short (mirror rows) or none.
     #[arg(long, value_enum, default_value = "long")]
+    #[schemars(
+        title = "Two-sided printing",
+        description = "How your printer turns the sheet to print the backs."
+    )]
     pub duplex: Duplex,
     /// Start with a front/back test sheet to measure the printer's duplex offset.
     #[arg(long)]
+    #[schemars(
+        title = "Alignment test sheet first",
+        description = "Start with a front and back test sheet that shows how far your printer shifts the backs."
+    )]
     pub alignment_page: bool,
     /// Move every back by X right and Y down (negative: left, up), e.g. 1.5mm,-0.5mm.
     #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
+    #[schemars(title = "Shift the backs", description = "Move every back right and down by this much to match your printer (negative: left and up), such as 1.5mm,-0.5mm.", extend("examples" = ["1mm,-0.5mm"]))]
     pub back_offset: Option<String>,
     /// One card per page at trim + bleed, fronts and backs interleaved, with TrimBox and BleedBox (for
     /// print-on-demand services); 1/8 in bleed unless --bleed says otherwise.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["grid", "alignment_page"])]
+    #[schemars(
+        title = "One card per page",
+        description = "For print-on-demand services: each card at its cut size plus bleed, fronts and backs in turn. Cards per sheet and the alignment sheet do not apply."
+    )]
     pub single: bool,
     /// Also write one PNG per card face into DIR at 300 dpi, trim + bleed, laid out as --single lays
     /// out a card (1/8 in bleed unless --bleed says otherwise; poker: 825 × 1125 px).
     #[arg(long, value_name = "DIR")]
+    #[schemars(title = "Card pictures", description = "Also a PNG picture of every card face at 300 dpi, for a virtual tabletop or a print service.", extend("x-output-folder" = "png"))]
     pub png: Option<PathBuf>,
 }
 
@@ -171,8 +190,13 @@ impl LayoutOptions {
 #[derive(Debug, Clone, clap::Args, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct DeckOptions {
     /// Deck ids (default: every deck).
+    #[schemars(title = "Decks", description = "Which decks to print. None chosen: every deck.", extend("x-choices" = "decks"))]
     pub ids: Vec<String>,
     #[command(flatten)]
+    #[schemars(
+        title = "Card layout",
+        description = "How the cards sit on the paper and how they are cut and printed."
+    )]
     pub layout: LayoutOptions,
 }
 
@@ -180,12 +204,18 @@ pub struct DeckOptions {
 #[derive(Debug, Clone, clap::Args, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct CardsOptions {
     /// The game: bbb (Block by Block).
+    #[schemars(title = "Game", description = "Whose table cards to print. Blank: Block by Block, the only game with table cards.", extend("x-choices" = "games", "x-none" = "Block by Block"))]
     pub game: Option<String>,
     /// Players: how many sets of approach cards (investigators' and NPCs').
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=12))]
     #[schemars(range(min = 1, max = 12))]
+    #[schemars(title = "Players", description = "How many sets of approach cards to print, one per player, 1 to 12.", extend("examples" = [5]))]
     pub players: u32,
     #[command(flatten)]
+    #[schemars(
+        title = "Card layout",
+        description = "How the cards sit on the paper and how they are cut and printed."
+    )]
     pub layout: LayoutOptions,
 }
 

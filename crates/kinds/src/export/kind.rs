@@ -324,68 +324,108 @@ impl Kind for ExportKind {
     }
 }
 
-/// The options of `make export-*` (and of `blockprint export`, their alias).
+/// The options of `make export-foundry`, `export-foundry-v12` and `export-roll20` (and of
+/// `blockprint export`, their alias).
 #[derive(Debug, Clone, clap::Args, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Options {
     /// Table or deck ids to export (default: all); tables they refer to come along.
+    #[schemars(title = "Tables and decks", description = "Which to export; the tables they roll on come along. None chosen: all of them.", extend("x-choices" = "tables-and-decks"))]
     pub ids: Vec<String>,
-    /// CSV only: begin each comma-separated file with a UTF-8 byte-order mark, so that Excel on Windows
-    /// reads it as UTF-8; nothing else in the files changes.
+}
+
+/// The options of `make export-csv`: those of every export, and the byte-order mark Excel wants.
+#[derive(Debug, Clone, clap::Args, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct CsvOptions {
+    /// Table or deck ids to export (default: all); tables they refer to come along.
+    #[schemars(title = "Tables and decks", description = "Which to export; the tables they roll on come along. None chosen: all of them.", extend("x-choices" = "tables-and-decks"))]
+    pub ids: Vec<String>,
+    /// Begin each comma-separated file with a UTF-8 byte-order mark, so that Excel on Windows reads it
+    /// as UTF-8; nothing else in the files changes.
     #[arg(long)]
     #[serde(default)]
+    #[schemars(
+        title = "For Excel",
+        description = "Mark the files as UTF-8 so that Excel on Windows shows accents and symbols right."
+    )]
     pub excel: bool,
+}
+
+/// What every export's options give: the ids, and whether CSV files begin with a byte-order mark.
+trait ExportOptions {
+    fn ids(&self) -> &[String];
+    fn excel(&self) -> bool;
+}
+
+impl ExportOptions for Options {
+    fn ids(&self) -> &[String] {
+        &self.ids
+    }
+    fn excel(&self) -> bool {
+        false
+    }
+}
+
+impl ExportOptions for CsvOptions {
+    fn ids(&self) -> &[String] {
+        &self.ids
+    }
+    fn excel(&self) -> bool {
+        self.excel
+    }
 }
 
 /// One registered export kind: its base, and the two functions that configure it and print its notes.
 macro_rules! export_def {
-    ($def:ident, $kind:ident, $configure:ident, $notes:ident) => {
-        pub static $def: crate::Declared<Options> = crate::Declared {
+    ($def:ident, $kind:ident, $options:ty, $configure:ident, $notes:ident) => {
+        pub static $def: crate::Declared<$options> = crate::Declared {
             base: &$kind,
             configure: $configure,
             after: Some($notes),
             rolls: false,
         };
-        fn $configure(cx: &Checked, o: &Options) -> Result<Box<dyn Kind>> {
+        fn $configure(cx: &Checked, o: &$options) -> Result<Box<dyn Kind>> {
             configure(&$kind, cx, o)
         }
         fn $notes(
             cx: &Checked,
-            o: &Options,
+            o: &$options,
             _engine: &blockprint_render::Engine,
             _req: &Request,
             quiet: bool,
             sink: &dyn crate::sink::Sink,
         ) -> Result<()> {
-            notes(&$kind, cx, o, quiet, sink)
+            notes(&$kind, cx, o.ids(), quiet, sink)
         }
     };
 }
 
-export_def!(FOUNDRY_DEF, FOUNDRY, configure_foundry, notes_foundry);
+export_def!(
+    FOUNDRY_DEF,
+    FOUNDRY,
+    Options,
+    configure_foundry,
+    notes_foundry
+);
 export_def!(
     FOUNDRY_V12_DEF,
     FOUNDRY_V12,
+    Options,
     configure_foundry_v12,
     notes_foundry_v12
 );
-export_def!(ROLL20_DEF, ROLL20, configure_roll20, notes_roll20);
-export_def!(CSV_DEF, CSV, configure_csv, notes_csv);
+export_def!(ROLL20_DEF, ROLL20, Options, configure_roll20, notes_roll20);
+export_def!(CSV_DEF, CSV, CsvOptions, configure_csv, notes_csv);
 
 /// The kind over every table and deck, or over the ones named and the tables they refer to.
-fn configure(kind: &ExportKind, cx: &Checked, o: &Options) -> Result<Box<dyn Kind>> {
-    if o.excel && kind.target != Target::Csv {
-        return Err(Error::Usage(
-            "--excel applies to CSV only (--to csv); leave it out".into(),
-        ));
-    }
+fn configure(kind: &ExportKind, cx: &Checked, o: &dyn ExportOptions) -> Result<Box<dyn Kind>> {
     let kind = ExportKind {
-        excel: o.excel,
+        excel: o.excel(),
         ..kind.clone()
     };
-    if o.ids.is_empty() {
+    if o.ids().is_empty() {
         return Ok(Box::new(kind));
     }
-    let ids = selection(&cx.lib, kind.target, &o.ids, &mut Vec::new())?;
+    let ids = selection(&cx.lib, kind.target, o.ids(), &mut Vec::new())?;
     Ok(Box::new(kind.only(ids)))
 }
 
@@ -393,15 +433,15 @@ fn configure(kind: &ExportKind, cx: &Checked, o: &Options) -> Result<Box<dyn Kin
 fn notes(
     kind: &ExportKind,
     cx: &Checked,
-    o: &Options,
+    ids: &[String],
     quiet: bool,
     sink: &dyn crate::sink::Sink,
 ) -> Result<()> {
-    if quiet || o.ids.is_empty() {
+    if quiet || ids.is_empty() {
         return Ok(());
     }
     let mut notes = Vec::new();
-    selection(&cx.lib, kind.target, &o.ids, &mut notes)?;
+    selection(&cx.lib, kind.target, ids, &mut notes)?;
     for n in notes {
         sink.event(crate::sink::Event::Note(n));
     }
