@@ -536,6 +536,125 @@ fn ctrl_c_stops_it_cleanly_and_waits_for_a_running_make() {
     assert_eq!(files.len(), 16, "{files:?}");
 }
 
+/// A raw connection with `head` sent (and nothing more): the live-update streams, a half-sent request.
+fn raw(port: u16, head: &str) -> TcpStream {
+    let mut c = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    c.write_all(head.as_bytes()).unwrap();
+    c
+}
+
+/// How long until the server ends a connection (reads return 0 or fail), at most `limit`.
+fn closed_within(mut c: TcpStream, limit: Duration) -> Option<Duration> {
+    let start = Instant::now();
+    c.set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let mut buf = [0u8; 4096];
+    while start.elapsed() < limit {
+        match c.read(&mut buf) {
+            Ok(0) => return Some(start.elapsed()),
+            Ok(_) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(_) => return Some(start.elapsed()),
+        }
+    }
+    None
+}
+
+#[test]
+fn ctrl_c_stops_it_within_two_seconds_with_live_pages_open() {
+    let studio = Studio::start(&[]);
+    let host = format!("Host: 127.0.0.1:{}\r\n", studio.port);
+    // A Make page and a finished make's progress page keep their live-update streams open.
+    let (id, _) = studio.make(&json!({"kind": "sheet"}));
+    let mut live: Vec<TcpStream> = Vec::new();
+    for path in [
+        "/events".to_owned(),
+        format!("/jobs/{id}/events"),
+        "/events".to_owned(),
+    ] {
+        live.push(raw(
+            studio.port,
+            &format!("GET {path} HTTP/1.1\r\n{host}\r\n"),
+        ));
+    }
+    // An idle keep-alive connection and a half-sent request too.
+    live.push(raw(studio.port, &format!("GET / HTTP/1.1\r\n{host}")));
+    std::thread::sleep(Duration::from_millis(500));
+    let start = Instant::now();
+    let (status, log) = studio.stop();
+    let took = start.elapsed();
+    assert_eq!(status.code(), Some(0), "{log}");
+    assert!(took < Duration::from_secs(2), "Ctrl-C took {took:?}: {log}");
+    assert!(log.ends_with("studio: stopped\n"), "{log}");
+    drop(live);
+}
+
+#[test]
+fn half_sent_requests_are_dropped_and_open_connections_are_capped() {
+    let studio = Studio::start(&[]);
+    let port = studio.port;
+    let host = format!("Host: 127.0.0.1:{port}\r\n");
+    // A head that never ends: the connection is closed within the head's time (10 s).
+    let head = std::thread::spawn({
+        let host = host.clone();
+        move || {
+            closed_within(
+                raw(port, &format!("GET / HTTP/1.1\r\n{host}")),
+                Duration::from_secs(15),
+            )
+        }
+    });
+    // A body that never comes whole: 408 within the body's time (20 s), in words.
+    let body = std::thread::spawn({
+        let host = host.clone();
+        let token = studio.token.clone();
+        move || {
+            let mut c = raw(
+                port,
+                &format!(
+                    "POST /roll HTTP/1.1\r\n{host}Content-Type: application/json\r\nX-Blockprint-Token: {token}\r\nContent-Length: 100\r\n\r\n{{\"table\":"
+                ),
+            );
+            c.set_read_timeout(Some(Duration::from_secs(25))).unwrap();
+            let start = Instant::now();
+            let mut answer = Vec::new();
+            let _ = c.read_to_end(&mut answer);
+            (
+                start.elapsed(),
+                String::from_utf8_lossy(&answer).into_owned(),
+            )
+        }
+    });
+    // Every connection the studio allows, idle; one more is closed as it comes, and the studio answers
+    // again once they end.
+    let idle: Vec<TcpStream> = (0..256).map(|_| raw(port, "")).collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let over = closed_within(raw(port, ""), Duration::from_secs(3));
+    assert!(over.is_some(), "a connection past the cap was kept open");
+    drop(idle);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(studio.get("/tables").status, 200);
+    let head = head.join().unwrap();
+    assert!(
+        head.is_some_and(|t| t <= Duration::from_secs(12)),
+        "a half-sent head was held {head:?}"
+    );
+    let (took, answer) = body.join().unwrap();
+    assert!(
+        took <= Duration::from_secs(23),
+        "a half-sent body was held {took:?}"
+    );
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.ends_with("the request's body did not arrive within 20 seconds\n"),
+        "{answer}"
+    );
+}
+
 fn walk(dir: &Path, out: &mut Vec<String>) {
     for e in std::fs::read_dir(dir).unwrap().flatten() {
         if e.file_type().unwrap().is_dir() {
@@ -812,6 +931,15 @@ fn hostile_content_shows_as_inert_text_on_every_page() {
     assert!(tables.contains(
         "<td>&lt;img src=x onerror=alert(1)&gt; Resort area &amp; &quot;quotes&quot;</td>"
     ));
+    // A row naming another table links to it by its title, not `{table:…}`.
+    assert!(
+        tables.contains(r##"<td>Gunshot (<a class="table-link" href="#t-bbb.homicide.gunshot">"##),
+        "no link to the gunshot table"
+    );
+    assert!(
+        !tables.contains("{table:"),
+        "a raw table reference reached the page"
+    );
     // A roll echoes the row as text too; find a seed that lands on it.
     let mut found = false;
     for seed in 0..400u64 {
@@ -966,7 +1094,7 @@ fn tables_show_exact_odds_and_rolls_match_the_command_line() {
     );
     let t = &tables[0];
     assert!(page.contains(&format!(
-        "<details class=\"table\" id=\"t-{}\">",
+        "<details class=\"table\" id=\"t-{}\" data-find=\"",
         t["id"].as_str().unwrap()
     )));
     let r = &t["rows"][0];
@@ -2189,7 +2317,26 @@ fn in_a_real_browser_a_case_packet_is_made_and_previewed_and_a_table_rolled() {
     );
     let text = text.as_str().unwrap();
     assert!(text.starts_with("#1 District seed "), "{text}");
+    // The result shows beside the table rolled too.
+    let beside = browser.run(
+        "return document.querySelector('details[id=\"t-bbb.homicide.district\"] .last-roll li').textContent",
+    );
+    assert_eq!(beside.as_str().unwrap(), text);
     assert_eq!(browser.run("return window.bpMark"), "kept");
+    // Find: the tables whose title or id hold every word typed, the others hidden.
+    let all = browser.run("return document.querySelectorAll('details.table').length");
+    browser.run(
+        "const f = document.getElementById('table-find'); f.value = 'DISTRICT homicide'; \
+         f.dispatchEvent(new Event('input')); return null",
+    );
+    let shown = browser.run(
+        "return Array.from(document.querySelectorAll('details.table')).filter((d) => !d.hidden).map((d) => d.id)",
+    );
+    assert_eq!(shown, json!(["t-bbb.homicide.district"]));
+    assert_eq!(
+        browser.run("return document.getElementById('table-found').textContent"),
+        format!("1 of {all} tables")
+    );
     // Author mode: a save that breaks a table shows its diagnostic in the open page, no reload.
     browser.go(&format!("{base}/"));
     browser.run("window.bpMark = 'kept'; return null");

@@ -360,7 +360,13 @@ pub(crate) async fn tables(State(app): State<Arc<App>>) -> Response {
         table: crate::render::data::TableData,
         /// Each row's bar, as a share of the widest row.
         widths: Vec<f64>,
+        /// Each row's result as HTML: its text escaped, each `{table:ID}` a link to that table.
+        results: Vec<String>,
     }
+    let titles: std::collections::HashMap<String, String> = tables
+        .iter()
+        .map(|t| (t.id.clone(), t.title.clone()))
+        .collect();
     let views: Vec<TableView> = tables
         .into_iter()
         .map(|t| {
@@ -376,7 +382,12 @@ pub(crate) async fn tables(State(app): State<Arc<App>>) -> Response {
                     }
                 })
                 .collect();
-            TableView { table: t, widths }
+            let results = t.rows.iter().map(|r| linked(&r.result, &titles)).collect();
+            TableView {
+                table: t,
+                widths,
+                results,
+            }
         })
         .collect();
     let log: Vec<Logged> = app
@@ -394,6 +405,32 @@ pub(crate) async fn tables(State(app): State<Arc<App>>) -> Response {
             log => minijinja::value::Serde(&log),
         },
     )
+}
+
+/// A row's result as HTML: the text escaped, and each `{table:ID}` of a table on the page a link to it
+/// named by its title (`{table:ID}` of no such table stays as written, escaped).
+pub(crate) fn linked(text: &str, titles: &std::collections::HashMap<String, String>) -> String {
+    let esc = |s: &str| minijinja::HtmlEscape(s).to_string();
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("{table:") {
+        let Some(end) = rest[at..].find('}') else {
+            break;
+        };
+        let id = &rest[at + 7..at + end];
+        out.push_str(&esc(&rest[..at]));
+        match titles.get(id) {
+            Some(title) => out.push_str(&format!(
+                "<a class=\"table-link\" href=\"#t-{}\">{}</a>",
+                esc(id),
+                esc(title)
+            )),
+            None => out.push_str(&esc(&rest[at..at + end + 1])),
+        }
+        rest = &rest[at + end + 1..];
+    }
+    out.push_str(&esc(rest));
+    out
 }
 
 /// What the page sends to roll a table.

@@ -14,6 +14,7 @@ use axum::extract::{Path as UrlPath, Request, State};
 use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -1192,6 +1193,7 @@ pub(crate) async fn events(State(app): State<Arc<App>>, UrlPath(id): UrlPath<Str
                 .unwrap_or_else(|_| Event::default().event("progress"));
             Some((Ok::<_, Infallible>(ev), (rx, end, false)))
         });
+    let stream = stream.take_until(super::stopped(&app));
     Sse::new(stream)
         .keep_alive(KeepAlive::default())
         .into_response()

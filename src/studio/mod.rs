@@ -83,6 +83,8 @@ pub(crate) struct App {
     campaign: Option<PathBuf>,
     /// The server's log ([`Options::log`]).
     log: Arc<dyn crate::app::Sink>,
+    /// Set on Ctrl-C: every live-update stream ends and every connection closes after its answer.
+    stopping: tokio::sync::watch::Sender<bool>,
 }
 
 /// The content and templates as last read: the project, or why it could not be opened.
@@ -172,6 +174,7 @@ pub fn serve(opts: Options) -> Result<()> {
         changes: tokio::sync::watch::Sender::new(watch::Change::default()),
         campaign: opts.campaign.clone(),
         log: opts.log.clone(),
+        stopping: tokio::sync::watch::Sender::new(false),
     });
     // Author mode: the folders given are watched, and every save reloads the project.
     let watched: Vec<PathBuf> = [&opts.content, &opts.templates]
@@ -209,16 +212,7 @@ pub fn serve(opts: Options) -> Result<()> {
         .build()
         .map_err(|e| Error::Bug(format!("cannot start the studio's runtime: {e}")))?;
     let jobs_app = app.clone();
-    runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::from_std(listener)
-            .map_err(|e| Error::Bug(format!("cannot listen: {e}")))?;
-        axum::serve(listener, router(app))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|e| Error::Bug(format!("the studio's server stopped: {e}")))
-    })?;
+    runtime.block_on(listen(listener, app))?;
     // No half-written file: a make that is running finishes (the driver writes each file whole and
     // renames it into place) before the process ends.
     let running = jobs_app.jobs.running();
@@ -228,10 +222,105 @@ pub fn serve(opts: Options) -> Result<()> {
             if running == 1 { "" } else { "s" }
         )));
     }
-    runtime.block_on(jobs_app.jobs.wait_all());
+    runtime.block_on(async {
+        tokio::select! {
+            _ = jobs_app.jobs.wait_all() => {}
+            _ = tokio::signal::ctrl_c() => {
+                jobs_app.log.event(Event::Note(
+                    "studio: stopped at once (a second Ctrl-C); a make cut short leaves no file half-written, \
+                     but its folder may lack files"
+                        .into(),
+                ));
+                std::process::exit(130);
+            }
+        }
+    });
     runtime.shutdown_timeout(std::time::Duration::from_secs(5));
     jobs_app.log.event(Event::Note("studio: stopped".into()));
     Ok(())
+}
+
+/// How long a request's head may take to arrive whole; a connection that sends part of one and stops is
+/// closed after it.
+const HEAD_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// How long a request's body may take to arrive whole (the bodies are small: [`MAX_BODY`] at most).
+const BODY_TIME: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// Connections open at once; one more is closed as it comes, until one ends.
+pub const MAX_CONNECTIONS: usize = 256;
+
+/// How long Ctrl-C waits for open connections to end (the live-update streams end at once) before they
+/// are dropped; a running make is still waited for after.
+const CLOSE_TIME: std::time::Duration = std::time::Duration::from_millis(1500);
+
+/// Serve until Ctrl-C: each connection on hyper's HTTP/1 builder with a header read timeout, at most
+/// [`MAX_CONNECTIONS`] at once. On Ctrl-C the live-update streams end, every connection is asked to close
+/// after its answer, and any still open after [`CLOSE_TIME`] is dropped. A second Ctrl-C stops at once.
+async fn listen(listener: std::net::TcpListener, app: Arc<App>) -> Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let listener = tokio::net::TcpListener::from_std(listener)
+        .map_err(|e| Error::Bug(format!("cannot listen: {e}")))?;
+    let router = router(app.clone());
+    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let mut open = tokio::task::JoinSet::new();
+    let stop = app.stopping.subscribe();
+    let ctrl_c = tokio::signal::ctrl_c();
+    tokio::pin!(ctrl_c);
+    loop {
+        tokio::select! {
+            _ = &mut ctrl_c => break,
+            Some(_) = open.join_next(), if !open.is_empty() => {}
+            accepted = listener.accept() => {
+                let Ok((stream, _)) = accepted else { continue };
+                let Ok(slot) = slots.clone().try_acquire_owned() else {
+                    drop(stream);
+                    continue;
+                };
+                let service = hyper_util::service::TowerToHyperService::new(router.clone());
+                let mut stop = stop.clone();
+                open.spawn(async move {
+                    let _slot = slot;
+                    let conn = hyper::server::conn::http1::Builder::new()
+                        .timer(TokioTimer::new())
+                        .header_read_timeout(HEAD_TIME)
+                        .serve_connection(TokioIo::new(stream), service);
+                    tokio::pin!(conn);
+                    tokio::select! {
+                        _ = conn.as_mut() => {}
+                        _ = async { let _ = stop.wait_for(|s| *s).await; } => {
+                            conn.as_mut().graceful_shutdown();
+                            let _ = conn.await;
+                        }
+                    }
+                });
+            }
+        }
+    }
+    app.stopping.send_replace(true);
+    let second = tokio::signal::ctrl_c();
+    tokio::select! {
+        _ = second => {
+            app.log.event(Event::Note("studio: stopped at once (a second Ctrl-C)".into()));
+            std::process::exit(130);
+        }
+        _ = async {
+            let _ = tokio::time::timeout(CLOSE_TIME, async {
+                while open.join_next().await.is_some() {}
+            })
+            .await;
+        } => {}
+    }
+    open.abort_all();
+    Ok(())
+}
+
+/// A future that ends when the studio stops (Ctrl-C): a live-update stream ends with it.
+pub(crate) fn stopped(app: &App) -> impl std::future::Future<Output = ()> + Send + 'static {
+    let mut rx = app.stopping.subscribe();
+    async move {
+        let _ = rx.wait_for(|s| *s).await;
+    }
 }
 
 fn join_paths(p: &[PathBuf]) -> String {
@@ -366,6 +455,30 @@ async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Respons
             );
         }
     }
+    // A body is read whole here, within its time, so a request that stops halfway holds nothing.
+    let req = if reads {
+        req
+    } else {
+        let (parts, body) = req.into_parts();
+        match tokio::time::timeout(BODY_TIME, axum::body::to_bytes(body, MAX_BODY + 1)).await {
+            Err(_) => {
+                return refuse(
+                    StatusCode::REQUEST_TIMEOUT,
+                    &format!(
+                        "the request's body did not arrive within {} seconds",
+                        BODY_TIME.as_secs()
+                    ),
+                );
+            }
+            Ok(Err(_)) => {
+                return refuse(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    &format!("a request's body is at most {MAX_BODY} bytes"),
+                );
+            }
+            Ok(Ok(bytes)) => Request::from_parts(parts, axum::body::Body::from(bytes)),
+        }
+    };
     let mut res = next.run(req).await;
     let h = res.headers_mut();
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
 use notify::Watcher;
 use serde::Serialize;
 
@@ -110,6 +111,7 @@ pub(crate) async fn events(State(app): State<Arc<App>>) -> Response {
             .unwrap_or_else(|_| Event::default().event("change"));
         Some((Ok::<_, Infallible>(ev), rx))
     });
+    let stream = stream.take_until(super::stopped(&app));
     Sse::new(stream)
         .keep_alive(KeepAlive::default())
         .into_response()

@@ -176,21 +176,48 @@ function setUpMake() {
 function setUpTables() {
   const log = document.getElementById("roll-log");
   if (!log) return;
+  const find = document.getElementById("table-find");
+  const found = document.getElementById("table-found");
+  const tables = Array.from(document.querySelectorAll("details.table"));
+  find.addEventListener("input", () => {
+    const words = find.value.toLowerCase().split(/\s+/).filter((w) => w !== "");
+    let shown = 0;
+    for (const t of tables) {
+      t.hidden = !words.every((w) => t.dataset.find.includes(w));
+      if (!t.hidden) shown += 1;
+    }
+    found.textContent = words.length === 0 ? "" : shown + " of " + tables.length + " tables";
+  });
+  // A link to another table opens it.
+  for (const a of document.querySelectorAll("a.table-link")) {
+    a.addEventListener("click", () => {
+      const t = document.getElementById(a.getAttribute("href").slice(1));
+      if (t) { t.hidden = false; t.open = true; }
+    });
+  }
   for (const form of document.querySelectorAll("form.roll-form")) {
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       const body = { table: form.dataset.table };
       const seed = form.elements.seed.value.trim();
-      if (seed !== "") body.seed = Number(seed);
+      // The result shows beside the table rolled, and in the session's log.
+      const here = form.nextElementSibling;
+      const problem = (text) => {
+        const li = document.createElement("li");
+        li.className = "roll problem";
+        li.textContent = text;
+        here.replaceChildren(li);
+        log.prepend(li.cloneNode(true));
+      };
+      if (seed !== "") {
+        const why = seedProblem(seed);
+        if (why) return problem(why);
+        body.seed = Number(seed);
+      }
       post("/roll", body).then(async (r) => {
         const text = await r.text();
-        if (!r.ok) {
-          const li = document.createElement("li");
-          li.className = "roll problem";
-          li.textContent = text;
-          log.prepend(li);
-          return;
-        }
+        if (!r.ok) return problem(text);
+        here.innerHTML = text;
         log.insertAdjacentHTML("afterbegin", text);
       });
     });
