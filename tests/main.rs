@@ -9,6 +9,7 @@
 mod support;
 
 mod build;
+mod cache;
 mod campaign;
 mod cards;
 mod case;

@@ -231,6 +231,9 @@ pub struct Pictures {
     pub data: serde_json::Value,
     pub dpi: f64,
     pub names: Vec<String>,
+    /// One key per picture naming everything that draws it (the card's faces and the layout), or none:
+    /// a keyed picture is drawn once per build of blockprint and kept in the user's cache folder.
+    pub keys: Vec<String>,
 }
 
 /// What a kind makes from the whole run, declared as data; the driver builds it while items stream in,

@@ -54,18 +54,44 @@ pub fn finish(
     Ok(out)
 }
 
-/// Every page of a typeset single-card document as a PNG at `dpi`.
+/// Every page of a typeset single-card document as a PNG at `dpi`, drawn in parallel (each page on its
+/// own; the bytes do not depend on the thread count).
 pub fn pngs(doc: &typst_layout::PagedDocument, dpi: f64) -> Result<Vec<Vec<u8>>, String> {
+    use rayon::prelude::*;
+    doc.pages().par_iter().map(|page| png(page, dpi)).collect()
+}
+
+/// One page as a PNG at `dpi`: RGB when every pixel is opaque (a card at bleed always is), else RGBA
+/// (tiny-skia's own encoder always writes RGBA: a quarter more bytes to filter and compress). png's
+/// `Fast` mode (fdeflate) was measured on the built-in decks: 0.3 s less CPU for both, files 31 % larger;
+/// the cache draws each card once, so the smaller files win.
+pub fn png(page: &typst_layout::Page, dpi: f64) -> Result<Vec<u8>, String> {
     let opts = typst_render::RenderOptions {
         pixel_per_pt: typst::utils::Scalar::new(dpi / 72.0),
         ..Default::default()
     };
-    doc.pages()
-        .iter()
-        .map(|page| {
-            typst_render::render(page, &opts)
-                .encode_png()
-                .map_err(|e| e.to_string())
-        })
-        .collect()
+    let pixmap = typst_render::render(page, &opts);
+    let (w, h) = (pixmap.width(), pixmap.height());
+    let rgba = pixmap.data();
+    let opaque = rgba.chunks_exact(4).all(|p| p[3] == 255);
+    let (color, pixels) = if opaque {
+        let rgb: Vec<u8> = rgba
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        (png::ColorType::Rgb, rgb)
+    } else {
+        (png::ColorType::Rgba, pixmap.take_demultiplied())
+    };
+    let mut out = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut out, w, h);
+        encoder.set_color(color);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+        writer
+            .write_image_data(&pixels)
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(out)
 }

@@ -221,9 +221,42 @@ fn run_locked(
 ) -> Result<Report> {
     let formats = formats.to_vec();
     let dir = dir.to_path_buf();
+    let identity = identity(kind, cx, req, engine);
+    // Nothing to do: the folder's manifest is of this very batch, versions and formats, and every file it
+    // lists is as made. Decided before any document is made (no rolling, simulating or typesetting);
+    // the page checker, which reads every page typeset, always goes the ordinary way.
+    if !super::pages::enabled()
+        && let Some(files) = super::manifest::up_to_date(&dir, &identity, &formats)
+    {
+        // What a killed run was writing when it died goes, as on the ordinary way.
+        super::output::remove_stale_temporaries(&dir);
+        let n = kind.count(cx, req)?;
+        for w in kind.warnings(cx, req)? {
+            sink.event(Event::Warning(w));
+        }
+        let report = Report {
+            items: n,
+            written: 0,
+            kept: files,
+            folder: dir,
+            files,
+        };
+        if !opts.quiet {
+            sink.event(Event::Progress {
+                kind: kind.name().to_owned(),
+                done: n,
+                total: n,
+            });
+        }
+        timings(kind, engine, started, std::time::Duration::ZERO, opts.jobs, sink);
+        if !opts.quiet {
+            sink.event(Event::Wrote(report.wrote(kind.name())));
+        }
+        return Ok(report);
+    }
     let ledger = Ledger::open(
         &dir,
-        identity(kind, cx, req, engine),
+        identity,
         opts.command.clone(),
         opts.force,
         !kind.rolls(),
@@ -361,7 +394,6 @@ fn run_locked(
         // What was written stays journalled: rerunning the command resumes from there.
         return Err(e);
     }
-    let rendered = started.elapsed();
 
     let collect_started = Instant::now();
     let mut merged = Vec::new();
@@ -438,19 +470,9 @@ fn run_locked(
     }
     let collected = collect_started.elapsed();
     let files = ledger.file_count();
+    ledger.made_all(&formats);
     ledger.finish()?;
-    if std::env::var_os("BLOCKPRINT_TIMINGS").is_some() {
-        let secs = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed) as f64 / 1e6;
-        sink.event(Event::Note(format!(
-            "timings: {} items {:.3} s, collect {:.3} s (typst, summed over threads: compile {:.3} s, export {:.3} s; {} threads)",
-            kind.name(),
-            rendered.as_secs_f64(),
-            collected.as_secs_f64(),
-            secs(&engine.compile_us),
-            secs(&engine.export_us),
-            jobs,
-        )));
-    }
+    timings(kind, engine, started, collected, jobs, sink);
     let report = Report {
         items: n,
         written,
@@ -462,6 +484,34 @@ fn run_locked(
         sink.event(Event::Wrote(report.wrote(kind.name())));
     }
     Ok(report)
+}
+
+/// With `BLOCKPRINT_TIMINGS` set, where a run's time went: making and writing the items (since
+/// `started`, less the `collected` part), making the combined files, and typst's share, summed over
+/// threads; and the user's cache folder's hits and misses so far in this process.
+fn timings(
+    kind: &dyn Kind,
+    engine: &Engine,
+    started: Instant,
+    collected: std::time::Duration,
+    jobs: usize,
+    sink: &dyn Sink,
+) {
+    if std::env::var_os("BLOCKPRINT_TIMINGS").is_none() {
+        return;
+    }
+    let secs = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed) as f64 / 1e6;
+    sink.event(Event::Note(format!(
+        "timings: {} items {:.3} s, collect {:.3} s (typst, summed over threads: compile {:.3} s, export {:.3} s; {} threads; cache {} read, {} made)",
+        kind.name(),
+        started.elapsed().saturating_sub(collected).as_secs_f64(),
+        collected.as_secs_f64(),
+        secs(&engine.compile_us),
+        secs(&engine.export_us),
+        jobs,
+        super::cache::HITS.load(Ordering::Relaxed),
+        super::cache::MISSES.load(Ordering::Relaxed),
+    )));
 }
 
 /// What a worker hands back for one item: counts, its index row, and its PDF parts for each merge (path
@@ -662,7 +712,7 @@ pub fn render(
 
 /// Typeset [`blockprint_kind::Pictures`] and render each page to PNG: (relative path, bytes).
 fn pictures(engine: &Engine, p: &blockprint_kind::Pictures) -> Result<Vec<(String, Vec<u8>)>> {
-    let pngs = engine.page_pngs(&format!("{}.typ", p.template), &p.data, p.dpi)?;
+    let pngs = engine.page_pngs(&format!("{}.typ", p.template), &p.data, p.dpi, &p.keys)?;
     if pngs.len() != p.names.len() {
         return Err(Error::Bug(format!(
             "`{}` typeset {} pages for {} pictures",

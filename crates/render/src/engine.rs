@@ -576,17 +576,27 @@ impl Engine {
     /// (up to [`DRAWN_BYTES`]; past that it starts again), so kinds that draw the same pages in one run
     /// typeset and draw them once: `build` writes Foundry's v13 and v12 decks, whose card pictures are the
     /// same. A second thread asking for pages being drawn waits for them rather than drawing them too.
+    ///
+    /// `keys`, when given, names each page by what draws it (one per page, from the caller: a card's face
+    /// and layout): each page is then looked up in the user's cache folder ([`super::cache`]) under that
+    /// key, this build and the templates, and only the pages not there are drawn (in parallel) and kept
+    /// there, so a card is drawn once per build of blockprint, whatever the run or the output folder.
     pub fn page_pngs(
         &self,
         template: &str,
         data: &serde_json::Value,
         dpi: f64,
+        keys: &[String],
     ) -> Result<std::sync::Arc<Vec<Vec<u8>>>> {
         let mut key = sha2::Sha256::new();
         key.update(template.as_bytes());
         key.update([0]);
         key.update(dpi.to_le_bytes());
         key.update(serde_json::to_vec(data).map_err(|e| Error::Bug(e.to_string()))?);
+        for k in keys {
+            key.update([0]);
+            key.update(k.as_bytes());
+        }
         let key: [u8; 32] = key.finalize().into();
         let slot = {
             let mut drawn = self.drawn.lock().unwrap_or_else(|e| e.into_inner());
@@ -596,8 +606,7 @@ impl Engine {
         if let Some(pngs) = &*pages {
             return Ok(pngs.clone());
         }
-        let doc = self.typeset(template, data)?;
-        let pngs = std::sync::Arc::new(super::cards::pngs(&doc, dpi).map_err(Error::Bug)?);
+        let pngs = std::sync::Arc::new(self.draw_pages(template, data, dpi, keys)?);
         *pages = Some(pngs.clone());
         let mut drawn = self.drawn.lock().unwrap_or_else(|e| e.into_inner());
         drawn.1 += pngs.iter().map(Vec::len).sum::<usize>();
@@ -605,6 +614,63 @@ impl Engine {
             *drawn = (BTreeMap::new(), 0);
         }
         Ok(pngs)
+    }
+
+    /// [`Engine::page_pngs`] without the engine's memory: the cached pages read, the others typeset and
+    /// drawn.
+    fn draw_pages(
+        &self,
+        template: &str,
+        data: &serde_json::Value,
+        dpi: f64,
+        keys: &[String],
+    ) -> Result<Vec<Vec<u8>>> {
+        use rayon::prelude::*;
+        const SPACE: &str = "pictures";
+        let templates = self.templates.version();
+        let cache_keys: Vec<String> = keys
+            .iter()
+            .map(|k| {
+                super::cache::key(&[
+                    b"card picture",
+                    templates.as_bytes(),
+                    template.as_bytes(),
+                    &dpi.to_le_bytes(),
+                    k.as_bytes(),
+                ])
+            })
+            .collect();
+        let mut found: Vec<Option<Vec<u8>>> = cache_keys
+            .iter()
+            .map(|k| super::cache::get(SPACE, k))
+            .collect();
+        if !found.is_empty() && found.iter().all(Option::is_some) {
+            return Ok(found.into_iter().flatten().collect());
+        }
+        let doc = self.typeset(template, data)?;
+        let n = doc.pages().len();
+        if !keys.is_empty() && keys.len() != n {
+            return Err(Error::Bug(format!(
+                "`{template}` typeset {n} pages for {} picture keys",
+                keys.len()
+            )));
+        }
+        found.resize(n, None);
+        let todo: Vec<usize> = (0..n).filter(|&i| found[i].is_none()).collect();
+        let new: Vec<(usize, Vec<u8>)> = todo
+            .par_iter()
+            .map(|&i| {
+                let png = super::cards::png(&doc.pages()[i], dpi).map_err(Error::Bug)?;
+                if let Some(k) = cache_keys.get(i) {
+                    super::cache::put(SPACE, k, &png);
+                }
+                Ok((i, png))
+            })
+            .collect::<Result<_>>()?;
+        for (i, png) in new {
+            found[i] = Some(png);
+        }
+        Ok(found.into_iter().flatten().collect())
     }
 }
 

@@ -4,6 +4,7 @@
 //! atomically; [`pages`] checks every laid-out page. This is the only crate that links typst; nothing in it
 //! knows a particular kind.
 
+pub mod cache;
 pub mod cards;
 pub mod driver;
 mod engine;

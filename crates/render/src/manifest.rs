@@ -45,6 +45,11 @@ pub struct Manifest {
     /// made from, so a rerun that would make them from the same inputs keeps them instead.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub made_from: BTreeMap<String, MadeFrom>,
+    /// The formats of the run that wrote this manifest, every document of which it made: a later run of
+    /// the same batch and formats whose files are all as listed has nothing to do ([`up_to_date`]).
+    /// Older manifests lack it, and their next run makes its documents to find out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub formats: Vec<super::Format>,
 }
 
 /// What a combined file was made from: the sha256 of its inputs' description (each input's path, hash
@@ -75,6 +80,30 @@ fn unhex(s: &str) -> Option<[u8; 32]> {
     Some(out)
 }
 
+/// Whether `dir` holds everything a run of `identity` in `formats` would make, as that run made it: a
+/// finished manifest of the same batch, versions and formats, no journal of a run since, and every file
+/// it lists on disk with its recorded sha256. Then the run has nothing to do and makes no document;
+/// returns how many files the folder holds. Anything else (a file missing or edited, a killed run,
+/// other content, templates or formats) is `None`, and the run goes the ordinary way, which keeps what
+/// it can.
+pub fn up_to_date(dir: &Path, identity: &Identity, formats: &[super::Format]) -> Option<usize> {
+    use rayon::prelude::*;
+    if formats.is_empty() || dir.join(JOURNAL).exists() {
+        return None;
+    }
+    let m = read_manifest(dir)?;
+    if m.identity != *identity || m.formats != formats {
+        return None;
+    }
+    let files: Vec<(&String, &String)> = m.files.iter().collect();
+    files
+        .par_iter()
+        .all(|(rel, sha)| {
+            plain_relative(rel) && file_sha256(&dir.join(rel)).is_some_and(|s| &s == *sha)
+        })
+        .then_some(files.len())
+}
+
 /// An open output folder for one kind's run.
 pub struct Ledger {
     dir: PathBuf,
@@ -90,6 +119,8 @@ pub struct Ledger {
     /// Whether this run wrote any file (or only kept them).
     wrote_any: std::sync::atomic::AtomicBool,
     made_from: Mutex<BTreeMap<String, MadeFrom>>,
+    /// The formats of this run once it has made every document ([`Ledger::made_all`]).
+    formats: Mutex<Vec<super::Format>>,
     /// Files written or kept by this run, in finishing order (compact: a batch has tens of thousands).
     written: Mutex<Vec<(Box<str>, [u8; 32])>>,
     journal: Mutex<std::fs::File>,
@@ -196,6 +227,7 @@ impl Ledger {
             previous: finished,
             wrote_any: std::sync::atomic::AtomicBool::new(false),
             made_from: Mutex::new(BTreeMap::new()),
+            formats: Mutex::new(Vec::new()),
             written: Mutex::new(Vec::new()),
             journal: Mutex::new(file),
         })
@@ -243,6 +275,12 @@ impl Ledger {
                     sha256: sha,
                 },
             );
+    }
+
+    /// Note that this run made every document of its batch in `formats`, for the manifest (see
+    /// [`up_to_date`]).
+    pub fn made_all(&self, formats: &[super::Format]) {
+        *self.formats.lock().unwrap_or_else(|e| e.into_inner()) = formats.to_vec();
     }
 
     /// Whether an earlier run of this batch wrote `rel` (current or not).
@@ -301,6 +339,11 @@ impl Ledger {
     /// as it is (it still names the command that last wrote here).
     pub fn finish(self) -> Result<()> {
         let written = std::mem::take(&mut *self.lock_written());
+        let this_run = written
+            .iter()
+            .map(|(r, _)| &**r)
+            .collect::<std::collections::BTreeSet<&str>>()
+            .len();
         let mut files = self.known.clone();
         files.extend(
             written
@@ -313,12 +356,17 @@ impl Ledger {
         ));
         // Only what is still listed: a combined file the run no longer makes is not described.
         made_from.retain(|rel, m| files.get(rel) == Some(&m.sha256));
+        // The formats only when the folder lists exactly what this run made or kept (not also files of
+        // other formats an earlier run of the batch left), so a run with nothing to do reports the same.
+        let mut formats = std::mem::take(&mut *self.formats.lock().unwrap_or_else(|e| e.into_inner()));
+        if this_run != files.len() {
+            formats.clear();
+        }
         let path = self.dir.join(MANIFEST);
         let unchanged = !self.wrote_any.load(std::sync::atomic::Ordering::Relaxed)
-            && self
-                .previous
-                .as_ref()
-                .is_some_and(|p| p.files == files && p.made_from == made_from)
+            && self.previous.as_ref().is_some_and(|p| {
+                p.files == files && p.made_from == made_from && p.formats == formats
+            })
             && read_manifest(&self.dir).is_some_and(|m| m.files == files);
         if !unchanged {
             let m = Manifest {
@@ -326,6 +374,7 @@ impl Ledger {
                 command: self.command.clone(),
                 files,
                 made_from,
+                formats,
             };
             let text =
                 serde_json::to_string_pretty(&m).map_err(|e| Error::Bug(e.to_string()))? + "\n";

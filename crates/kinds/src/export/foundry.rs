@@ -417,13 +417,60 @@ pub fn pictures(cx: &Checked, req: &Request, deck_id: &str) -> Result<Pictures> 
         .collect();
     let mut pages = fronts;
     pages.push(back);
+    let keys = picture_keys(&data, &pages)?;
     data["layout"]["pages"] = pages.into();
     Ok(Pictures {
         template: doc.template,
         data,
         dpi: PICTURE_DPI,
         names,
+        keys,
     })
+}
+
+/// What draws each picture (`pages` one card each): what the cards template draws a page from (the
+/// layout without its pages, the paper, the page and its place, and the faces its cards show), not what
+/// only the PDF's metadata or the Markdown reads (the title, the content's version and source, the
+/// generator, the deck's Markdown). Two pictures with the same key are the same picture, in any deck,
+/// run, content or Foundry version: editing one card draws that card again and no other.
+fn picture_keys(data: &serde_json::Value, pages: &[serde_json::Value]) -> Result<Vec<String>> {
+    let mut common = data.clone();
+    let map = common
+        .as_object_mut()
+        .ok_or_else(|| Error::Bug("the card pictures' data is not an object".into()))?;
+    for unseen in ["title", "content_version", "source", "generator", "markdown"] {
+        map.remove(unseen);
+    }
+    let faces = map
+        .remove("faces")
+        .and_then(|f| f.as_array().cloned())
+        .ok_or_else(|| Error::Bug("the card pictures' data has no faces".into()))?;
+    if let Some(layout) = common["layout"].as_object_mut() {
+        layout.remove("pages");
+    }
+    pages
+        .iter()
+        .enumerate()
+        .map(|(i, page)| {
+            let shown: Vec<&serde_json::Value> = page["cards"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|c| c["face"].as_u64())
+                .map(|n| faces.get(n as usize).unwrap_or(&serde_json::Value::Null))
+                .collect();
+            let key = serde_json::json!({
+                "common": common,
+                "faces": faces.len(),
+                "index": i,
+                "page": page,
+                "shown": shown,
+            });
+            serde_json::to_vec(&key)
+                .map(|bytes| blockprint_render::manifest::sha256(&bytes))
+                .map_err(|e| Error::Bug(e.to_string()))
+        })
+        .collect()
 }
 
 const RANK_NAMES: [&str; 13] = [

@@ -190,8 +190,9 @@ impl Kind for BbbKit {
                 "chase-odds",
                 "Block by Block: chase odds",
                 "common/chase-odds",
-                blockprint_chase::bbb::kit_page(&cx.lib, "Block by Block")
-                    .map_err(|e| Error::Rules(e.to_string()))?,
+                super::odds_page(cx, NAME, &[], || {
+                    blockprint_chase::bbb::kit_page(&cx.lib, "Block by Block")
+                })?,
                 &about,
             ),
             n => {

@@ -686,8 +686,9 @@ fn title(name: &str, seed: u64) -> String {
 /// The "Chase odds" page, last: whole-chase odds on the seeded track of the request's seed (the one
 /// `track-seeded` prints), from `blockprint_chase::coc`.
 fn chase_odds(cx: &Checked, req: &Request) -> Result<Document> {
-    let data = blockprint_chase::coc::kit_page(&cx.lib, "Call of Cthulhu-style chase", req.seed)
-        .map_err(|e| Error::Rules(e.to_string()))?;
+    let data = super::odds_page(cx, "kit-coc", &req.seed.to_le_bytes(), || {
+        blockprint_chase::coc::kit_page(&cx.lib, "Call of Cthulhu-style chase", req.seed)
+    })?;
     let about = super::uwsp::about(cx, "kit-coc", GAME, Some(&["coc.ruling.track"]))?;
     super::uwsp::sheet_document(
         cx,

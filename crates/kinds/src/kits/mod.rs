@@ -18,6 +18,39 @@ use blockprint_content::error::{Error, Result};
 use blockprint_content::game;
 use blockprint_content::prose::{self, Block, Inline};
 
+/// A kit's whole-chase odds page (`blockprint_chase::<game>::kit_page`), made by `make` or read from the
+/// user's cache folder ([`blockprint_render::cache`]). The page reads nothing but the content and the
+/// chase's own options, so it is kept under the content's fingerprint, the kit's `name`, `extra` (what
+/// else chose the chase: the seeded track's seed) and the build of blockprint: the Block by Block grid's
+/// 750,000 simulated chases and Storypath's exact solution are worked out once per content and build,
+/// not once per run. A page that would not read back as the same JSON is not kept.
+pub(crate) fn odds_page(
+    cx: &Checked,
+    name: &str,
+    extra: &[u8],
+    make: impl FnOnce() -> std::result::Result<serde_json::Value, blockprint_chase::OptionError>,
+) -> Result<serde_json::Value> {
+    const SPACE: &str = "odds";
+    let key = blockprint_render::cache::key(&[
+        b"chase odds page",
+        name.as_bytes(),
+        cx.lib.version.as_bytes(),
+        extra,
+    ]);
+    if let Some(page) = blockprint_render::cache::get(SPACE, &key)
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+    {
+        return Ok(page);
+    }
+    let page = make().map_err(|e| Error::Rules(e.to_string()))?;
+    if let Ok(bytes) = serde_json::to_vec(&page)
+        && serde_json::from_slice::<serde_json::Value>(&bytes).is_ok_and(|back| back == page)
+    {
+        blockprint_render::cache::put(SPACE, &key, &bytes);
+    }
+    Ok(page)
+}
+
 /// What every kit page prints about its game: the `[[kit]]` entry, and the fills and rulings whose ids
 /// belong to the game.
 #[derive(Debug, Clone, Serialize)]

@@ -71,8 +71,9 @@ fn one(_: &Checked) -> usize {
 
 /// The "Chase odds" page: whole-chase odds on the kit's track (`blockprint_chase::rbf`).
 fn chase_odds(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
-    let data = blockprint_chase::rbf::kit_page(&cx.lib, "Ready/Bolt/Flow")
-        .map_err(|e| Error::Rules(e.to_string()))?;
+    let data = super::odds_page(cx, "kit-rbf", &[], || {
+        blockprint_chase::rbf::kit_page(&cx.lib, "Ready/Bolt/Flow")
+    })?;
     let about = super::uwsp::about(cx, "kit-rbf", GAME, None)?;
     let title = "Ready/Bolt/Flow: chase odds";
     Ok(vec![super::uwsp::sheet_document(

@@ -278,8 +278,9 @@ impl Kind for StorypathKit {
             ),
             1 => cards_document(cx, req, &about),
             _ => {
-                let data = blockprint_chase::storypath::kit_page(&cx.lib, "Storypath")
-                    .map_err(|e| Error::Rules(e.to_string()))?;
+                let data = super::odds_page(cx, "kit-storypath", &[], || {
+                    blockprint_chase::storypath::kit_page(&cx.lib, "Storypath")
+                })?;
                 let title = "Storypath: chase odds";
                 uwsp::sheet_document(
                     cx,

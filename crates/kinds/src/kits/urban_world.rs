@@ -324,9 +324,9 @@ impl Kind for UrbanWorldKit {
             ),
             1 => cards_document(cx, req, &about),
             _ => {
-                let data =
+                let data = super::odds_page(cx, "kit-urban-world", &[], || {
                     blockprint_chase::urban_world::kit_page(&cx.lib, "Urban World · Dungeon World")
-                        .map_err(|e| Error::Rules(e.to_string()))?;
+                })?;
                 let title = "Urban World: chase odds";
                 uwsp::sheet_document(
                     cx,
