@@ -122,7 +122,14 @@ fn a_rerun_with_nothing_to_do_makes_no_document() {
     let made = tree(&out);
     let manifest: serde_json::Value =
         serde_json::from_slice(&made["kits/bbb/manifest.json"]).unwrap();
-    assert_eq!(manifest["formats"], serde_json::json!(["md", "json"]));
+    assert_eq!(
+        manifest["made"],
+        serde_json::json!({
+            "request": { "seed": 0, "paper": "a4", "first": 1, "count": 1 },
+            "formats": ["md", "json"],
+            "documents": 5,
+        })
+    );
     // Again: the manifest says it all, and no page is made (no grid simulated).
     let again = run(&args, "off");
     assert_eq!(cache_counts(&again), (0, 0), "{again}");
@@ -154,5 +161,30 @@ fn copy_dir(from: &Path, to: &Path) {
         } else {
             std::fs::copy(e.path(), target).unwrap();
         }
+    }
+}
+
+#[test]
+fn another_part_of_the_same_batch_is_made_not_taken_for_done() {
+    // Two machines' halves of one batch into one folder: the same batch, as many documents, other
+    // numbers. The second half is made, not taken for the first one already done.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let half = |first: &str| {
+        let args = [
+            "case", "--seed", "5", "--count", "2", "--first-number", first, "--format", "json",
+            "--out", s(&out),
+        ];
+        run(&args, "off")
+    };
+    half("1");
+    half("3");
+    let files = tree(&out);
+    for n in 1..=4 {
+        assert!(
+            files.contains_key(&format!("cases/1976-0{n}/1976-0{n}.json")),
+            "case {n}: {:?}",
+            files.keys().collect::<Vec<_>>()
+        );
     }
 }

@@ -395,6 +395,12 @@ pub trait Kind: Sync {
     fn options(&self) -> Option<serde_json::Value> {
         None
     }
+    /// What else decides this kind's documents, beyond the request, the content, the templates and
+    /// [`Kind::options`]: a campaign's cases so far. Recorded in the manifest (not part of the batch), so
+    /// a rerun knows it has nothing to do only while it is the same. By default nothing.
+    fn state(&self) -> Option<serde_json::Value> {
+        None
+    }
     /// What else makes two runs of a rolled kind the same batch, beside the seed and the paper: recorded
     /// beside them in the manifest (a case batch's year and how many cases it holds). By default nothing.
     fn batch(&self, _req: &Request) -> serde_json::Map<String, serde_json::Value> {
@@ -464,6 +470,9 @@ macro_rules! delegate_kind {
             }
             fn options(&self) -> Option<serde_json::Value> {
                 (**self).options()
+            }
+            fn state(&self) -> Option<serde_json::Value> {
+                (**self).state()
             }
             fn batch(&self, req: &Request) -> serde_json::Map<String, serde_json::Value> {
                 (**self).batch(req)

@@ -326,6 +326,9 @@ impl Kind for WithIdentity {
     ) -> Result<Vec<(String, Vec<u8>)>> {
         self.kind.markdown(cx, engine, doc)
     }
+    fn state(&self) -> Option<Value> {
+        self.kind.state()
+    }
     fn options(&self) -> Option<Value> {
         Some(self.identity.clone())
     }

@@ -222,15 +222,22 @@ fn run_locked(
     let formats = formats.to_vec();
     let dir = dir.to_path_buf();
     let identity = identity(kind, cx, req, engine);
-    // Nothing to do: the folder's manifest is of this very batch, versions and formats, and every file it
-    // lists is as made. Decided before any document is made (no rolling, simulating or typesetting);
-    // the page checker, which reads every page typeset, always goes the ordinary way.
+    let n = kind.count(cx, req)?;
+    let record = super::manifest::Made {
+        request: serde_json::to_value(req).map_err(|e| Error::Bug(e.to_string()))?,
+        formats: formats.clone(),
+        documents: n,
+        state: kind.state(),
+    };
+    // Nothing to do: the folder's manifest is of this very batch, versions, formats, number of documents
+    // and state, and every file it lists is as made. Decided before any document is made (no rolling,
+    // simulating or typesetting); the page checker, which reads every page typeset, always goes the
+    // ordinary way.
     if !super::pages::enabled()
-        && let Some(files) = super::manifest::up_to_date(&dir, &identity, &formats)
+        && let Some(files) = super::manifest::up_to_date(&dir, &identity, &record)
     {
         // What a killed run was writing when it died goes, as on the ordinary way.
         super::output::remove_stale_temporaries(&dir);
-        let n = kind.count(cx, req)?;
         for w in kind.warnings(cx, req)? {
             sink.event(Event::Warning(w));
         }
@@ -261,7 +268,6 @@ fn run_locked(
         opts.force,
         !kind.rolls(),
     )?;
-    let n = kind.count(cx, req)?;
     for w in kind.warnings(cx, req)? {
         sink.event(Event::Warning(w));
     }
@@ -470,7 +476,7 @@ fn run_locked(
     }
     let collected = collect_started.elapsed();
     let files = ledger.file_count();
-    ledger.made_all(&formats);
+    ledger.made_all(record);
     ledger.finish()?;
     timings(kind, engine, started, collected, jobs, sink);
     let report = Report {

@@ -45,11 +45,23 @@ pub struct Manifest {
     /// made from, so a rerun that would make them from the same inputs keeps them instead.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub made_from: BTreeMap<String, MadeFrom>,
-    /// The formats of the run that wrote this manifest, every document of which it made: a later run of
-    /// the same batch and formats whose files are all as listed has nothing to do ([`up_to_date`]).
-    /// Older manifests lack it, and their next run makes its documents to find out.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// What the run that wrote this manifest made, all of it: a later run of the same batch that would
+    /// make the same has nothing to do while every file is as listed ([`up_to_date`]). Older manifests
+    /// lack it, and their next run makes its documents to find out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub made: Option<Made>,
+}
+
+/// What a finished run made: every document of its request (seed, paper, first number and count: two
+/// runs of one batch may make different parts of it) in these formats.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Made {
+    pub request: serde_json::Value,
     pub formats: Vec<super::Format>,
+    pub documents: usize,
+    /// What else decided the documents ([`blockprint_kind::Kind::state`]), when anything did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<serde_json::Value>,
 }
 
 /// What a combined file was made from: the sha256 of its inputs' description (each input's path, hash
@@ -80,19 +92,19 @@ fn unhex(s: &str) -> Option<[u8; 32]> {
     Some(out)
 }
 
-/// Whether `dir` holds everything a run of `identity` in `formats` would make, as that run made it: a
+/// Whether `dir` holds everything a run of `identity` making `made` would make, as that run made it: a
 /// finished manifest of the same batch, versions and formats, no journal of a run since, and every file
 /// it lists on disk with its recorded sha256. Then the run has nothing to do and makes no document;
 /// returns how many files the folder holds. Anything else (a file missing or edited, a killed run,
 /// other content, templates or formats) is `None`, and the run goes the ordinary way, which keeps what
 /// it can.
-pub fn up_to_date(dir: &Path, identity: &Identity, formats: &[super::Format]) -> Option<usize> {
+pub fn up_to_date(dir: &Path, identity: &Identity, made: &Made) -> Option<usize> {
     use rayon::prelude::*;
-    if formats.is_empty() || dir.join(JOURNAL).exists() {
+    if made.formats.is_empty() || dir.join(JOURNAL).exists() {
         return None;
     }
     let m = read_manifest(dir)?;
-    if m.identity != *identity || m.formats != formats {
+    if m.identity != *identity || m.made.as_ref() != Some(made) {
         return None;
     }
     let files: Vec<(&String, &String)> = m.files.iter().collect();
@@ -119,8 +131,8 @@ pub struct Ledger {
     /// Whether this run wrote any file (or only kept them).
     wrote_any: std::sync::atomic::AtomicBool,
     made_from: Mutex<BTreeMap<String, MadeFrom>>,
-    /// The formats of this run once it has made every document ([`Ledger::made_all`]).
-    formats: Mutex<Vec<super::Format>>,
+    /// What this run made, once it has made every document ([`Ledger::made_all`]).
+    made: Mutex<Option<Made>>,
     /// Files written or kept by this run, in finishing order (compact: a batch has tens of thousands).
     written: Mutex<Vec<(Box<str>, [u8; 32])>>,
     journal: Mutex<std::fs::File>,
@@ -227,7 +239,7 @@ impl Ledger {
             previous: finished,
             wrote_any: std::sync::atomic::AtomicBool::new(false),
             made_from: Mutex::new(BTreeMap::new()),
-            formats: Mutex::new(Vec::new()),
+            made: Mutex::new(None),
             written: Mutex::new(Vec::new()),
             journal: Mutex::new(file),
         })
@@ -277,10 +289,10 @@ impl Ledger {
             );
     }
 
-    /// Note that this run made every document of its batch in `formats`, for the manifest (see
+    /// Note that this run made every document of its batch as `made` says, for the manifest (see
     /// [`up_to_date`]).
-    pub fn made_all(&self, formats: &[super::Format]) {
-        *self.formats.lock().unwrap_or_else(|e| e.into_inner()) = formats.to_vec();
+    pub fn made_all(&self, made: Made) {
+        *self.made.lock().unwrap_or_else(|e| e.into_inner()) = Some(made);
     }
 
     /// Whether an earlier run of this batch wrote `rel` (current or not).
@@ -356,16 +368,18 @@ impl Ledger {
         ));
         // Only what is still listed: a combined file the run no longer makes is not described.
         made_from.retain(|rel, m| files.get(rel) == Some(&m.sha256));
-        // The formats only when the folder lists exactly what this run made or kept (not also files of
-        // other formats an earlier run of the batch left), so a run with nothing to do reports the same.
-        let mut formats = std::mem::take(&mut *self.formats.lock().unwrap_or_else(|e| e.into_inner()));
-        if this_run != files.len() {
-            formats.clear();
-        }
+        // Only when the folder lists exactly what this run made or kept (not also files of other formats
+        // an earlier run of the batch left), so a run with nothing to do reports the same.
+        let made = self
+            .made
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .filter(|_| this_run == files.len());
         let path = self.dir.join(MANIFEST);
         let unchanged = !self.wrote_any.load(std::sync::atomic::Ordering::Relaxed)
             && self.previous.as_ref().is_some_and(|p| {
-                p.files == files && p.made_from == made_from && p.formats == formats
+                p.files == files && p.made_from == made_from && p.made == made
             })
             && read_manifest(&self.dir).is_some_and(|m| m.files == files);
         if !unchanged {
@@ -374,7 +388,7 @@ impl Ledger {
                 command: self.command.clone(),
                 files,
                 made_from,
-                formats,
+                made,
             };
             let text =
                 serde_json::to_string_pretty(&m).map_err(|e| Error::Bug(e.to_string()))? + "\n";

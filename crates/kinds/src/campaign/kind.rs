@@ -78,6 +78,10 @@ impl Kind for CampaignCases {
     fn count(&self, _cx: &Checked, _req: &Request) -> Result<usize> {
         Ok(self.campaign.derived.cases.len())
     }
+    /// The cases so far, as the log settles them: a week played or a case closed is new output.
+    fn state(&self) -> Option<serde_json::Value> {
+        Some(json!({ "cases": digest(&self.campaign.derived.cases) }))
+    }
     fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
         let c = self
             .campaign
