@@ -56,7 +56,7 @@ pub fn code() -> &'static str {
     static CODE: OnceLock<String> = OnceLock::new();
     CODE.get_or_init(|| {
         let exe = std::env::current_exe()
-            .and_then(|p| std::fs::metadata(p))
+            .and_then(std::fs::metadata)
             .ok()
             .map(|m| {
                 let at = m
