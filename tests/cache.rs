@@ -26,7 +26,10 @@ fn cache_counts(err: &str) -> (usize, usize) {
         .find(|l| l.starts_with("timings:"))
         .unwrap_or_else(|| panic!("no timings line in {err}"));
     let tail = line.split("cache ").nth(1).expect(line);
-    let words: Vec<&str> = tail.split([' ', ',', ')']).filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = tail
+        .split([' ', ',', ')'])
+        .filter(|w| !w.is_empty())
+        .collect();
     // "N read, M made"
     assert_eq!((words[1], words[3]), ("read", "made"), "{line}");
     (words[0].parse().unwrap(), words[2].parse().unwrap())
@@ -49,9 +52,20 @@ fn a_warm_cache_a_cold_one_and_none_write_the_same_bytes() {
     let cache = dir.path().join("cache");
     let make = |out: &str, cache: &str| {
         let out = dir.path().join(out);
-        let foundry = run(&["export", "--to", "foundry", "--out", s(&out), "--quiet"], cache);
+        let foundry = run(
+            &["export", "--to", "foundry", "--out", s(&out), "--quiet"],
+            cache,
+        );
         let kit = run(
-            &["make", "kit-bbb", "--format", "json,md", "--out", s(&out), "--quiet"],
+            &[
+                "make",
+                "kit-bbb",
+                "--format",
+                "json,md",
+                "--out",
+                s(&out),
+                "--quiet",
+            ],
             cache,
         );
         (tree(&out), cache_counts(&foundry), cache_counts(&kit))
@@ -83,11 +97,23 @@ fn editing_one_card_draws_that_card_again_and_no_other() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("cache");
     let content = dir.path().join("content");
-    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("content"), &content);
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("content"),
+        &content,
+    );
     let export = |out: &str| {
         let out = dir.path().join(out);
         let err = run(
-            &["export", "--to", "foundry", "--content", s(&content), "--out", s(&out), "--quiet"],
+            &[
+                "export",
+                "--to",
+                "foundry",
+                "--content",
+                s(&content),
+                "--out",
+                s(&out),
+                "--quiet",
+            ],
             s(&cache),
         );
         (tree(&out.join("export/foundry-v13")), cache_counts(&err))
@@ -98,7 +124,11 @@ fn editing_one_card_draws_that_card_again_and_no_other() {
     let deck = content.join("bbb/06-action.toml");
     let text = std::fs::read_to_string(&deck).unwrap();
     assert_eq!(text.matches("\"Storm drain\"").count(), 1);
-    std::fs::write(&deck, text.replace("\"Storm drain\"", "\"Flooded storm drain\"")).unwrap();
+    std::fs::write(
+        &deck,
+        text.replace("\"Storm drain\"", "\"Flooded storm drain\""),
+    )
+    .unwrap();
     let (after, counts) = export("after");
     assert_eq!(counts, (105, 1), "one card changed: one picture drawn");
     assert_eq!(entries(&cache, "pictures"), 107);
@@ -172,8 +202,17 @@ fn another_part_of_the_same_batch_is_made_not_taken_for_done() {
     let out = dir.path().join("out");
     let half = |first: &str| {
         let args = [
-            "case", "--seed", "5", "--count", "2", "--first-number", first, "--format", "json",
-            "--out", s(&out),
+            "case",
+            "--seed",
+            "5",
+            "--count",
+            "2",
+            "--first-number",
+            first,
+            "--format",
+            "json",
+            "--out",
+            s(&out),
         ];
         run(&args, "off")
     };

@@ -86,7 +86,9 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn path(root: &Path, space: &str, key: &str) -> PathBuf {
-    root.join(space).join(key.get(..2).unwrap_or("__")).join(key)
+    root.join(space)
+        .join(key.get(..2).unwrap_or("__"))
+        .join(key)
 }
 
 /// The bytes kept under `key` in `space` (`pictures`, `odds`), if a whole entry is there.

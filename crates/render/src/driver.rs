@@ -255,7 +255,14 @@ fn run_locked(
                 total: n,
             });
         }
-        timings(kind, engine, started, std::time::Duration::ZERO, opts.jobs, sink);
+        timings(
+            kind,
+            engine,
+            started,
+            std::time::Duration::ZERO,
+            opts.jobs,
+            sink,
+        );
         if !opts.quiet {
             sink.event(Event::Wrote(report.wrote(kind.name())));
         }

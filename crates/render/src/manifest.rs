@@ -378,9 +378,10 @@ impl Ledger {
             .filter(|_| this_run == files.len());
         let path = self.dir.join(MANIFEST);
         let unchanged = !self.wrote_any.load(std::sync::atomic::Ordering::Relaxed)
-            && self.previous.as_ref().is_some_and(|p| {
-                p.files == files && p.made_from == made_from && p.made == made
-            })
+            && self
+                .previous
+                .as_ref()
+                .is_some_and(|p| p.files == files && p.made_from == made_from && p.made == made)
             && read_manifest(&self.dir).is_some_and(|m| m.files == files);
         if !unchanged {
             let m = Manifest {

@@ -438,7 +438,13 @@ fn picture_keys(data: &serde_json::Value, pages: &[serde_json::Value]) -> Result
     let map = common
         .as_object_mut()
         .ok_or_else(|| Error::Bug("the card pictures' data is not an object".into()))?;
-    for unseen in ["title", "content_version", "source", "generator", "markdown"] {
+    for unseen in [
+        "title",
+        "content_version",
+        "source",
+        "generator",
+        "markdown",
+    ] {
         map.remove(unseen);
     }
     let faces = map
