@@ -2086,7 +2086,17 @@ impl Browser {
     /// Start chromedriver and a headless Chromium at 1280 × 800, or say why not. Under CI
     /// (`BLOCKPRINT_REQUIRE_BROWSER` set) a browser that cannot start fails the test.
     pub fn start() -> Option<Browser> {
-        match Browser::try_start() {
+        Browser::start_at(false)
+    }
+
+    /// A browser as a phone shows pages: a 390 × 844 viewport at 3 device pixels per CSS pixel, with
+    /// a phone's user agent and touch (Chromium's own emulation of one).
+    pub fn phone() -> Option<Browser> {
+        Browser::start_at(true)
+    }
+
+    fn start_at(phone: bool) -> Option<Browser> {
+        match Browser::try_start(phone) {
             Ok(b) => Some(b),
             Err(why) => {
                 if std::env::var_os("BLOCKPRINT_REQUIRE_BROWSER").is_some() {
@@ -2100,7 +2110,7 @@ impl Browser {
         }
     }
 
-    fn try_start() -> Result<Browser, String> {
+    fn try_start(phone: bool) -> Result<Browser, String> {
         let driver_bin = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".into());
         let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
         if !Path::new(&chromium).exists() {
@@ -2133,7 +2143,7 @@ impl Browser {
             }
             std::thread::sleep(Duration::from_millis(100));
         }
-        let caps = json!({"capabilities": {"alwaysMatch": {
+        let mut caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {
                 "binary": chromium,
@@ -2145,6 +2155,12 @@ impl Browser {
                 ]
             }
         }}});
+        if phone {
+            caps["capabilities"]["alwaysMatch"]["goog:chromeOptions"]["mobileEmulation"] = json!({
+                "deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": true},
+                "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36"
+            });
+        }
         let v = b.call("POST", "/session", Some(caps));
         match v["sessionId"].as_str() {
             Some(id) => b.session = id.to_owned(),
@@ -2558,6 +2574,84 @@ fn in_a_real_browser_every_kind_makes_from_its_form_as_loaded_and_with_every_opt
         }
     }
     assert_eq!(made, 2 * kinds.len());
+}
+
+/// What sticks out sideways at the page's width: the page's scroll width, and the elements wider than
+/// the viewport (tag, id or class, width), the widest first.
+const SIDEWAYS: &str = r#"
+const w = 390;
+const out = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && (r.right > w + 1 || r.left < -1); };
+// Inside a box that scrolls on its own (a wide table in its frame), nothing moves the page.
+const framed = (el) => { for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) { const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll' || o === 'hidden') return true; } return false; };
+const wide = [];
+for (const el of document.querySelectorAll('body *')) {
+  if (!out(el) || framed(el) || (el.parentElement && el.parentElement !== document.body && out(el.parentElement))) continue;
+  const r = el.getBoundingClientRect();
+  wide.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (typeof el.className === 'string' && el.className ? '.' + el.className.split(' ').join('.') : '') + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
+}
+return [document.documentElement.scrollWidth, w, wide.slice(0, 12)];
+"#;
+
+#[test]
+fn in_a_real_browser_on_a_phone_every_page_fits_its_width() {
+    let Some(browser) = Browser::phone() else {
+        return;
+    };
+    let studio = Studio::start(&[]);
+    let base = format!("http://127.0.0.1:{}", studio.port);
+    let dir = tempfile::tempdir().unwrap();
+    let camp = dir.path().join("campaign");
+    new_campaign(&camp, "Ada, Ben", "none");
+    let (job, _) = studio.make(&json!({"kind": "case", "seed": 3}));
+    let mut pages = vec![
+        "/".to_owned(),
+        "/tables".to_owned(),
+        "/odds?expr=3d6&at_least=15&vs=2d8".to_owned(),
+        "/chase".to_owned(),
+        "/campaign".to_owned(),
+        format!("/campaign?dir={}", s(&camp)),
+    ];
+    for system in chase_systems() {
+        pages.push(format!("/chase?system={system}"));
+    }
+    let mut faults = Vec::new();
+    for page in &pages {
+        browser.go(&format!("{base}{page}"));
+        if page == "/" {
+            // The Make page with a make's result shown, as after pressing Make.
+            browser.click(&format!("a[data-job='{job}']"));
+            browser.wait_for(
+                "return document.querySelector('#result section.job') !== null",
+                Duration::from_secs(30),
+            );
+        }
+        // Open every disclosure, as a GM reading the page would.
+        browser.run(
+            "for (const d of document.querySelectorAll('details')) d.open = true; return null",
+        );
+        let found = browser.run(SIDEWAYS);
+        if found[0].as_u64() > found[1].as_u64() || !found[2].as_array().unwrap().is_empty() {
+            faults.push(format!("{page}: {found}"));
+        }
+        if let Ok(dir) = std::env::var("BLOCKPRINT_STUDIO_SHOTS") {
+            let name = page
+                .trim_start_matches('/')
+                .replace(['/', '?', '&', '='], "_");
+            std::fs::write(
+                Path::new(&dir).join(format!(
+                    "phone-{}.png",
+                    if name.is_empty() { "make" } else { &name }
+                )),
+                browser.screenshot(),
+            )
+            .unwrap();
+        }
+    }
+    assert!(
+        faults.is_empty(),
+        "pages wider than a phone (390 px):\n{}",
+        faults.join("\n")
+    );
 }
 
 /// The systems `chase odds --help` lists, in its order.
