@@ -91,6 +91,88 @@ fn a_deck_too_big_for_exact_is_simulated_and_says_so() {
     assert_eq!(v["method"], "exact");
 }
 
+/// Every question is answered within the budget (issue 36): past the exact solver's work it is simulated,
+/// naming the budget and how many chases ran; best play too big to plan is refused in words (exit 2) in
+/// bounded time rather than run for minutes; the same question always gives the same answer.
+#[test]
+fn every_question_is_answered_within_its_budget() {
+    // A faster pursuer with 30 MOV on the kit's track: the exact solver stops at its budget.
+    let v = json(&["chase", "odds", "coc", "--pursuer-mov", "30", "--json"]);
+    assert_eq!(v["method"], "simulated");
+    assert_eq!(v["runs"], 100000);
+    assert_eq!(
+        v["reason"],
+        "exact needs more work than its budget of 40000000 units (about 0.6 s of CPU)"
+    );
+    assert_eq!(
+        json(&["chase", "odds", "coc", "--pursuer-mov", "30", "--json"]),
+        v
+    );
+    let o = blockprint(&[
+        "chase",
+        "odds",
+        "coc",
+        "--pursuer-mov",
+        "30",
+        "--policy",
+        "best",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert_eq!(
+        stderr(&o),
+        "error: invalid value for --policy: `best` cannot be worked out for this chase within a question's budget (more work than its budget of 40000000 units (about 0.6 s of CPU)); the other policies are answered, by a simulation where the exact answer is out of reach\n"
+    );
+    // Long simulated chases stop at the simulation's own budget and say how many ran.
+    let v = json(&[
+        "chase",
+        "odds",
+        "bbb",
+        "--policy",
+        "unaware",
+        "--quarry-hp",
+        "200",
+        "--pursuer-hp",
+        "200",
+        "--json",
+    ]);
+    let runs = v["runs"].as_u64().unwrap();
+    assert!(runs > 1000 && runs < 100000, "{runs}");
+    assert!(
+        v["reason"].as_str().unwrap().ends_with(&format!(
+            "; {runs} chases rather than 100000, as a simulation stops at its budget of 2500000 units of work (rounds played and rolls made)"
+        )),
+        "{}",
+        v["reason"]
+    );
+    // One round of Block by Block is exact under `slow` whatever the modifiers, under `unaware` while
+    // at most one suit is set apart and under `swerve` while none is; past that the round is simulated
+    // and says so (the README says which and why).
+    for (args, method) in [
+        (
+            &[
+                "--quarry-mods",
+                "dex=1,cha=2,int=-1",
+                "--pursuer-mods",
+                "wis=1",
+            ][..],
+            "exact",
+        ),
+        (
+            &["--policy", "unaware", "--quarry-mods", "dex=1"][..],
+            "exact",
+        ),
+        (&["--policy", "swerve", "--pursuer-faster"][..], "exact"),
+        (
+            &["--policy", "swerve", "--quarry-mods", "dex=1"][..],
+            "simulated",
+        ),
+    ] {
+        let mut a = vec!["chase", "odds", "bbb", "--rounds", "1", "--json"];
+        a.extend_from_slice(args);
+        assert_eq!(json(&a)["method"], method, "{args:?}");
+    }
+}
+
 /// `chase play`: the same seed gives the same bytes, and the JSON log replays against the rules.
 #[test]
 fn play_logs_repeat_and_replay() {

@@ -6,7 +6,7 @@ use blockprint_chase::model::System;
 use blockprint_chase::rbf::{self, Cell, ChallengeCell, Rbf, Track};
 use blockprint_chase::storypath::{self, Side, Storypath};
 use blockprint_chase::urban_world::{self, Leader, UrbanWorld};
-use blockprint_chase::{Built, Chase, Limits, OptionError, P, exact, policy_index};
+use blockprint_chase::{Budget, Built, Chase, OptionError, P, exact, policy_index};
 use num_traits::{One, Pow, Zero};
 
 fn lib() -> blockprint_content::Library {
@@ -23,7 +23,7 @@ fn q(n: i64, d: i64) -> P {
 fn exact_of(sys: &impl System, policy: &str) -> Vec<(String, P)> {
     let info = sys.info();
     let pi = policy_index(&info, Some(policy)).expect("policy exists");
-    let o = exact::solve(sys, pi, Limits::default()).expect("small enough to be exact");
+    let o = exact::solve(sys, pi, &Budget::default()).expect("small enough to be exact");
     let totals = o.exact.clone().expect("exact totals");
     let ids: Vec<String> = blockprint_chase::odds::all_endings(&info)
         .into_iter()
@@ -136,7 +136,7 @@ fn urban_world_npc_parties_do_not_roll() {
         setup: String::new(),
         system: sys,
     };
-    let o = b.exact(0, Limits::default()).unwrap();
+    let o = b.exact(0, &Budget::default()).unwrap();
     assert_eq!(o.endings[0].fraction.as_deref(), Some("1"));
     assert_eq!(
         (
@@ -147,7 +147,7 @@ fn urban_world_npc_parties_do_not_roll() {
         (2, 2, Some("2"))
     );
     // Keeping a hold for an action (policy "actions") makes it 2 against 1: still every beat.
-    let o = b.exact(1, Limits::default()).unwrap();
+    let o = b.exact(1, &Budget::default()).unwrap();
     assert_eq!(o.endings[0].fraction.as_deref(), Some("1"));
     // Equal NPC parties tie for ever: every chase is called off at the limit.
     let sys = UrbanWorld::new(Leader::Npc(2), Leader::Npc(2));
@@ -256,7 +256,7 @@ fn rbf_two_round_chase_by_hand() {
         setup: String::new(),
         system: sys,
     };
-    let o = b.exact(1, Limits::default()).unwrap();
+    let o = b.exact(1, &Budget::default()).unwrap();
     assert_eq!(
         o.length
             .distribution
@@ -297,9 +297,11 @@ fn rbf_bolt_behind_wins_the_fourth_space() {
 // ---------- exact against simulated, play and replay ----------
 
 fn agree(c: &dyn Chase, policy: usize, seed: u64) {
-    let e = c.exact(policy, Limits::default()).expect("exact");
+    let e = c.exact(policy, &Budget::default()).expect("exact");
     let runs = 100_000;
-    let s = c.simulate(policy, runs, seed, "test");
+    let s = c
+        .simulate(policy, runs, seed, "test", &Budget::unlimited())
+        .expect("simulated");
     for x in &e.endings {
         let p = x.percent / 100.0;
         let sigma = (p * (1.0 - p) / runs as f64).sqrt();
@@ -378,10 +380,10 @@ fn played_chases_replay_and_repeat() {
     for c in systems(&lib) {
         for p in 0..c.info().policies.len() {
             for seed in [1, 2, 3, 42] {
-                let log = c.play(p, seed);
+                let log = c.play(p, seed, &Budget::default()).expect("played");
                 c.replay(p, &log)
                     .unwrap_or_else(|e| panic!("{}: {e}", c.setup()));
-                let again = c.play(p, seed);
+                let again = c.play(p, seed, &Budget::default()).expect("played");
                 assert_eq!(
                     serde_json::to_vec(&log).unwrap(),
                     serde_json::to_vec(&again).unwrap()
@@ -395,7 +397,7 @@ fn played_chases_replay_and_repeat() {
 fn a_tampered_log_is_caught() {
     let lib = lib();
     let c = &systems(&lib)[0];
-    let mut log = c.play(0, 5);
+    let mut log = c.play(0, 5, &Budget::default()).expect("played");
     // Change the first roll's faces so they no longer give the logged hold.
     let mut done = false;
     for step in &mut log.steps {

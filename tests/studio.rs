@@ -2771,6 +2771,85 @@ fn the_chase_page_lists_every_system_and_draws_each_form_from_the_command_line()
     assert!(bbb.contains(r#"<input type="checkbox" name="quarry-faster">"#));
 }
 
+/// CPU time (user and system, in clock ticks) process `pid` has used, from /proc/<pid>/stat.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat =
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("the studio's /proc stat");
+    // The fields after the command name (which is in parentheses and may hold spaces): utime is the
+    // 14th field of the line, stime the 15th.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    f[11].parse::<u64>().unwrap() + f[12].parse::<u64>().unwrap()
+}
+
+/// Send a GET and leave without reading the answer: the socket, to drop when the client goes away.
+fn ask_and_wait(port: u16, path: &str) -> TcpStream {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect to the studio");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    stream
+}
+
+/// Issues 39 and 35: a chase question stops when its client goes away (the server's CPU over the next
+/// 5 s is about nothing), at most two are worked out at once (a third is refused with 429 and words),
+/// and a question left to run is answered within the command line's budget, in the same words.
+#[test]
+fn chase_questions_stop_when_their_client_goes_and_two_run_at_once_at_most() {
+    let studio = Studio::start(&[]);
+    let pid = studio.child.id();
+    // Each about 0.8 s of CPU: the exact solver to its budget, then the simulation.
+    let heaviest = "/chase?system=bbb&rounds=1&policy=unaware&quarry-mods=dex%3D1%2Ccha%3D2";
+    let heavy = "/chase?system=coc&pursuer-mov=30&policy=best";
+    let a = ask_and_wait(studio.port, heaviest);
+    let b = ask_and_wait(studio.port, heaviest);
+    std::thread::sleep(Duration::from_millis(150));
+    let third = studio.get(heavy);
+    assert_eq!(third.status, 429, "{}", third.text());
+    assert_eq!(
+        third.text(),
+        "2 chase or odds questions are being worked out already, the most at once; ask again when one has its answer\n"
+    );
+    let odds = studio.get("/odds?expr=2d6");
+    assert_eq!(odds.status, 429, "{}", odds.text());
+    drop(a);
+    drop(b);
+    // The issue's own question, opened and dropped.
+    let c = ask_and_wait(studio.port, heavy);
+    std::thread::sleep(Duration::from_millis(50));
+    drop(c);
+    std::thread::sleep(Duration::from_millis(100));
+    let before = cpu_ticks(pid);
+    std::thread::sleep(Duration::from_secs(5));
+    let used = cpu_ticks(pid) - before;
+    // Together they had more than a second of work left; cancelled, they stop within milliseconds.
+    assert!(
+        used <= 10,
+        "the studio used {used} ticks in the 5 s after its clients left"
+    );
+    // Left to run, the question is answered as the command line answers it: best play too big to plan
+    // within the budget, refused in words.
+    let page = studio.get(heavy);
+    assert_eq!(page.status, 200);
+    let want = stderr_of(&[
+        "chase",
+        "odds",
+        "coc",
+        "--pursuer-mov",
+        "30",
+        "--policy",
+        "best",
+    ]);
+    assert_eq!(
+        chase_error(&page.text()).map(|e| format!("{e}\n")),
+        Some(want.clone()),
+        "{want}"
+    );
+    assert!(want.contains("within a question's budget"), "{want}");
+}
+
 fn stderr_of(args: &[&str]) -> String {
     crate::support::stderr(&blockprint(args))
 }

@@ -162,9 +162,14 @@ pub(super) fn run(command: ChaseCommand) -> Status {
                 Ok(l) => l,
                 Err(s) => return s,
             };
-            let a = match crate::app::answers::chase_odds(&system, &options, &lib) {
+            let budget = chase::Budget::default();
+            let a = match crate::app::answers::chase_odds(&system, &options, &lib, &budget) {
                 Ok(a) => a,
-                Err(e) => return option_error(&e),
+                Err(crate::app::answers::Unanswered::Refused(e)) => return option_error(&e),
+                Err(e @ crate::app::answers::Unanswered::Cancelled) => {
+                    eprintln!("error: {e}");
+                    return Status::Io;
+                }
             };
             if json {
                 return super::print_json(&a);
@@ -194,7 +199,10 @@ pub(super) fn run(command: ChaseCommand) -> Status {
                 Err(e) => return option_error(&e),
             };
             let seed = super::seed_or_fresh(seed, "rolls and cards");
-            let log = c.play(p, seed);
+            let log = match c.play(p, seed, &chase::Budget::default()) {
+                Ok(log) => log,
+                Err(stop) => return option_error(&chase::refusal(&stop, &c.info().policies[p].id)),
+            };
             let mut first = true;
             for f in format {
                 if !first {

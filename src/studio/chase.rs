@@ -5,7 +5,12 @@
 //! (exact fraction, or the simulation's label, runs and 99 % interval), the length in the system's unit,
 //! the policy and the house rulings. A bad option shows the command line's error text.
 //!
-//! A GET with the options in the query: nothing changes state, so no token is needed.
+//! A GET with the options in the query: nothing changes state, so no token is needed. The answer is
+//! worked out under the command line's budget ([`blockprint_chase::Budget`]: exact within its work,
+//! otherwise a seeded simulation within its own), at most [`MAX_QUESTIONS`] chase and dice-odds
+//! questions at once (beyond that: 429 with words), and it stops as soon as the client goes away: the
+//! handler holds a guard that raises the budget's cancel flag when hyper drops the request (a closed
+//! connection), and the solver checks the flag as it counts its work, so no core works for no one.
 
 use std::sync::Arc;
 
@@ -15,8 +20,35 @@ use axum::response::Response;
 use serde::Serialize;
 
 use super::{App, refuse};
-use crate::app::answers::{ChaseOdds, chase_odds};
+use crate::app::answers::{ChaseOdds, Unanswered, chase_odds};
 use crate::chase::{odds_command, parse_odds};
+use blockprint_chase::{Budget, Cancel};
+
+/// Chase and dice-odds questions worked out at once, at most (one a core of the machines the studio is
+/// measured on); one more is refused with 429 and words until one has its answer.
+pub(crate) const MAX_QUESTIONS: usize = 2;
+
+/// Raises its flag when dropped: held by a request's handler, so a request hyper drops (its client went
+/// away) cancels the question it started.
+pub(crate) struct CancelOnDrop(pub(crate) Cancel);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+/// A slot for one more question, or the refusal to send.
+pub(crate) fn question_slot(app: &App) -> Result<tokio::sync::OwnedSemaphorePermit, Response> {
+    app.questions.clone().try_acquire_owned().map_err(|_| {
+        refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            &format!(
+                "{MAX_QUESTIONS} chase or odds questions are being worked out already, the most at once; ask again when one has its answer"
+            ),
+        )
+    })
+}
 
 /// Options of `chase odds` the page does not offer: output and content are the studio's own business.
 const NOT_OFFERED: [&str; 5] = ["json", "content", "check_pages", "color", "help"];
@@ -267,7 +299,7 @@ struct Shown {
     command: Option<String>,
 }
 
-fn work_out(app: &App, q: &[(String, String)]) -> Shown {
+fn work_out(app: &App, q: &[(String, String)], cancel: Cancel) -> Shown {
     let odds = odds_command();
     let Some(system) = q
         .iter()
@@ -326,8 +358,14 @@ fn work_out(app: &App, q: &[(String, String)]) -> Shown {
             return shown;
         }
     };
-    let answer = parse_odds(&args)
-        .and_then(|(s, options)| chase_odds(&s, &options, lib).map_err(|e| format!("error: {e}")));
+    let budget = Budget::with_cancel(cancel);
+    let answer = parse_odds(&args).and_then(|(s, options)| {
+        chase_odds(&s, &options, lib, &budget).map_err(|e| match e {
+            Unanswered::Refused(e) => format!("error: {e}"),
+            // No one reads it: the client has gone.
+            Unanswered::Cancelled => e.to_string(),
+        })
+    });
     match answer {
         Ok(a) => {
             shown.answer = Some(view(&a));
@@ -348,8 +386,25 @@ pub(crate) async fn page(
         Ok(Query(q)) => q,
         Err(e) => return refuse(StatusCode::BAD_REQUEST, &e.body_text()),
     };
+    // The form alone (no system asked) costs nothing; a question takes a slot for as long as it is
+    // worked out, even after its client has gone (until the solver sees the flag).
+    let permit = if q.iter().any(|(k, _)| k == "system") {
+        match question_slot(&app) {
+            Ok(p) => Some(p),
+            Err(refusal) => return refusal,
+        }
+    } else {
+        None
+    };
+    let cancel = Cancel::new();
+    let _guard = CancelOnDrop(cancel.clone());
     let worker = app.clone();
-    let shown = match tokio::task::spawn_blocking(move || work_out(&worker, &q)).await {
+    let shown = match tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        work_out(&worker, &q, cancel)
+    })
+    .await
+    {
         Ok(s) => s,
         Err(e) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
     };

@@ -76,6 +76,8 @@ pub(crate) struct App {
     project: RwLock<Arc<Loaded>>,
     pages: Environment<'static>,
     jobs: make::Jobs,
+    /// Chase and dice-odds questions being worked out now, at most [`chase::MAX_QUESTIONS`].
+    questions: Arc<tokio::sync::Semaphore>,
     rolls: Mutex<Vec<dice::Logged>>,
     /// Author mode: what the last reload found, for the pages listening on `/events`.
     changes: tokio::sync::watch::Sender<watch::Change>,
@@ -170,6 +172,7 @@ pub fn serve(opts: Options) -> Result<()> {
         project: RwLock::new(Arc::new(project)),
         pages: pages()?,
         jobs: make::Jobs::new(opts.max_jobs.max(1)),
+        questions: Arc::new(tokio::sync::Semaphore::new(chase::MAX_QUESTIONS)),
         rolls: Mutex::new(Vec::new()),
         changes: tokio::sync::watch::Sender::new(watch::Change::default()),
         campaign: opts.campaign.clone(),

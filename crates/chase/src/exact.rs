@@ -3,33 +3,17 @@
 //! forward unit by unit until every chase has ended or reached the system's unit limit. Exact fractions
 //! throughout.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, Zero};
 
+use crate::budget::{Budget, Meter, Stop};
 use crate::model::{Chance, Check, P, System};
 use crate::odds::{Method, Odds};
-
-/// Bounds of an exact computation; beyond them it stops and says which was reached.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    /// Distinct states whose branches are worked out.
-    pub max_states: usize,
-    /// Branches enumerated in all (re-runs of `step`).
-    pub max_branches: u64,
-}
-
-impl Default for Limits {
-    /// Measured to stay inside 1 s of CPU and 256 MB on the systems of this crate (benches/chase-odds.sh).
-    fn default() -> Self {
-        Limits {
-            max_states: 20_000,
-            max_branches: 150_000,
-        }
-    }
-}
 
 /// Why an exact answer was not given.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,16 +32,22 @@ struct Enumerator {
 }
 
 impl Enumerator {
-    fn choose(&mut self, weights: Vec<P>) -> usize {
+    /// Take the next option of a chance point of `n` options, of which `zero(k)` have no chance (the
+    /// enumerator works on the others only); the caller multiplies [`Enumerator::prob`] by its weight.
+    fn choose(&mut self, n: usize, zero: impl Fn(usize) -> bool) -> usize {
         let i = self.seen.len();
-        // Options with probability 0 are skipped: the enumerator works on the nonzero ones only.
-        let live: Vec<usize> = (0..weights.len())
-            .filter(|&k| !weights[k].is_zero())
-            .collect();
         let chosen = self.path.get(i).copied().unwrap_or(0);
-        self.seen.push((chosen, live.len()));
-        let k = live[chosen];
-        self.prob *= &weights[k];
+        let mut live = 0;
+        let mut k = usize::MAX;
+        for j in 0..n {
+            if !zero(j) {
+                if live == chosen {
+                    k = j;
+                }
+                live += 1;
+            }
+        }
+        self.seen.push((chosen, live));
         k
     }
 
@@ -76,6 +66,32 @@ impl Enumerator {
     }
 }
 
+/// A check's outcomes, shared.
+type Outcomes = Rc<Vec<(P, i64)>>;
+
+thread_local! {
+    /// Every check's outcomes, by its description (which names the check: `chase play`'s replay
+    /// relies on it too), worked out once per thread rather than at every chance point.
+    static OUTCOMES: RefCell<HashMap<String, Outcomes>> = RefCell::new(HashMap::new());
+}
+
+/// `check`'s outcomes, from the thread's cache.
+fn outcomes_of(check: &dyn Check) -> Outcomes {
+    let key = check.describe();
+    OUTCOMES.with(|c| {
+        let mut c = c.borrow_mut();
+        if let Some(o) = c.get(&key) {
+            return o.clone();
+        }
+        if c.len() >= 4096 {
+            c.clear();
+        }
+        let o = Rc::new(check.outcomes());
+        c.insert(key, o.clone());
+        o
+    })
+}
+
 /// The outcome values of a roll, enumerated.
 struct RollChance<'a> {
     e: &'a mut Enumerator,
@@ -83,34 +99,40 @@ struct RollChance<'a> {
 
 impl Chance for RollChance<'_> {
     fn roll(&mut self, _who: &str, _what: &str, check: &dyn Check) -> i64 {
-        let outs = check.outcomes();
-        let k = self.e.choose(outs.iter().map(|(p, _)| p.clone()).collect());
+        let outs = outcomes_of(check);
+        let k = self.e.choose(outs.len(), |j| outs[j].0.is_zero());
+        self.e.prob *= &outs[k].0;
         outs[k].1
     }
 
     fn draw(&mut self, _who: &str, _what: &str, n: usize) -> usize {
-        let p = P::new(1.into(), n.into());
-        self.e.choose(vec![p; n])
+        let k = self.e.choose(n, |_| false);
+        self.e.prob /= P::from_integer(n.into());
+        k
     }
 
     fn pick(&mut self, _what: &str, weights: &[P]) -> usize {
-        self.e.choose(weights.to_vec())
+        let k = self.e.choose(weights.len(), |j| weights[j].is_zero());
+        self.e.prob *= &weights[k];
+        k
     }
 
     fn draw_grouped(&mut self, _who: &str, _what: &str, groups: &[usize]) -> (usize, usize) {
         let n: usize = groups.iter().sum();
-        let w: Vec<P> = groups.iter().map(|&g| P::new(g.into(), n.into())).collect();
-        (self.e.choose(w), 0)
+        let k = self.e.choose(groups.len(), |j| groups[j] == 0);
+        self.e.prob *= P::new(groups[k].into(), n.into());
+        (k, 0)
     }
 
     fn note(&mut self, _line: &dyn Fn() -> String) {}
 }
 
-/// Every result of `f` with its exact probability; equal results are merged, in first-seen order.
+/// Every result of `f` with its exact probability; equal results are merged, in first-seen order. Each
+/// run of `f` costs the meter [`RUN_COST`] units for itself and as many for each chance point it met.
 pub fn enumerate<T: Clone + Eq + std::hash::Hash>(
     mut f: impl FnMut(&mut dyn Chance) -> T,
-    budget: &mut u64,
-) -> Result<Vec<(P, T)>, TooBig> {
+    meter: &mut Meter,
+) -> Result<Vec<(P, T)>, Stop> {
     let mut e = Enumerator {
         path: Vec::new(),
         seen: Vec::new(),
@@ -119,13 +141,8 @@ pub fn enumerate<T: Clone + Eq + std::hash::Hash>(
     let mut out: Vec<(P, T)> = Vec::new();
     let mut at: HashMap<T, usize> = HashMap::new();
     loop {
-        if *budget == 0 {
-            return Err(TooBig {
-                reason: "the branch budget ran out".into(),
-            });
-        }
-        *budget -= 1;
         let v = f(&mut RollChance { e: &mut e });
+        meter.spend(RUN_COST * (1 + e.seen.len() as u64))?;
         match at.get(&v) {
             Some(&i) => out[i].0 += &e.prob,
             None => {
@@ -157,26 +174,35 @@ fn over_common<T>(v: Vec<(P, T)>) -> Branches<T> {
     Branches { den, items }
 }
 
-/// The exact odds of `sys` under policy `policy`, or why they are out of reach.
+/// Work units of one run of a unit's rules, and of each chance point in it (re-running the system's own
+/// `step`, with its bookkeeping and exact chances: 0.2 to 1.5 µs measured, against about 5 ns for a unit
+/// of the cheapest work counted, one machine word of a mass carried forward).
+pub const RUN_COST: u64 = 100;
+/// Work units of each branch the solver keeps (memory, hashing).
+pub const KEEP_COST: u64 = 20;
+
+/// Machine words of a whole number: what adding or multiplying by it costs, give or take.
+fn words(n: &BigUint) -> u64 {
+    n.bits() / 64 + 1
+}
+
+/// The exact odds of `sys` under policy `policy`, or why they are out of reach (past `budget`, or
+/// cancelled).
 ///
 /// The mass of every state is carried as a whole numerator over one denominator per unit (the previous
 /// unit's times the least common multiple of the branch denominators met in the unit), so carrying it
 /// forward is whole-number multiplication and addition: no fraction is reduced (a gcd of numbers that
 /// grow to hundreds of digits, which dominated the solve) until the answer is read out, once per ending
 /// and length.
-pub fn solve<S: System>(sys: &S, policy: usize, limits: Limits) -> Result<Odds, TooBig> {
+pub fn solve<S: System>(sys: &S, policy: usize, budget: &Budget) -> Result<Odds, Stop> {
     if let Some(reason) = sys.too_big() {
-        return Err(TooBig { reason });
+        return Err(Stop::TooBig(TooBig { reason }));
     }
     let info = sys.info();
     let n_end = info.endings.len();
-    let mut budget = limits.max_branches;
-    let too_many_branches = |_| TooBig {
-        reason: format!("more than {} branches to enumerate", limits.max_branches),
-    };
-    let start = over_common(
-        enumerate(|c| sys.canonical(sys.start(c)), &mut budget).map_err(too_many_branches)?,
-    );
+    let mut meter = budget.exact_meter();
+    sys.prepare(policy, &mut meter)?;
+    let start = over_common(enumerate(|c| sys.canonical(sys.start(c)), &mut meter)?);
     // ending index (n_end = called off) -> length -> numerator over dens[length]
     let mut ended: Vec<Vec<BigUint>> = vec![Vec::new(); n_end + 1];
     let mut dens: Vec<BigUint> = Vec::new();
@@ -200,13 +226,14 @@ pub fn solve<S: System>(sys: &S, policy: usize, limits: Limits) -> Result<Odds, 
                 continue;
             }
             if !cache.contains_key(s) {
-                if cache.len() >= limits.max_states {
-                    return Err(TooBig {
-                        reason: format!("more than {} distinct states", limits.max_states),
-                    });
+                if cache.len() >= budget.max_states {
+                    return Err(Stop::TooBig(TooBig {
+                        reason: format!("more than {} distinct states", budget.max_states),
+                    }));
                 }
-                let branches = enumerate(|c| sys.canonical(sys.step(s, policy, c)), &mut budget)
-                    .map_err(too_many_branches)?;
+                let branches = enumerate(|c| sys.canonical(sys.step(s, policy, c)), &mut meter)?;
+                // What the cache keeps.
+                meter.spend(KEEP_COST * branches.len() as u64)?;
                 cache.insert(s.clone(), over_common(branches));
             }
         }
@@ -232,6 +259,8 @@ pub fn solve<S: System>(sys: &S, policy: usize, limits: Limits) -> Result<Odds, 
             }
             let b = &cache[&s];
             let scale = m * (&lcm / &b.den);
+            // Carrying the mass: a multiplication and an addition of numbers this long per branch.
+            meter.spend(b.items.len() as u64 * words(&scale))?;
             for (w, s2) in &b.items {
                 let mass = &scale * w;
                 match at.get(s2) {

@@ -14,10 +14,11 @@
 //! - [`exact::solve`] enumerates every combination of chance results of a unit (re-running `step` once
 //!   per combination), merges equal next states (after [`System::canonical`]) and carries the exact
 //!   probability mass forward unit by unit: each ending's chance as a fraction and the length
-//!   distribution. It stops with [`exact::TooBig`] beyond [`exact::Limits`] (distinct states, branches).
-//! - [`sim::simulate`] samples `step` from a ChaCha20 seed (dice rolled face by face) for a run count;
-//!   [`odds`] falls back to it, labelled with its runs, seed, the reason and 99 % intervals, only when the
-//!   exact solver refuses.
+//!   distribution. It counts its work on a [`budget::Meter`] and stops past its [`Budget`] (work and
+//!   distinct states), or when the question is cancelled.
+//! - [`sim::simulate`] samples `step` from a ChaCha20 seed (dice rolled face by face) for a run count,
+//!   within the budget's own work limit for simulations; [`odds`] falls back to it, labelled with its
+//!   runs, seed, the reason and 99 % intervals, only when the exact solver stops past its budget.
 //! - [`sim::play`] samples one chase and logs every roll (dice, faces, result), draw, pick and note, with
 //!   the position after each unit ([`System::describe`]); [`sim::replay`] re-runs the rules on a log's
 //!   recorded results and checks every event and position.
@@ -48,6 +49,7 @@
 //! states in `build`) and offers it as a named policy whose text says so.
 
 pub mod bbb;
+pub mod budget;
 pub mod coc;
 pub mod exact;
 pub mod model;
@@ -61,7 +63,8 @@ pub mod urban_world;
 use blockprint_content::Library;
 use serde::{Deserialize, Serialize};
 
-pub use exact::{Limits, TooBig};
+pub use budget::{Budget, Cancel, Cancelled, Stop};
+pub use exact::TooBig;
 pub use model::{
     Chance, Check, Ending, Event, LIMIT_ENDING, OptionError, P, Policy, Ruling, System, SystemInfo,
     Unit, policy_index,
@@ -81,9 +84,16 @@ pub trait Chase {
     fn info(&self) -> SystemInfo;
     /// The options in words: "quarry level 2 (10 Hot Pursuit), pursuer level 3 (10 Hot Pursuit)".
     fn setup(&self) -> String;
-    fn exact(&self, policy: usize, limits: Limits) -> Result<Odds, TooBig>;
-    fn simulate(&self, policy: usize, runs: u64, seed: u64, reason: &str) -> Odds;
-    fn play(&self, policy: usize, seed: u64) -> PlayLog;
+    fn exact(&self, policy: usize, budget: &Budget) -> Result<Odds, Stop>;
+    fn simulate(
+        &self,
+        policy: usize,
+        runs: u64,
+        seed: u64,
+        reason: &str,
+        budget: &Budget,
+    ) -> Result<Odds, Stop>;
+    fn play(&self, policy: usize, seed: u64, budget: &Budget) -> Result<PlayLog, Stop>;
     fn replay(&self, policy: usize, log: &PlayLog) -> Result<(), String>;
 }
 
@@ -102,16 +112,23 @@ impl<S: System> Chase for Built<S> {
         self.setup.clone()
     }
 
-    fn exact(&self, policy: usize, limits: Limits) -> Result<Odds, TooBig> {
-        exact::solve(&self.system, policy, limits)
+    fn exact(&self, policy: usize, budget: &Budget) -> Result<Odds, Stop> {
+        exact::solve(&self.system, policy, budget)
     }
 
-    fn simulate(&self, policy: usize, runs: u64, seed: u64, reason: &str) -> Odds {
-        sim::simulate(&self.system, policy, runs, seed, reason)
+    fn simulate(
+        &self,
+        policy: usize,
+        runs: u64,
+        seed: u64,
+        reason: &str,
+        budget: &Budget,
+    ) -> Result<Odds, Stop> {
+        sim::simulate(&self.system, policy, runs, seed, reason, budget)
     }
 
-    fn play(&self, policy: usize, seed: u64) -> PlayLog {
-        sim::play(&self.system, policy, seed, &self.setup)
+    fn play(&self, policy: usize, seed: u64, budget: &Budget) -> Result<PlayLog, Stop> {
+        sim::play(&self.system, policy, seed, &self.setup, budget)
     }
 
     fn replay(&self, policy: usize, log: &PlayLog) -> Result<(), String> {
@@ -119,28 +136,52 @@ impl<S: System> Chase for Built<S> {
     }
 }
 
-/// Exact odds when the exact solver stays within `limits`; otherwise a labelled simulation of
-/// [`SIM_RUNS`] chases from `seed` (default [`SIM_SEED`]).
-pub fn odds(chase: &dyn Chase, policy: usize, limits: Limits, seed: Option<u64>) -> Odds {
-    odds_with_runs(chase, policy, limits, seed, SIM_RUNS)
+/// Exact odds when the exact solver stays within `budget`; otherwise a labelled simulation of up to
+/// [`SIM_RUNS`] chases from `seed` (default [`SIM_SEED`]) within the budget's simulation work. An error
+/// when the question was cancelled, or when even the simulation cannot start (a policy whose
+/// preparation is past the budget: best play on a chase too big to plan).
+pub fn odds(
+    chase: &dyn Chase,
+    policy: usize,
+    budget: &Budget,
+    seed: Option<u64>,
+) -> Result<Odds, Stop> {
+    odds_with_runs(chase, policy, budget, seed, SIM_RUNS)
 }
 
 /// [`odds`] with `runs` chases when it has to simulate.
 pub fn odds_with_runs(
     chase: &dyn Chase,
     policy: usize,
-    limits: Limits,
+    budget: &Budget,
     seed: Option<u64>,
     runs: u64,
-) -> Odds {
-    match chase.exact(policy, limits) {
-        Ok(o) => o,
-        Err(too_big) => chase.simulate(
+) -> Result<Odds, Stop> {
+    match chase.exact(policy, budget) {
+        Ok(o) => Ok(o),
+        Err(Stop::Cancelled) => Err(Stop::Cancelled),
+        Err(Stop::TooBig(too_big)) => chase.simulate(
             policy,
             runs,
             seed.unwrap_or(SIM_SEED),
             &format!("exact needs {}", too_big.reason),
+            budget,
         ),
+    }
+}
+
+/// A question [`odds`] could not answer, as the option error to show: past the budget even for the
+/// simulation (a policy that cannot be prepared), or cancelled.
+pub fn refusal(stop: &Stop, policy: &str) -> OptionError {
+    match stop {
+        Stop::TooBig(t) => OptionError::new(
+            "--policy",
+            format!(
+                "`{policy}` cannot be worked out for this chase within a question's budget ({}); the other policies are answered, by a simulation where the exact answer is out of reach",
+                t.reason
+            ),
+        ),
+        Stop::Cancelled => OptionError::new("--policy", Cancelled.to_string()),
     }
 }
 
@@ -195,9 +236,10 @@ pub struct Cell {
 }
 
 impl Grid {
-    /// The cell of one match-up: [`odds`] of `chase`, read for `headline`.
-    pub fn cell(chase: &dyn Chase, policy: usize, headline: &str, limits: Limits) -> Cell {
-        Grid::cell_with_runs(chase, policy, headline, limits, SIM_RUNS)
+    /// The cell of one match-up: [`odds`] of `chase` under the default [`Budget`], read for
+    /// `headline`; past the budget even for a simulation (best play too big to plan), the reason.
+    pub fn cell(chase: &dyn Chase, policy: usize, headline: &str) -> Result<Cell, OptionError> {
+        Grid::cell_with_runs(chase, policy, headline, SIM_RUNS)
     }
 
     /// [`Grid::cell`] with `runs` chases when it has to simulate (a grid of many simulated cells must
@@ -206,12 +248,12 @@ impl Grid {
         chase: &dyn Chase,
         policy: usize,
         headline: &str,
-        limits: Limits,
         runs: u64,
-    ) -> Cell {
-        let o = odds_with_runs(chase, policy, limits, None, runs);
+    ) -> Result<Cell, OptionError> {
+        let o = odds_with_runs(chase, policy, &Budget::default(), None, runs)
+            .map_err(|stop| refusal(&stop, &chase.info().policies[policy].id))?;
         let e = o.endings.iter().find(|e| e.id == headline);
-        Cell {
+        Ok(Cell {
             percent: e.map_or(0.0, |e| e.percent),
             fraction: e.and_then(|e| e.fraction.clone()),
             interval: e.and_then(|e| e.interval),
@@ -221,7 +263,7 @@ impl Grid {
             },
             exact: o.is_exact(),
             mean_length: o.length.mean,
-        }
+        })
     }
 }
 

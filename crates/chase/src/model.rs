@@ -11,6 +11,8 @@ use rand::RngExt;
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::budget::{Meter, Stop};
+
 /// An exact probability.
 pub type P = BigRational;
 
@@ -166,6 +168,14 @@ pub trait System {
     /// ("a 52-card deck dealt without replacement over 60 rounds"). Default: `None`, try.
     fn too_big(&self) -> Option<String> {
         None
+    }
+
+    /// Work a policy needs before its first unit can be played (best play's plans over every state),
+    /// counted on `meter` and kept for `step`; an error when it is past the meter's limit or the
+    /// question is cancelled. The exact solver, the simulator and `chase play` call it first. Default:
+    /// nothing to do.
+    fn prepare(&self, _policy: usize, _meter: &mut Meter) -> Result<(), Stop> {
+        Ok(())
     }
 }
 

@@ -7,6 +7,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::budget::{Budget, Stop};
 use crate::model::{Chance, Check, Event, P, System};
 use crate::odds::{Method, Odds, all_endings};
 
@@ -14,10 +15,13 @@ use crate::odds::{Method, Odds, all_endings};
 struct Sampler {
     rng: ChaCha20Rng,
     log: Option<Vec<Event>>,
+    /// Chance points sampled (the simulation's work).
+    points: u64,
 }
 
 impl Chance for Sampler {
     fn roll(&mut self, who: &str, what: &str, check: &dyn Check) -> i64 {
+        self.points += 1;
         let (faces, outcome) = check.roll(&mut self.rng);
         if let Some(log) = &mut self.log {
             log.push(Event::Roll {
@@ -33,6 +37,7 @@ impl Chance for Sampler {
     }
 
     fn draw(&mut self, who: &str, what: &str, n: usize) -> usize {
+        self.points += 1;
         let index = self.rng.random_range(0..n as u64) as usize;
         if let Some(log) = &mut self.log {
             log.push(Event::Draw {
@@ -46,6 +51,7 @@ impl Chance for Sampler {
     }
 
     fn pick(&mut self, what: &str, weights: &[P]) -> usize {
+        self.points += 1;
         let u: f64 = self.rng.random::<f64>();
         let mut acc = 0.0;
         let mut index = weights.len() - 1;
@@ -75,14 +81,19 @@ impl Chance for Sampler {
     }
 }
 
-/// Units (rounds, beats …) a simulation plays in all before it stops early, whatever its run count:
-/// long chases (a 60-round limit, 200 Hot Pursuit a side) would otherwise outrun the 1 s bound. Measured
-/// at about 0.2 µs a unit for Block by Block.
-pub const SIM_MAX_UNITS: u64 = 1_500_000;
-
-/// Simulated odds: up to `runs` chases from `seed` (fewer when they reach [`SIM_MAX_UNITS`] units in
-/// all; the reason then says so).
-pub fn simulate<S: System>(sys: &S, policy: usize, runs: u64, seed: u64, reason: &str) -> Odds {
+/// Simulated odds: up to `runs` chases from `seed`, fewer when their work (units played and chance
+/// points sampled) reaches `budget.sim_work`, and then the reason says how many and why. A policy that
+/// needs preparing ([`System::prepare`]) is prepared first within `budget.exact_work`; past that, or
+/// once the question is cancelled, the error says so.
+pub fn simulate<S: System>(
+    sys: &S,
+    policy: usize,
+    runs: u64,
+    seed: u64,
+    reason: &str,
+    budget: &Budget,
+) -> Result<Odds, Stop> {
+    sys.prepare(policy, &mut budget.exact_meter())?;
     let info = sys.info();
     let n_end = info.endings.len();
     let max = sys.max_units() as usize;
@@ -90,38 +101,50 @@ pub fn simulate<S: System>(sys: &S, policy: usize, runs: u64, seed: u64, reason:
     let mut s = Sampler {
         rng: ChaCha20Rng::seed_from_u64(seed),
         log: None,
+        points: 0,
     };
     let mut done = 0u64;
-    let mut units = 0u64;
-    while done < runs && units < SIM_MAX_UNITS {
-        let (e, t) = run_one(sys, policy, &mut s);
+    let mut work = 0u64;
+    while done < runs && work < budget.sim_work {
+        if done.is_multiple_of(256) && budget.cancel.is_cancelled() {
+            return Err(Stop::Cancelled);
+        }
+        s.points = 0;
+        let (e, t) = run_one(sys, policy, n_end, max, &mut s);
         counts[e][t] += 1;
         done += 1;
-        units += t as u64 + 1;
+        work += t as u64 + 1 + s.points;
     }
+    budget
+        .spent
+        .fetch_add(work, std::sync::atomic::Ordering::Relaxed);
     let reason = if done < runs {
         format!(
-            "{reason}; {done} chases rather than {runs}, as a simulation stops after {SIM_MAX_UNITS} {} in all",
-            info.unit.many
+            "{reason}; {done} chases rather than {runs}, as a simulation stops at its budget of {} units of work ({} played and rolls made)",
+            budget.sim_work, info.unit.many
         )
     } else {
         reason.to_string()
     };
     let runs = done;
-    Odds::from_counts(
+    Ok(Odds::from_counts(
         &info,
         policy,
         counts,
         runs,
         Method::Simulated { runs, seed, reason },
         max as u64,
-    )
+    ))
 }
 
-/// One chase: (ending index, n_end for called off; length).
-fn run_one<S: System>(sys: &S, policy: usize, s: &mut Sampler) -> (usize, usize) {
-    let n_end = sys.info().endings.len();
-    let max = sys.max_units() as usize;
+/// One chase: (ending index, `n_end` for called off; length).
+fn run_one<S: System>(
+    sys: &S,
+    policy: usize,
+    n_end: usize,
+    max: usize,
+    s: &mut Sampler,
+) -> (usize, usize) {
     let mut state = sys.start(s);
     for t in 0..=max {
         if let Some(e) = sys.ending(&state) {
@@ -165,14 +188,23 @@ pub struct PlayLog {
     pub rulings: Vec<crate::model::Ruling>,
 }
 
-/// Play one chase from `seed`, logging every roll, card and position.
-pub fn play<S: System>(sys: &S, policy: usize, seed: u64, setup: &str) -> PlayLog {
+/// Play one chase from `seed`, logging every roll, card and position. A policy that needs preparing is
+/// prepared first within `budget.exact_work`; past that, or cancelled, the error says so.
+pub fn play<S: System>(
+    sys: &S,
+    policy: usize,
+    seed: u64,
+    setup: &str,
+    budget: &Budget,
+) -> Result<PlayLog, Stop> {
+    sys.prepare(policy, &mut budget.exact_meter())?;
     let info = sys.info();
     let names = all_endings(&info);
     let max = sys.max_units() as u64;
     let mut s = Sampler {
         rng: ChaCha20Rng::seed_from_u64(seed),
         log: Some(Vec::new()),
+        points: 0,
     };
     let mut state = sys.start(&mut s);
     let mut steps = vec![Step {
@@ -196,7 +228,7 @@ pub fn play<S: System>(sys: &S, policy: usize, seed: u64, setup: &str) -> PlayLo
             position: sys.describe(&state),
         });
     };
-    PlayLog {
+    Ok(PlayLog {
         system: info.id.clone(),
         system_name: info.name.clone(),
         seed,
@@ -208,7 +240,7 @@ pub fn play<S: System>(sys: &S, policy: usize, seed: u64, setup: &str) -> PlayLo
         ending_label: names[end].1.clone(),
         length: t,
         rulings: info.rulings.clone(),
-    }
+    })
 }
 
 /// Feeds a log's recorded results back into `step`, checking each against the rules.

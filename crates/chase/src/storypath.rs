@@ -16,7 +16,7 @@ use crate::model::{
     Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, applies,
     are_dice, policy_index, roll_dice,
 };
-use crate::{Built, Chase, Grid, GridTable, Limits};
+use crate::{Built, Chase, Grid, GridTable};
 
 /// The pool dice of the kit's house ruling `sp.ruling.pool`: d10s, 8 or more succeeds.
 pub const DIE: u32 = 10;
@@ -648,7 +648,6 @@ pub fn grid(args: &Args, lib: &Library, policy: Option<&str>) -> Result<Grid, Op
     let info = base.info();
     let pi = policy_index(&info, policy)?;
     let (die, target) = pool_dice(lib);
-    let limits = Limits::default();
     let mut tables = Vec::new();
     for laps in GRID_LAPS {
         let mut cells = Vec::new();
@@ -679,7 +678,7 @@ pub fn grid(args: &Args, lib: &Library, policy: Option<&str>) -> Result<Grid, Op
                     setup: setup(&sys),
                     system: sys,
                 };
-                row.push(Grid::cell(&built, pi, "escaped", limits));
+                row.push(Grid::cell(&built, pi, "escaped")?);
             }
             cells.push(row);
         }

@@ -41,10 +41,12 @@ fn frac(n: i64, d: i64) -> P {
 fn agree(args: &[&str], policy: usize) {
     let c = chase(args);
     let exact = c
-        .exact(policy, Limits::default())
-        .unwrap_or_else(|e| panic!("{args:?}: exact refused: {}", e.reason));
+        .exact(policy, &Budget::default())
+        .unwrap_or_else(|e| panic!("{args:?}: exact refused: {e}"));
     let runs = 100_000u64;
-    let sim = c.simulate(policy, runs, 2024, "test");
+    let sim = c
+        .simulate(policy, runs, 2024, "test", &Budget::unlimited())
+        .expect("simulated");
     let probs = exact.exact.clone().expect("exact probabilities");
     let names = odds::all_endings(&c.info());
     for (i, (id, _)) in names.iter().enumerate() {
@@ -135,7 +137,7 @@ fn bbb_one_round_by_hand() {
         "--pursuer-hp",
         "1",
     ]);
-    let o = c.exact(0, Limits::default()).unwrap();
+    let o = c.exact(0, &Budget::default()).unwrap();
     let p = o.exact.clone().unwrap();
     assert_eq!(p, vec![frac(0, 1), frac(5, 216), frac(5, 6), frac(31, 216)]);
     assert_eq!(
@@ -157,7 +159,7 @@ fn bbb_one_round_by_hand() {
 #[test]
 fn coc_clear_track_by_hand() {
     let c = chase(&["coc", "--track", "clear,clear", "--pursuer-dex", "60"]);
-    let o = c.exact(0, Limits::default()).unwrap();
+    let o = c.exact(0, &Budget::default()).unwrap();
     assert_eq!(
         o.exact.clone().unwrap(),
         vec![
@@ -173,7 +175,7 @@ fn coc_clear_track_by_hand() {
     assert_eq!((o.length.median, o.length.p90), (1, 1));
     // Equal DEX: the quarry moves first and always gets off the track.
     let c = chase(&["coc", "--track", "clear,clear"]);
-    let p = c.exact(0, Limits::default()).unwrap().exact.unwrap();
+    let p = c.exact(0, &Budget::default()).unwrap().exact.unwrap();
     assert_eq!(&p[..3], &[frac(29, 100), frac(71, 100), frac(0, 1)]);
 }
 
@@ -215,7 +217,7 @@ fn play_logs_replay_against_the_rules() {
         let c = chase(args);
         for policy in 0..c.info().policies.len() {
             for seed in 0..40 {
-                let log = c.play(policy, seed);
+                let log = c.play(policy, seed, &Budget::default()).unwrap();
                 if let Err(e) = c.replay(policy, &log) {
                     panic!("{args:?} policy {policy} seed {seed}: {e}");
                 }
@@ -224,7 +226,11 @@ fn play_logs_replay_against_the_rules() {
                 let back: PlayLog = serde_json::from_str(&json).unwrap();
                 assert_eq!(c.replay(policy, &back), Ok(()));
                 // Same seed, same log.
-                assert_eq!(json, serde_json::to_string(&c.play(policy, seed)).unwrap());
+                assert_eq!(
+                    json,
+                    serde_json::to_string(&c.play(policy, seed, &Budget::default()).unwrap())
+                        .unwrap()
+                );
             }
         }
     }
@@ -236,7 +242,7 @@ fn replay_finds_a_forged_roll() {
     // The first seed whose first speed roll succeeds: its faces forged into 00 and 0 (100, a failure)
     // no longer give the logged result.
     let (seed, log) = (0..100)
-        .map(|seed| (seed, c.play(0, seed)))
+        .map(|seed| (seed, c.play(0, seed, &Budget::default()).unwrap()))
         .find(|(_, log)| matches!(log.steps[0].events.first(), Some(Event::Roll { outcome, .. }) if *outcome > 0))
         .expect("a speed roll succeeds within 100 seeds");
     assert_eq!(c.replay(0, &log), Ok(()));
@@ -305,7 +311,7 @@ fn bad_options_name_the_option() {
 #[test]
 fn simulated_fallback_is_labelled_and_reproducible() {
     let c = chase(&["bbb"]);
-    let a = odds(c.as_ref(), 0, Limits::default(), None);
+    let a = odds(c.as_ref(), 0, &Budget::default(), None).expect("answered");
     let Method::Simulated { runs, seed, reason } = &a.method else {
         panic!("a 60-round Block by Block chase is simulated")
     };
@@ -316,7 +322,10 @@ fn simulated_fallback_is_labelled_and_reproducible() {
             .iter()
             .all(|e| e.interval.is_some() && e.fraction.is_none())
     );
-    assert_eq!(a, odds(c.as_ref(), 0, Limits::default(), None));
+    assert_eq!(
+        a,
+        odds(c.as_ref(), 0, &Budget::default(), None).expect("answered")
+    );
     let total: f64 = a.endings.iter().map(|e| e.percent).sum();
     assert!((total - 100.0).abs() < 0.01, "{total}");
 }
@@ -328,23 +337,46 @@ fn the_limits_refuse_rather_than_run_on() {
     let e = c
         .exact(
             0,
-            Limits {
+            &Budget {
                 max_states: 5,
-                max_branches: 1_000_000,
+                ..Budget::default()
             },
         )
         .unwrap_err();
-    assert_eq!(e.reason, "more than 5 distinct states");
+    assert_eq!(e.to_string(), "more than 5 distinct states");
     let e = c
         .exact(
             0,
-            Limits {
-                max_states: 1_000,
-                max_branches: 10,
+            &Budget {
+                exact_work: 10,
+                ..Budget::default()
             },
         )
         .unwrap_err();
-    assert_eq!(e.reason, "more than 10 branches to enumerate");
+    assert_eq!(
+        e.to_string(),
+        "more work than its budget of 10 units (about 0.6 s of CPU)"
+    );
+}
+
+/// A raised cancel flag stops the exact solver, the simulation and best play's planning alike, and
+/// `odds` hands back the cancellation rather than a simulation.
+#[test]
+fn a_cancelled_question_stops() {
+    let budget = Budget::default();
+    budget.cancel.cancel();
+    let c = chase(&["coc"]);
+    assert_eq!(c.exact(0, &budget).unwrap_err(), Stop::Cancelled);
+    assert_eq!(
+        c.simulate(0, 10, 1, "test", &budget).unwrap_err(),
+        Stop::Cancelled
+    );
+    assert_eq!(
+        odds(c.as_ref(), 0, &budget, None).unwrap_err(),
+        Stop::Cancelled
+    );
+    let best = policy_index(&c.info(), Some("best")).unwrap();
+    assert_eq!(c.exact(best, &budget).unwrap_err(), Stop::Cancelled);
 }
 
 #[test]
@@ -406,7 +438,9 @@ fn sixes_and_percentile_checks_are_exact() {
 #[test]
 fn long_simulations_stop_at_the_work_limit() {
     let c = chase(&["bbb", "--quarry-hp", "200", "--pursuer-hp", "200"]);
-    let o = c.simulate(2, SIM_RUNS, 1, "test");
+    let o = c
+        .simulate(2, SIM_RUNS, 1, "test", &Budget::default())
+        .expect("simulated");
     let Method::Simulated { runs, reason, .. } = &o.method else {
         panic!("simulated")
     };
@@ -414,7 +448,8 @@ fn long_simulations_stop_at_the_work_limit() {
     assert_eq!(
         reason,
         &format!(
-            "test; {runs} chases rather than 100000, as a simulation stops after 1500000 rounds in all"
+            "test; {runs} chases rather than 100000, as a simulation stops at its budget of {} units of work (rounds played and rolls made)",
+            budget::SIM_WORK
         )
     );
 }
@@ -446,7 +481,7 @@ fn coc_best_play_reaches_the_game_value() {
     ] {
         let c = chase(args);
         let best = policy_index(&c.info(), Some("best")).unwrap();
-        let p = c.exact(best, Limits::default()).unwrap().exact.unwrap();
+        let p = c.exact(best, &Budget::default()).unwrap().exact.unwrap();
         // Getting away: outpaced, escaped, the pursuer wrecked, called off.
         let away: f64 = [0, 1, 4, 5]
             .iter()
@@ -565,7 +600,7 @@ fn every_ruling_is_cited_where_it_applies() {
             assert_eq!(info.id, system);
             problems.extend(ruling_disagreements(system, &info.rulings, sources));
             // What `chase odds` answers carries the same list, and so does the grid.
-            let o = odds(chase(args).as_ref(), 0, Limits::default(), None);
+            let o = odds(chase(args).as_ref(), 0, &Budget::default(), None).expect("answered");
             assert_eq!(o.rulings, info.rulings, "{args:?}");
         }
     }
@@ -600,7 +635,7 @@ fn storypath_ties_are_a_choice_stated_in_the_answer() {
             "--ties",
             ties,
         ]);
-        let o = c.exact(0, Limits::default()).expect("exact");
+        let o = c.exact(0, &Budget::default()).expect("exact");
         o.exact.unwrap()
     };
     assert_eq!(
@@ -644,7 +679,7 @@ fn storypath_ties_are_a_choice_stated_in_the_answer() {
             "--ties",
             ties,
         ]);
-        let o = c.exact(0, Limits::default()).expect("exact");
+        let o = c.exact(0, &Budget::default()).expect("exact");
         let i = o.endings.iter().position(|e| e.id == "caught").unwrap();
         let same = o
             .rulings
@@ -692,7 +727,7 @@ fn storypath_ties_are_a_choice_stated_in_the_answer() {
         "5",
     ]);
     assert_eq!(
-        d.exact(0, Limits::default()).unwrap().exact.unwrap()[1],
+        d.exact(0, &Budget::default()).unwrap().exact.unwrap()[1],
         surplus
     );
 }

@@ -17,7 +17,7 @@ use crate::model::{
     Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, applies,
     are_dice, capital, policy_index, roll_dice,
 };
-use crate::{Built, Chase, Grid, GridTable, Limits};
+use crate::{Built, Chase, Grid, GridTable};
 
 /// The dice of the leader's roll (Dungeon World's move roll; the post never writes it).
 pub const DICE: &str = "2d6";
@@ -501,7 +501,6 @@ pub fn grid(args: &Args, _lib: &Library, policy: Option<&str>) -> Result<Grid, O
     let info = base.info();
     let pi = policy_index(&info, policy)?;
     let stats: Vec<i64> = GRID_STATS.collect();
-    let limits = Limits::default();
     let cells = stats
         .iter()
         .map(|&q| {
@@ -515,11 +514,11 @@ pub fn grid(args: &Args, _lib: &Library, policy: Option<&str>) -> Result<Grid, O
                         setup: setup(&sys),
                         system: sys,
                     };
-                    Grid::cell(&built, pi, "escaped", limits)
+                    Grid::cell(&built, pi, "escaped")
                 })
-                .collect()
+                .collect::<Result<Vec<_>, _>>()
         })
-        .collect();
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Grid {
         system: info.id.clone(),
         system_name: info.name.clone(),

@@ -38,9 +38,8 @@ pub fn grid(a: &Args, _lib: &Library, policy: Option<&str>) -> Result<crate::Gri
                     &chase,
                     p,
                     "boxed-in",
-                    Limits::default(),
                     crate::GRID_SIM_RUNS,
-                ));
+                )?);
             }
             cells.push(row);
         }

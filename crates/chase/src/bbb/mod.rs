@@ -18,7 +18,7 @@ use crate::model::{
     Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, applies,
     are_dice, policy_index, roll_dice,
 };
-use crate::{Built, Cell, Chase, Grid, GridTable, Limits};
+use crate::{Built, Cell, Chase, Grid, GridTable};
 
 mod dice;
 mod grid;

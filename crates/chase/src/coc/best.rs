@@ -1,6 +1,10 @@
 //! Best play: each side's plan for a turn, worked out by value iteration over every state of the chase.
 
 use super::*;
+use crate::budget::{Cancel, Meter, Stop};
+
+/// Round-start positions best play plans over, at most (memory: each keeps every turn's outcomes).
+pub const MAX_PLANNED: usize = 20_000;
 
 /// What a side does at hazards and barriers during one turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -62,20 +66,24 @@ impl Plan {
 impl Coc {
     /// One side's turn under `plan`, every outcome with its probability (as a float: only the choice of
     /// plan rests on it; the odds themselves come from the exact solver).
-    pub(super) fn turn_outcomes(&self, s: &State, who: Who, plan: Plan) -> Vec<(f64, State)> {
-        let mut budget = u64::MAX;
-        crate::exact::enumerate(
+    pub(super) fn turn_outcomes(
+        &self,
+        s: &State,
+        who: Who,
+        plan: Plan,
+        meter: &mut Meter,
+    ) -> Result<Vec<(f64, State)>, Stop> {
+        Ok(crate::exact::enumerate(
             |c| {
                 let mut t = s.clone();
                 self.turn(&mut t, who, plan, c);
                 t
             },
-            &mut budget,
-        )
-        .unwrap_or_default()
+            meter,
+        )?
         .into_iter()
         .map(|(p, t)| (num_traits::ToPrimitive::to_f64(&p).unwrap_or(0.0), t))
-        .collect()
+        .collect())
     }
 
     /// The plans a side can tell apart: a side without a vehicle never rams.
@@ -90,16 +98,15 @@ impl Coc {
     }
 
     /// Value iteration over every state any plans reach: the quarry's chance of getting away under best
-    /// play on both sides, and the plans that achieve it.
-    pub(super) fn best_plans(&self) -> BestPlans {
+    /// play on both sides, and the plans that achieve it. Every turn enumerated and every sweep of the
+    /// iteration is counted on `meter`; past its limit, or cancelled, the error.
+    pub(super) fn best_plans(&self, meter: &mut Meter) -> Result<BestPlans, Stop> {
         let order = if self.quarry_first() {
             [Who::Quarry, Who::Pursuer]
         } else {
             [Who::Pursuer, Who::Quarry]
         };
-        let mut budget = u64::MAX;
-        let start_dist: Vec<(f64, State)> = crate::exact::enumerate(|c| self.start(c), &mut budget)
-            .unwrap_or_default()
+        let start_dist: Vec<(f64, State)> = crate::exact::enumerate(|c| self.start(c), meter)?
             .into_iter()
             .map(|(p, s)| (num_traits::ToPrimitive::to_f64(&p).unwrap_or(0.0), s))
             .collect();
@@ -110,17 +117,24 @@ impl Coc {
         let mut mids: Turns = HashMap::new();
         let mut todo: Vec<State> = starts.into_iter().filter(|s| s.end.is_none()).collect();
         while let Some(s) = todo.pop() {
-            if rounds.contains_key(&s) || rounds.len() > 20_000 {
+            if rounds.contains_key(&s) {
                 continue;
+            }
+            if rounds.len() >= MAX_PLANNED {
+                return Err(Stop::TooBig(TooBig {
+                    reason: format!(
+                        "best play planned over more than {MAX_PLANNED} positions at the start of a round"
+                    ),
+                }));
             }
             let mut per = Vec::new();
             for plan in self.plans_of(order[0]) {
-                let outs = self.turn_outcomes(&s, order[0], plan);
+                let outs = self.turn_outcomes(&s, order[0], plan, meter)?;
                 for (_, m) in &outs {
                     if m.end.is_none() && !mids.contains_key(m) {
                         let mut per2 = Vec::new();
                         for plan2 in self.plans_of(order[1]) {
-                            let outs2 = self.turn_outcomes(m, order[1], plan2);
+                            let outs2 = self.turn_outcomes(m, order[1], plan2, meter)?;
                             for (_, n) in &outs2 {
                                 if n.end.is_none() && !rounds.contains_key(n) {
                                     todo.push(n.clone());
@@ -203,7 +217,14 @@ impl Coc {
         let mut mid_value = vec![1.0f64; mid_list.len()];
         let mut first_choice = vec![0usize; round_list.len()];
         let mut second_choice = vec![0usize; mid_list.len()];
+        // One sweep: every outcome of every plan of every position, once.
+        let sweep: u64 = round_t
+            .iter()
+            .chain(&mid_t)
+            .flat_map(|per| per.iter().map(|(_, outs)| outs.len() as u64 + 1))
+            .sum();
         for _ in 0..2000 {
+            meter.spend(sweep)?;
             for (m, per) in mid_t.iter().enumerate() {
                 let (c, v) = pick(order[1], per, &value);
                 second_choice[m] = c;
@@ -237,11 +258,40 @@ impl Coc {
                 }
             })
             .sum();
-        plans
+        Ok(plans)
     }
 
-    /// The best plans (worked out once).
+    /// The best plans, worked out once within `meter` (kept for every later turn); past the meter's
+    /// limit the reason, also kept (a later attempt would only spend the same work again).
+    pub fn prepare_best(&self, meter: &mut Meter) -> Result<&BestPlans, Stop> {
+        if self.best.get().is_none() {
+            match self.best_plans(meter) {
+                Ok(plans) => {
+                    let _ = self.best.set(Ok(plans));
+                }
+                Err(Stop::TooBig(t)) => {
+                    let _ = self.best.set(Err(t));
+                }
+                Err(Stop::Cancelled) => return Err(Stop::Cancelled),
+            }
+        }
+        match self.best.get() {
+            Some(Ok(b)) => Ok(b),
+            Some(Err(t)) => Err(Stop::TooBig(t.clone())),
+            None => Err(Stop::Cancelled),
+        }
+    }
+
+    /// The best plans (worked out once, without a limit when [`Coc::prepare_best`] has not been called:
+    /// the solvers always call it first, and never play `best` when it failed).
     pub fn best(&self) -> &BestPlans {
-        self.best.get_or_init(|| self.best_plans())
+        static NONE: std::sync::LazyLock<BestPlans> = std::sync::LazyLock::new(BestPlans::default);
+        let plans = self.best.get_or_init(|| {
+            let cancel = Cancel::new();
+            Ok(self
+                .best_plans(&mut Meter::new(u64::MAX, &cancel))
+                .unwrap_or_default())
+        });
+        plans.as_ref().unwrap_or(&NONE)
     }
 }

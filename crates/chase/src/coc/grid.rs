@@ -40,7 +40,7 @@ pub fn grid(a: &Args, lib: &Library, policy: Option<&str>) -> Result<Grid, Optio
                 system,
                 setup: String::new(),
             };
-            row.push(Grid::cell(&chase, p, "caught", Limits::default()));
+            row.push(Grid::cell(&chase, p, "caught")?);
         }
         cells.push(row);
     }

@@ -14,11 +14,12 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
 use crate::bbb::Die;
+use crate::exact::TooBig;
 use crate::model::{
     Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, applies,
     are_dice, policy_index, roll_dice,
 };
-use crate::{Built, Chase, Grid, GridTable, Limits};
+use crate::{Built, Chase, Grid, GridTable};
 
 mod best;
 mod dice;
@@ -93,8 +94,9 @@ pub struct Coc {
     pub range: u8,
     /// Rounds after which the chase is called off.
     pub rounds: u32,
-    /// The best plans, worked out the first time the `best` policy plays.
-    pub best: std::sync::OnceLock<BestPlans>,
+    /// The best plans, worked out the first time the `best` policy plays, or why they could not be
+    /// within a question's budget (kept, so the simulation does not try again).
+    pub best: std::sync::OnceLock<Result<BestPlans, TooBig>>,
 }
 
 /// Where a chase stands between rounds.
@@ -119,6 +121,9 @@ const ESCAPED: u8 = 1;
 const CAUGHT: u8 = 2;
 const QUARRY_WRECKED: u8 = 3;
 const PURSUER_WRECKED: u8 = 4;
+
+/// The index of the `best` policy.
+const BEST: usize = 3;
 
 /// Rounds after which a chase is called off.
 pub const MAX_ROUNDS: u32 = 40;
@@ -205,7 +210,7 @@ impl Coc {
         match policy {
             1 => PLANS[2],
             2 => PLANS[3],
-            3 => {
+            BEST => {
                 let best = self.best();
                 let table = if first { &best.first } else { &best.second };
                 table.get(s).copied().unwrap_or(PLANS[0])
@@ -491,5 +496,13 @@ impl System for Coc {
 
     fn max_units(&self) -> u32 {
         self.rounds
+    }
+
+    /// Best play (policy 3) plans every position first, within the meter.
+    fn prepare(&self, policy: usize, meter: &mut crate::budget::Meter) -> Result<(), crate::Stop> {
+        if policy == BEST {
+            self.prepare_best(meter)?;
+        }
+        Ok(())
     }
 }

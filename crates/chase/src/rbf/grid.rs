@@ -17,7 +17,6 @@ pub fn grid(args: &Args, lib: &Library, policy: Option<&str>) -> Result<Grid, Op
     let base = system(args, lib)?;
     let info = base.info();
     let pi = policy_index(&info, policy)?;
-    let limits = Limits::default();
     let cells = GRID_SPEEDS
         .iter()
         .map(|&(_, e)| {
@@ -30,11 +29,11 @@ pub fn grid(args: &Args, lib: &Library, policy: Option<&str>) -> Result<Grid, Op
                         setup: setup(&sys),
                         system: sys,
                     };
-                    Grid::cell(&built, pi, "escaped", limits)
+                    Grid::cell(&built, pi, "escaped")
                 })
-                .collect()
+                .collect::<Result<Vec<_>, _>>()
         })
-        .collect();
+        .collect::<Result<Vec<_>, _>>()?;
     let label = |(s, t): &(&str, u32)| format!("{s} ({t})");
     Ok(Grid {
         system: info.id.clone(),

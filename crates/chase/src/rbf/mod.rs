@@ -18,7 +18,7 @@ use crate::model::{
     Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, applies,
     capital, policy_index,
 };
-use crate::{Built, Chase, Grid, GridTable, Limits};
+use crate::{Built, Chase, Grid, GridTable};
 
 mod dice;
 mod grid;
