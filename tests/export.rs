@@ -160,11 +160,6 @@ fn refs(result: &str) -> Vec<String> {
         .collect()
 }
 
-/// Curly quotes back to straight ones, to compare display text with the content's.
-fn straight(s: &str) -> String {
-    s.replace(['‘', '’'], "'").replace(['“', '”'], "\"")
-}
-
 fn same_dice(a: &str, b: &str) -> bool {
     let d = |s: &str| {
         blockprint::dice::parse(s)
@@ -215,12 +210,8 @@ fn every_table_round_trips_through_every_format() {
         };
         for t in &tables {
             let v = doc(&t.id);
-            assert_eq!(
-                v["name"],
-                straight_or_same(&v["name"], &t.title),
-                "{}",
-                t.id
-            );
+            // Names are written as the content has them, straight quotes and all.
+            assert_eq!(v["name"], t.title.as_str(), "{}", t.id);
             let formula = v["formula"].as_str().unwrap();
             assert!(
                 same_dice(formula, &t.dice),
@@ -255,8 +246,10 @@ fn every_table_round_trips_through_every_format() {
                         &r["text"]
                     };
                     assert!(
-                        straight(shown.as_str().unwrap())
-                            .contains(&straight(target["name"].as_str().unwrap())),
+                        shown
+                            .as_str()
+                            .unwrap()
+                            .contains(target["name"].as_str().unwrap()),
                         "{}: a link names its table",
                         t.id
                     );
@@ -322,8 +315,8 @@ fn every_table_round_trips_through_every_format() {
                 t.id
             );
             assert_eq!(
-                straight(&from_roll20(item, &by_slug)),
-                straight(&row.result),
+                from_roll20(item, &by_slug),
+                blockprint::content::carry::one_line(&row.result),
                 "{}",
                 t.id
             );
@@ -403,13 +396,6 @@ fn every_table_round_trips_through_every_format() {
         }
     }
     assert_eq!(at, combined.len());
-}
-
-/// Foundry names carry curly quotes where the content has straight ones.
-fn straight_or_same(v: &Value, title: &str) -> Value {
-    let s = v.as_str().unwrap();
-    assert_eq!(straight(s), straight(title));
-    v.clone()
 }
 
 /// Split a chat command as TableExport does (`/\s+--/`).
@@ -638,7 +624,8 @@ fn refusals_name_the_problem_with_the_right_status() {
         assert!(!err.contains("panicked"));
     }
 
-    // Content the formats cannot carry: totals below 1 in the pipe form, odds past Roll20's weights.
+    // Content a form cannot carry: totals below 1 in the pipe form. The table is left out of that form
+    // only, with a warning naming it; its other exports are complete.
     let content = dir.path().join("content");
     std::fs::create_dir_all(content.join("bbb")).unwrap();
     std::fs::write(
@@ -653,7 +640,46 @@ rows = [
   { on = "0", result = "Even" },
   { on = "1-4", result = "Better" },
 ]
+"#,
+    )
+    .unwrap();
+    let c = content.to_str().unwrap();
+    let o = run(out, &["--to", "csv", "--content", c, "bbb.odd.fudge"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning: table `bbb.odd.fudge` (bbb/99-odd.toml:")
+            && err.contains("no pipe file"),
+        "{err}"
+    );
+    let csv_dir = out.join("export/csv");
+    assert!(csv_dir.join("bbb_odd_fudge.csv").is_file());
+    assert!(!csv_dir.join("pipe/bbb_odd_fudge.csv").exists());
+    ok(&run(
+        out,
+        &["--to", "roll20", "--content", c, "bbb.odd.fudge"],
+    ));
+    let txt = text(out, "roll20/tables.txt");
+    assert!(
+        txt.contains("!import-table --bbb_odd_fudge --hide"),
+        "{txt}"
+    );
+    // Foundry's formula rolls the dice themselves.
+    ok(&run(
+        out,
+        &["--to", "foundry", "--content", c, "bbb.odd.fudge"],
+    ));
+    let v = json(out, "foundry-v13/tables/bbb_odd_fudge.json");
+    assert_eq!(v["formula"], "4df");
+    assert_eq!(v["results"][0]["range"], serde_json::json!([-4, -1]));
 
+    // Odds past Roll20's weights (the README: "refused with its name"): `check` refuses the table at its
+    // dice, with the reason and the fix, so no export and no build starts on it.
+    let many = dir.path().join("many");
+    std::fs::create_dir_all(many.join("bbb")).unwrap();
+    std::fs::write(
+        many.join("bbb/99-many.toml"),
+        r#"
 [[table]]
 id = "bbb.odd.many"
 title = "Many dice"
@@ -665,65 +691,27 @@ rows = [
 "#,
     )
     .unwrap();
-    let c = content.to_str().unwrap();
-    let o = run(out, &["--to", "csv", "--content", c, "bbb.odd.fudge"]);
-    // Anything `check` accepts exports: a table a form cannot carry is left out of that form only,
-    // with a warning naming it; its other exports are complete.
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(0), "{err}");
+    let m = many.to_str().unwrap();
+    let o = blockprint(&["check", "--content", m]);
+    let err = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("warning: table `bbb.odd.fudge` (bbb/99-odd.toml:")
-            && err.contains("no pipe file"),
+        err.contains(
+            "error[unexportable]: table `bbb.odd.many` rolls `8d20`, which falls 25600000000 equally likely ways; Roll20 draws an item by its weight alone, and weights adding up to more than 2147483648 do not fit it"
+        ) && err.contains("bbb/99-many.toml:5:")
+            && err.contains("= help: roll fewer dice or dice with fewer sides"),
         "{err}"
     );
-    let csv_dir = out.join("export/csv");
-    assert!(csv_dir.join("bbb_odd_fudge.csv").is_file());
-    assert!(!csv_dir.join("pipe/bbb_odd_fudge.csv").exists());
-    let o = run(
-        out,
-        &[
-            "--to",
-            "roll20",
-            "--content",
-            c,
-            "bbb.odd.many",
-            "bbb.odd.fudge",
-        ],
-    );
+    std::fs::remove_dir_all(out.join("export")).unwrap();
+    let o = run(out, &["--to", "roll20", "--content", m, "bbb.odd.many"]);
     let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(0), "{err}");
-    assert!(
-        err.contains("warning: table `bbb.odd.many`")
-            && err.contains("left out of the Roll20 file"),
-        "{err}"
-    );
-    let txt = text(out, "roll20/tables.txt");
-    assert!(
-        txt.contains("!import-table --bbb_odd_fudge --hide"),
-        "{txt}"
-    );
-    assert!(!txt.contains("bbb_odd_many"), "{txt}");
-    // Foundry takes both: its formula rolls the dice themselves.
-    ok(&run(
-        out,
-        &[
-            "--to",
-            "foundry",
-            "--content",
-            c,
-            "bbb.odd.fudge",
-            "bbb.odd.many",
-        ],
-    ));
-    let v = json(out, "foundry-v13/tables/bbb_odd_fudge.json");
-    assert_eq!(v["formula"], "4df");
-    assert_eq!(v["results"][0]["range"], serde_json::json!([-4, -1]));
-    let v = json(out, "foundry-v13/tables/bbb_odd_many.json");
-    assert_eq!(v["formula"], "8d20");
-    assert_eq!(v["results"][1]["range"], serde_json::json!([81, 160]));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("error[unexportable]"), "{err}");
+    assert!(!out.join("export").exists());
 }
 
-/// Content with dice and texts a target reads differently, in a fresh content folder (`check` accepts it).
+/// Content with dice and texts the targets write each in their own way, in a fresh content folder
+/// (`check` accepts it).
 fn odd_content(dir: &Path) -> String {
     let content = dir.join("content");
     std::fs::create_dir_all(content.join("bbb")).unwrap();
@@ -731,27 +719,10 @@ fn odd_content(dir: &Path) -> String {
         content.join("bbb/99-odd.toml"),
         r#"
 [[table]]
-id = "bbb.odd.compound"
-title = "Compound"
-dice = "2d6!!cs>=4"
-rows = [
-  { on = "0", result = "Less < than {3d6!!kh2} > more" },
-  { on = "1-2", result = "Many {3d6!kh2}" },
-]
-
-[[table]]
-id = "bbb.odd.fate"
-title = "Fate"
-dice = "4dFcs>=1"
-rows = [
-  { on = "0-1", result = "Few" },
-  { on = "2-4", result = "Many" },
-]
-
-[[table]]
 id = "bbb.odd.lines"
 title = "Lines"
 dice = "1d6"
+note = "Two\nlines & more"
 rows = [
   { on = "1-3", result = "One line" },
   { on = "4-6", result = "First line\nsecond line" },
@@ -759,11 +730,12 @@ rows = [
 
 [[table]]
 id = "bbb.odd.plain"
-title = "Plain"
+title = "The \"plain\" table's name"
 dice = "1d6"
 rows = [
-  { on = "1-3", result = "Less < than" },
-  { on = "4-6", result = "Rolls {5d6cs>=5}, more > less" },
+  { on = "1-2", result = "Less < than" },
+  { on = "3-4", result = "Rolls {5d6cs>=5}, more > less" },
+  { on = "5-6", result = "\"Quoted\" and it's {3d6!cs>=6} hits" },
 ]
 "#,
     )
@@ -773,67 +745,105 @@ rows = [
     c
 }
 
-/// What each tabletop cannot read as the content means it is refused by name, with exit 1 and nothing
-/// written; what it can is written as it reads it:
+/// What a tabletop cannot roll or carry as the content means it `check` refuses at its place, with the
+/// reason and the fix, so that every export writes whatever `check` accepts:
 /// * Foundry VTT has no compounding (`x` explodes into separate dice, `xo` once: "Dice Modifiers",
 ///   <https://foundryvtt.com/article/dice-modifiers/>), and its Fate die takes `r rr k kh kl d dh dl`
 ///   only (`FateDie.MODIFIERS`, <https://foundryvtt.com/api/classes/foundry.dice.terms.FateDie.html>);
-///   a v13 result's `name` is plain text (HTML only in `description`).
-/// * Roll20 reads `!!` as compounding (Dice Reference, "Compounding Dice"); TableExport 0.2.3
-///   (`Roll20/roll20-api-scripts`, `TableExport/0.2.3/TableExport.js`) undoes only `[`, `]`, `--` and
-///   ` --` escapes, so `<` and `>` go as they are, and each command is one chat line.
+///   neither it nor Roll20 has bonus or penalty dice.
+/// * TableExport 0.2.3 (`Roll20/roll20-api-scripts`, `TableExport/0.2.3/TableExport.js`) reads its
+///   escape codes back as `[`, `]` and `--`.
 #[test]
-fn targets_refuse_what_they_would_read_differently() {
+fn check_refuses_what_no_export_could_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    std::fs::create_dir_all(content.join("bbb")).unwrap();
+    std::fs::write(
+        content.join("bbb/99-odd.toml"),
+        r#"
+[[table]]
+id = "bbb.odd.compound"
+title = "Compound"
+dice = "2d6!!cs>=4"
+rows = [
+  { on = "0-2", result = "Any" },
+]
+
+[[table]]
+id = "bbb.odd.fate"
+title = "Fate"
+dice = "4dFcs>=1"
+rows = [
+  { on = "0-4", result = "Any" },
+]
+
+[[table]]
+id = "bbb.odd.rolls"
+title = "Rolls"
+dice = "1d6"
+rows = [
+  { on = "1-2", result = "Less than {3d6!!kh2} more" },
+  { on = "3-4", result = "Luck {1d100b1}" },
+  { on = "5-6", result = "A <%%91%%> code" },
+]
+"#,
+    )
+    .unwrap();
+    let c = content.to_str().unwrap();
+    let o = blockprint(&["check", "--content", c]);
+    let err = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    for (says, at) in [
+        (
+            "error[unexportable]: table `bbb.odd.compound` rolls `2d6!!cs>=4` with compounding dice (`!!`",
+            "bbb/99-odd.toml:5:8",
+        ),
+        (
+            "error[unexportable]: table `bbb.odd.fate` rolls `4dFcs>=1` with counting successes on Fudge dice",
+            "bbb/99-odd.toml:13:8",
+        ),
+        (
+            "error[unexportable]: inline roll `{3d6!!kh2}` uses compounding dice",
+            "bbb/99-odd.toml:23:",
+        ),
+        (
+            "error[unexportable]: inline roll `{1d100b1}` uses bonus or penalty dice, which Foundry VTT does not have",
+            "bbb/99-odd.toml:24:",
+        ),
+        (
+            "error[unexportable]: the result holds `<%%91%%>`, which Roll20's TableExport script reads back as `[`",
+            "bbb/99-odd.toml:25:",
+        ),
+    ] {
+        let at_says = err.find(says).unwrap_or_else(|| panic!("{says}: {err}"));
+        assert!(err[at_says..].contains(at), "{says} at {at}: {err}");
+    }
+    assert!(err.contains("= help: write `[` itself"), "{err}");
+    assert!(
+        err.contains("= help: write dice that Foundry VTT and Roll20 roll"),
+        "{err}"
+    );
+    // No export starts on it, and nothing is written.
+    let out = dir.path().join("out");
+    for to in ["foundry", "roll20", "csv"] {
+        let o = run(&out, &["--to", to, "--content", c]);
+        assert_eq!(o.status.code(), Some(1), "{to}");
+        assert!(!out.join("export").exists(), "{to}: wrote files");
+    }
+}
+
+/// What each tabletop reads is written as it reads it: a line break as `<br>` in Foundry's HTML fields
+/// (and the pipe form, which is Foundry's HTML) and ` / ` in Roll20's one-line items; names and texts
+/// with the content's own straight quotes; `!` with `cs` in Roll20's group form `{3d6!}>6` (Roll20 reads
+/// a comparison right after `!` as the explosion point); `<` and `>` as they are in Roll20 (TableExport
+/// undoes only `[`, `]`, `--` and ` --`) and escaped in Foundry's HTML.
+#[test]
+fn targets_write_what_each_reads() {
     let dir = tempfile::tempdir().unwrap();
     let c = odd_content(dir.path());
     let out = dir.path().join("out");
     let out = out.as_path();
     let export_one = |to: &str, id: &str| run(out, &["--to", to, "--content", &c, id]);
-    for (id, says) in [
-        (
-            "bbb.odd.compound",
-            "its dice `2d6!!cs>=4` use compounding dice (`!!`",
-        ),
-        (
-            "bbb.odd.fate",
-            "its dice `4dFcs>=1` use counting successes on Fudge dice",
-        ),
-    ] {
-        let o = export_one("foundry", id);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(1), "{id}: {err}");
-        assert!(
-            err.contains(&format!("table `{id}` (bbb/99-odd.toml:")) && err.contains(says),
-            "{id}: {err}"
-        );
-        assert!(err.contains("cannot be exported to Foundry VTT"), "{err}");
-        assert!(
-            !out.join("export/foundry-v13").exists(),
-            "{id}: wrote files"
-        );
-    }
-    // An inline roll that compounds is refused as well, naming its row.
-    let o = run(
-        out,
-        &[
-            "--to",
-            "foundry",
-            "--content",
-            &c,
-            "bbb.odd.plain",
-            "bbb.odd.compound",
-        ],
-    );
-    assert_eq!(o.status.code(), Some(1));
-    // Roll20: `!!` kept, `<` and `>` as they are.
-    ok(&export_one("roll20", "bbb.odd.compound"));
-    let txt = text(out, "roll20/tables.txt");
-    assert_eq!(
-        txt,
-        "!import-table --bbb_odd_compound --hide\n\
-         !import-table-item --bbb_odd_compound --Less < than <%%91%%><%%91%%>3d6!!kh2<%%93%%><%%93%%> > more --1 --\n\
-         !import-table-item --bbb_odd_compound --Many <%%91%%><%%91%%>3d6!kh2<%%93%%><%%93%%> --3 --\n"
-    );
     ok(&export_one("roll20", "bbb.odd.plain"));
     let txt = text(out, "roll20/tables.txt");
     let items: Vec<String> = txt
@@ -841,27 +851,63 @@ fn targets_refuse_what_they_would_read_differently() {
         .skip(1)
         .map(|l| unescape_roll20(&split_roll20(l)[2]))
         .collect();
-    assert_eq!(items, ["Less < than", "Rolls [[5d6>5]], more > less"]);
-    // A line break: Roll20 refuses the table by its row; Foundry and CSV carry it.
-    std::fs::remove_dir_all(out.join("export")).unwrap();
-    let o = export_one("roll20", "bbb.odd.lines");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(
-        err.contains("table `bbb.odd.lines` (bbb/99-odd.toml:")
-            && err.contains("cannot be exported to Roll20: the result of row bbb/99-odd.toml:")
-            && err.contains("holds a line break"),
-        "{err}"
+    assert_eq!(
+        items,
+        [
+            "Less < than",
+            "Rolls [[5d6>5]], more > less",
+            "\"Quoted\" and it's [[{3d6!}>6]] hits"
+        ]
     );
-    assert!(!out.join("export/roll20").exists());
-    ok(&export_one("csv", "bbb.odd.lines"));
-    ok(&export_one("foundry", "bbb.odd.lines"));
-    // Foundry v13: `name` raw, `description` HTML.
-    ok(&export_one("foundry", "bbb.odd.plain"));
+    ok(&export_one("roll20", "bbb.odd.lines"));
+    let txt = text(out, "roll20/tables.txt");
+    assert_eq!(
+        txt,
+        "!import-table --bbb_odd_lines --hide\n\
+         !import-table-item --bbb_odd_lines --One line --3 --\n\
+         !import-table-item --bbb_odd_lines --First line / second line --3 --\n"
+    );
+    let both = ["bbb.odd.lines", "bbb.odd.plain"];
+    for to in [
+        &["--to", "foundry"][..],
+        &["--to", "foundry", "--foundry-version", "12"],
+        &["--to", "csv"],
+    ] {
+        let mut args = to.to_vec();
+        args.extend(["--content", &c]);
+        args.extend(both);
+        ok(&run(out, &args));
+    }
+    // Foundry v13: `name` as the content has it, `description` HTML with `<br>`; v12's `text` HTML.
+    let v = json(out, "foundry-v13/tables/bbb_odd_lines.json");
+    assert_eq!(v["description"], "<p>Two<br>lines &amp; more</p>");
+    assert_eq!(v["results"][1]["name"], "First line\nsecond line");
+    assert_eq!(
+        v["results"][1]["description"],
+        "<p>First line<br>second line</p>"
+    );
+    let v12 = json(out, "foundry-v12/tables/bbb_odd_lines.json");
+    assert_eq!(v12["results"][1]["text"], "First line<br>second line");
     let v = json(out, "foundry-v13/tables/bbb_odd_plain.json");
+    assert_eq!(v["name"], "The \"plain\" table's name");
     assert_eq!(v["results"][0]["name"], "Less < than");
     assert_eq!(v["results"][0]["description"], "<p>Less &lt; than</p>");
     assert_eq!(v["results"][1]["name"], "Rolls [[5d6cs>=5]], more > less");
+    assert_eq!(
+        v["results"][2]["name"],
+        "\"Quoted\" and it's [[3d6xcs>=6]] hits"
+    );
+    // CSV: the comma files keep the text exactly; the pipe form is Foundry's HTML on one line.
+    let csv = text(out, "csv/bbb_odd_lines.csv");
+    assert!(csv.contains("4,6,\"First line\nsecond line\"\r\n"), "{csv}");
+    assert_eq!(
+        text(out, "csv/pipe/bbb_odd_lines.csv"),
+        "1-3|One line\n4-6|First line<br>second line\n"
+    );
+    assert_eq!(
+        text(out, "csv/pipe/bbb_odd_plain.csv"),
+        "1-2|Less &lt; than\n3-4|Rolls [[5d6cs>=5]], more &gt; less\n5-6|\"Quoted\" and it's [[3d6xcs>=6]] hits\n"
+    );
 }
 
 /// `--excel`: each comma-separated file begins with a UTF-8 byte-order mark (Excel on Windows reads a

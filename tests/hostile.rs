@@ -27,7 +27,7 @@ use toml::{Table, Value};
 
 /// Payloads that every output must print as written. Straight quotes may come out curly (content text
 /// gets typographic quotes), nothing else may change.
-fn payloads() -> Vec<(&'static str, String)> {
+pub(crate) fn payloads() -> Vec<(&'static str, String)> {
     let long: String = "Pneumonoultramicroscopicsilicovolcanoconiosis"
         .chars()
         .cycle()

@@ -18,6 +18,7 @@ mod chase_small;
 mod check;
 mod cli;
 mod cli_surface;
+mod contract;
 mod detective;
 mod dice;
 mod export;

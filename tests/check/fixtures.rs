@@ -57,6 +57,7 @@ fn every_kind_has_a_fixture() {
         "track_exit",
         "track_start",
         "bad_claim",
+        "unexportable",
     ] {
         assert!(names.iter().any(|n| n == kind), "no fixture for `{kind}`");
     }

@@ -87,6 +87,10 @@ pub enum Kind {
     /// A note, not a problem: a table of the GM's own (outside the rules' namespaces, or imported) that no
     /// chapter places, and what the book does with it.
     OwnTable,
+    /// Something in a table that an export cannot write as the content means it, and has no other way
+    /// to carry (`carry`): dice Foundry VTT or Roll20 would roll differently, odds past Roll20's
+    /// weights, one of Roll20's TableExport escape codes.
+    Unexportable,
 }
 
 impl Kind {

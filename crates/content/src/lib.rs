@@ -5,6 +5,7 @@
 //!
 //! Nothing here draws a page: this crate and [`blockprint_dice`] build and test without typst.
 
+pub mod carry;
 pub mod check;
 pub mod diag;
 pub mod error;

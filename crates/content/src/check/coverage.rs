@@ -18,6 +18,9 @@ pub struct TableOdds {
     pub outcomes: usize,
     /// Probability of each row, in row order.
     pub rows: Vec<BigRational>,
+    /// How many equally likely ways the dice fall: the least common multiple of the denominators of
+    /// the totals' odds (36 for 2d6), so each row's odds are a whole number of them (Roll20's weights).
+    pub ways: num_bigint::BigInt,
 }
 
 /// How many outcomes a diagnostic lists at most.
@@ -175,6 +178,9 @@ pub(super) fn check(lib: &Library, table: &Table, out: &mut Vec<Diagnostic>) -> 
 
     sound.then(|| TableOdds {
         outcomes: values.len(),
+        ways: values.values().fold(num_bigint::BigInt::from(1), |acc, p| {
+            num_integer::Integer::lcm(&acc, p.denom())
+        }),
         rows: ranges
             .iter()
             .map(|r| {

@@ -5,6 +5,7 @@ mod charts;
 pub mod claims;
 mod coverage;
 mod decks;
+mod exports;
 mod ids;
 mod inline;
 mod lookups;
@@ -91,6 +92,7 @@ pub fn run(lib: &Library, load_diags: Vec<Diagnostic>) -> Report {
     charts::check(lib, &mut report.diagnostics);
     tracks::check(lib, &mut report.diagnostics);
     claims::check(lib, &mut report.diagnostics);
+    exports::check(lib, &report.odds, &mut report.diagnostics);
     report.stats.tables = lib.tables.len();
     report.stats.lookups = lib.lookups.len();
     report.stats.decks = lib.decks.len();

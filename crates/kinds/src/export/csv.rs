@@ -13,8 +13,10 @@
 //! a 1–100 table pads to two digits like percentile dice and writes 100 as `100`: the Roll Table Importer
 //! reads a lone `00` as the whole 1–100 range. The importer cannot read ranges below 1: such a table
 //! has no pipe file, with a warning saying so ([`pipe`] returns `None`). Nor can it read a `|` or a
-//! line break inside a result: the pipe form writes `¦` (broken bar) and a space instead, the one place
-//! an export changes a result's text (the comma files and Foundry keep it exactly). It also guesses the formula
+//! line break inside a result: the pipe form writes `¦` (broken bar) for one and, its text being
+//! Foundry's HTML, `<br>` for the other ([`blockprint_content::carry`]); the comma files keep the text
+//! exactly. Its rolls are Foundry's, so what Foundry VTT cannot roll is refused as the Foundry export
+//! refuses it ([`pipe_refuse`]; `check` refuses it first, at its place). It also guesses the formula
 //! as `1d<last number>`, so a table rolled on more than one die (2d6) needs its formula set by hand after
 //! importing — `tables.csv` gives it.
 
@@ -170,25 +172,31 @@ pub fn pipe_left_out(t: &Table) -> Option<String> {
     })
 }
 
+/// Refuse (exit 1) a table whose pipe file Foundry's importer would roll differently from the content:
+/// the pipe form holds Foundry's rolls, so it refuses what the Foundry export refuses.
+pub fn pipe_refuse(t: &Table) -> Result<()> {
+    match super::foundry::refusal(t) {
+        None => Ok(()),
+        Some(why) => Err(Error::Rules(format!(
+            "table `{}` ({}) cannot be written in the CSV pipe form, whose rolls are Foundry VTT's: {why}\n  = help: write dice Foundry rolls the same way (`!` for dice that explode into separate dice)",
+            t.id, t.at
+        ))),
+    }
+}
+
 /// The pipe form of one table, read back the way the Roll Table Importer reads it and checked; `None`
 /// for a table whose totals go below 1, which the form cannot write ([`pipe_left_out`] says so).
 pub fn pipe(lib: &Library, t: &Table) -> Result<Option<Vec<u8>>> {
     if pipe_left_out(t).is_some() {
         return Ok(None);
     }
+    pipe_refuse(t)?;
     let width = pipe_width(t);
     let mut out = String::new();
     let mut texts = Vec::new();
     for r in &t.rows {
-        let text = super::foundry::render_text(
-            lib,
-            &blockprint_content::text::smart_quotes(&r.result),
-            false,
-            true,
-        )?
-        .replace('|', "¦")
-        .replace("\r\n", " ")
-        .replace(['\n', '\r'], " ");
+        // Foundry's HTML, as a v12 result's `text`: a line break is `<br>`, so the row stays one line.
+        let text = super::foundry::render_text(lib, &r.result, false, true)?.replace('|', "¦");
         if r.lo == r.hi {
             out.push_str(&format!("{:0width$}|{text}\n", r.lo));
         } else {

@@ -8,6 +8,7 @@
 //! | `1d6!!` | none: refused ([`foundry_refusal`]) | `1d6!!` |
 //! | `4d6kh3`, `dl1` … | `4d6kh3`, `dl1` … | the same |
 //! | `5d6cs>=6` | `5d6cs>=6` | `5d6>6` (Roll20's `>` means "at least") |
+//! | `3d6!cs>=6` | `3d6xcs>=6` | `{3d6!}>6` (after `!`, a comparison would be the explosion point) |
 //! | `4dF` | `4df` | `4dF` |
 //! | `4dFcs>=1` | none: refused | `4dF>1` |
 //!
@@ -31,25 +32,15 @@ pub fn foundry(node: &Node) -> String {
 }
 
 /// Why Foundry VTT cannot roll `node` as blockprint does, naming the first part at fault; `None` when
-/// [`foundry`] writes it faithfully.
+/// [`foundry`] writes it faithfully. The one list is [`blockprint_content::carry::foundry_dice`], which
+/// `check` reads too.
 pub fn foundry_refusal(node: &Node) -> Option<String> {
-    match &node.kind {
-        NodeKind::Int(_) => None,
-        NodeKind::Dice(t) => {
-            let what = if t.compound {
-                "compounding dice (`!!`, the extra rolls added into the die that exploded), which Foundry VTT does not have: its `x` explodes into separate dice"
-            } else if t.sides == Sides::Fudge && t.success.is_some() {
-                "counting successes on Fudge dice, which Foundry VTT's Fate die (`df`) does not do: it takes `r`, `rr`, `k`, `kh`, `kl`, `d`, `dh` and `dl` only"
-            } else if t.percentile.is_some() {
-                "bonus or penalty dice, which Foundry VTT does not have"
-            } else {
-                return None;
-            };
-            Some(what.to_owned())
-        }
-        NodeKind::Group(inner) | NodeKind::Neg(inner) => foundry_refusal(inner),
-        NodeKind::Binary { lhs, rhs, .. } => foundry_refusal(lhs).or_else(|| foundry_refusal(rhs)),
-    }
+    blockprint_content::carry::foundry_dice(node)
+}
+
+/// Why Roll20 cannot roll `node` as blockprint does ([`blockprint_content::carry::roll20_dice`]).
+pub fn roll20_refusal(node: &Node) -> Option<String> {
+    blockprint_content::carry::roll20_dice(node)
 }
 
 /// The expression in Roll20's roll notation.
@@ -100,6 +91,12 @@ fn term(t: &DiceTerm, d: Dialect) -> String {
     }
     if let Some(c) = t.success {
         let v = c.value;
+        // Roll20 reads a comparison right after `!` as the explosion point (`3d6!>6` explodes on 6 and
+        // sums), so exploding dice that count successes are a group with the target outside it:
+        // `{3d6!}>6`, Roll20's documented form, checks each die of a single-roll group.
+        if t.explode && d == Dialect::Roll20 {
+            s = format!("{{{s}}}");
+        }
         match d {
             Dialect::Foundry => {
                 let op = match c.op {
@@ -145,6 +142,12 @@ mod tests {
             ("3d6kh2cs>=6".into(), "3d6kh2>6".into())
         );
         assert_eq!(both("5d6cs>4"), ("5d6cs>4".into(), "5d6>5".into()));
+        // Exploding and counting: Roll20's group form, so `>6` is the target, not the explosion point.
+        assert_eq!(both("3d6!cs>=6"), ("3d6xcs>=6".into(), "{3d6!}>6".into()));
+        assert_eq!(both("3d6!cs=6").1, "{3d6!}=6");
+        assert_eq!(both("3d6!cs<=2").1, "{3d6!}<2");
+        assert_eq!(both("3d6!!cs>=6").1, "{3d6!!}>6");
+        assert_eq!(both("3d6!kh2cs>=6").1, "{3d6!kh2}>6");
         assert_eq!(both("(1d4+1)*2"), ("(1d4+1)*2".into(), "(1d4+1)*2".into()));
         assert_eq!(both("1d6 - -1"), ("1d6-(-1)".into(), "1d6-(-1)".into()));
         assert_eq!(both("1d6/2"), ("1d6/2".into(), "1d6/2".into()));

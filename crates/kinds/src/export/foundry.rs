@@ -25,7 +25,6 @@ use serde::Serialize;
 use super::{Deck, Table, check_ranges, formula, foundry_id, slug};
 use crate::{Checked, Kind, Pictures, Request};
 use blockprint_content::error::{Error, Result};
-use blockprint_content::text::smart_quotes;
 use blockprint_content::{Library, RANKS};
 
 /// Which Foundry VTT schema to write.
@@ -104,7 +103,7 @@ pub fn roll_table(lib: &Library, t: &Table, version: Version) -> Result<String> 
     for (i, row) in t.rows.iter().enumerate() {
         let rid = foundry_id("TableResult", &format!("{}#{}", t.id, i));
         let key = format!("!tables.results!{id}.{rid}");
-        let text = smart_quotes(&row.result);
+        let text = &row.result;
         let refs = super::references(&row.result);
         let link = match refs.as_slice() {
             [one] => Some(lib.table(one).map(|_| table_id(one)).ok_or_else(|| {
@@ -115,8 +114,8 @@ pub fn roll_table(lib: &Library, t: &Table, version: Version) -> Result<String> 
             })?),
             _ => None,
         };
-        let plain = render_text(lib, &text, false, false)?;
-        let html = render_text(lib, &text, link.is_none(), true)?;
+        let plain = render_text(lib, text, false, false)?;
+        let html = render_text(lib, text, link.is_none(), true)?;
         let (range, weight) = ([row.lo, row.hi], row.width());
         results.push(match version {
             Version::V13 => Result13Or12::V13(TableResult13 {
@@ -152,11 +151,11 @@ pub fn roll_table(lib: &Library, t: &Table, version: Version) -> Result<String> 
     let doc = RollTable {
         _key: format!("!tables!{id}"),
         _id: id,
-        name: smart_quotes(&t.title),
+        name: t.title.clone(),
         description: t
             .note
             .as_deref()
-            .map(|n| paragraph(&escape(&smart_quotes(n))))
+            .map(|n| paragraph(&html(n)))
             .unwrap_or_default(),
         formula: t.formula.clone(),
         replacement: true,
@@ -284,14 +283,16 @@ pub fn refusal(t: &Table) -> Option<String> {
 /// `text`); raw without it, for v13's `name`, which Foundry shows as plain text.
 pub(super) fn render_text(lib: &Library, text: &str, links: bool, html: bool) -> Result<String> {
     use super::Rendered;
-    let esc = |s: &str| if html { escape(s) } else { s.to_owned() };
+    let esc = |s: &str| {
+        if html { self::html(s) } else { s.to_owned() }
+    };
     super::render_pieces(text, |p| match p {
         Rendered::Text(s) => esc(s),
         Rendered::Roll(e) => format!("[[{}]]", formula::foundry(e.root())),
         Rendered::Table(id) => {
             let title = lib
                 .table(id)
-                .map(|t| smart_quotes(&t.title))
+                .map(|t| t.title.clone())
                 .unwrap_or_else(|| id.to_owned());
             if links {
                 format!("@UUID[RollTable.{}]{{{}}}", table_id(id), esc(&title))
@@ -304,6 +305,11 @@ pub(super) fn render_text(lib: &Library, text: &str, links: bool, html: bool) ->
 
 fn paragraph(html: &str) -> String {
     format!("<p>{html}</p>")
+}
+
+/// Plain text as Foundry HTML: escaped, each line break a `<br>` (a bare one shows as a space).
+pub fn html(s: &str) -> String {
+    blockprint_content::carry::html_breaks(&escape(s))
 }
 
 /// Text made safe for Foundry's HTML fields.
@@ -526,17 +532,17 @@ pub fn cards(d: &Deck) -> Result<String> {
                 _id: cid,
                 name: name.clone(),
                 kind: "base",
-                description: paragraph(&escape(&format!("{suit_name}: {}", smart_quotes(meaning)))),
+                description: paragraph(&html(&format!("{suit_name}: {meaning}"))),
                 suit: suit.clone(),
                 value,
                 back: Face {
-                    name: smart_quotes(&d.title),
+                    name: d.title.clone(),
                     text: String::new(),
                     img: back_image(&d.id),
                 },
                 faces: vec![Face {
                     name,
-                    text: escape(&smart_quotes(text)),
+                    text: html(text),
                     img,
                 }],
                 face: 0,
@@ -553,17 +559,17 @@ pub fn cards(d: &Deck) -> Result<String> {
     let suits = d
         .suits
         .iter()
-        .map(|(s, m, _)| format!("<li>{}: {}</li>", capitalise(s), escape(&smart_quotes(m))))
+        .map(|(s, m, _)| format!("<li>{}: {}</li>", capitalise(s), html(m)))
         .collect::<String>();
     let note = d
         .note
         .as_deref()
-        .map(|n| paragraph(&escape(&smart_quotes(n))))
+        .map(|n| paragraph(&html(n)))
         .unwrap_or_default();
     let doc = Cards {
         _key: format!("!cards!{id}"),
         _id: id,
-        name: smart_quotes(&d.title),
+        name: d.title.clone(),
         kind: "deck",
         description: format!("{note}<ul>{suits}</ul>"),
         img: back_image(&d.id),
@@ -624,7 +630,7 @@ pub fn check_cards(d: &Deck, v: &serde_json::Value) -> Result<()> {
             .position(|(s, _, _)| s == suit)
             .zip(place)
             .map(|(s, i)| s * d.ranks.len() + i + 1);
-        if expected.map(|e| escape(&smart_quotes(e))).as_deref() != Some(text)
+        if expected.map(|e| html(e)).as_deref() != Some(text)
             || !c["back"].is_object()
             || c["back"]["img"] != back_image(&d.id).as_str()
             || printed.map(|n| front_image(&d.id, n)).as_deref() != c["faces"][0]["img"].as_str()

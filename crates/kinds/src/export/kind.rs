@@ -183,7 +183,7 @@ impl Kind for ExportKind {
             match self.target {
                 Target::Foundry(_) => export::foundry::refuse(&export::table(cx, id)?)?,
                 Target::Roll20 => export::roll20::refuse(&export::table(cx, id)?)?,
-                Target::Csv => {}
+                Target::Csv => export::csv::pipe_refuse(&export::table(cx, id)?)?,
             }
         }
         let tables = ids.len();
@@ -281,13 +281,12 @@ impl Kind for ExportKind {
             }
         }
     }
-    /// The tables this run leaves out, or writes in part, and why: Roll20 cannot weigh some odds, the
-    /// pipe form cannot write totals below 1.
+    /// The tables this run writes in part, and why: the pipe form cannot write totals below 1.
     fn warnings(&self, cx: &Checked, _req: &Request) -> Result<Vec<String>> {
         let mut out = Vec::new();
         for id in self.table_ids(cx) {
             let left_out = match self.target {
-                Target::Roll20 => export::roll20::left_out(&export::table(cx, id)?),
+                Target::Roll20 => None,
                 Target::Csv => export::csv::pipe_left_out(&export::table(cx, id)?),
                 Target::Foundry(_) => None,
             };

@@ -15,9 +15,11 @@
 //! with `.` as `_` ([`super::slug`]): Roll20 table names take no spaces, and the script does not unescape
 //! them.
 //!
-//! Each command is one chat line, and the script has no escape for a line break, so a table with a line
-//! break in a result is refused with the row named (exit 1), as is a result that holds one of the
-//! escape codes itself (the script would turn it into the character it stands for).
+//! Each command is one chat line, and the script has no escape for a line break, so a line break in a
+//! result is written as ` / ` ([`blockprint_content::carry::one_line`], the same as in the CSV pipe
+//! form). What TableExport or Roll20 cannot carry at all (a result holding one of the escape codes, dice
+//! Roll20 has not, odds past its weights) `check` refuses at its place; the export refuses it again,
+//! in words, should it ever reach it.
 //!
 //! Roll20 draws an item by its weight alone, without dice, so each item's weight is its row's exact odds
 //! as a whole number: out of 36 for 2d6 (a row on 6-7 weighs 11), the range's width for a single die.
@@ -25,11 +27,11 @@
 //! shows them as written unless a script such as Recursive Tables expands them.
 
 use super::{Table, formula, slug, weights};
+use blockprint_content::carry;
 use blockprint_content::error::{Error, Result};
-use blockprint_content::text::smart_quotes;
 
 /// The largest sum of weights written: beyond it the odds need numbers too large to type into Roll20.
-pub const MAX_TOTAL_WEIGHT: u64 = 1 << 31;
+pub const MAX_TOTAL_WEIGHT: u64 = carry::ROLL20_MAX_WEIGHT;
 
 /// The TableExport version the commands are written for.
 pub const TABLE_EXPORT_VERSION: &str = "0.2.3";
@@ -43,20 +45,11 @@ const ESCAPES: [(&str, &str); 4] = [
 ];
 
 /// Why TableExport cannot carry `item` (an item's text as written, before escaping); `None` when it can.
+/// A line break it can: [`item_text`] writes it as ` / `.
 pub fn refusal(item: &str) -> Option<String> {
-    if item.contains(['\n', '\r']) {
-        return Some(
-            "it holds a line break, and each TableExport command is one chat line with no escape for one"
-                .into(),
-        );
-    }
-    ESCAPES
-        .iter()
-        .map(|(_, code)| *code)
-        .find(|code| code.starts_with('<') && item.contains(code))
-        .map(|code| {
-            format!("it holds `{code}`, which TableExport {TABLE_EXPORT_VERSION} reads back as another character")
-        })
+    carry::table_export_code(item).map(|(_, code, ch)| {
+        format!("it holds `{code}`, which TableExport {TABLE_EXPORT_VERSION} reads back as `{ch}`")
+    })
 }
 
 /// Escape an item's text as TableExport does.
@@ -88,17 +81,6 @@ fn replace_all<'a>(s: &str, pairs: impl Iterator<Item = (&'a str, &'a str)> + Cl
     out
 }
 
-/// Why table `t` is left out of the Roll20 file, when it is: its odds need more weight than Roll20 takes
-/// (a `warning: …` line; the export kind hands it to the run's sink).
-pub fn left_out(t: &Table) -> Option<String> {
-    weights(t, MAX_TOTAL_WEIGHT).is_none().then(|| {
-        format!(
-            "warning: table `{}` ({}) rolls {}, whose odds need more than {MAX_TOTAL_WEIGHT} as the sum of Roll20 weights; it is left out of the Roll20 file (Roll20 draws by weight only; its Foundry and CSV exports are complete)",
-            t.id, t.at, t.dice
-        )
-    })
-}
-
 /// The commands for `tables`, one line each, after reading every line back as TableExport would and
 /// checking names, texts and weights against the tables.
 pub fn commands(tables: &[Table]) -> Result<String> {
@@ -107,18 +89,14 @@ pub fn commands(tables: &[Table]) -> Result<String> {
         refuse(t)?;
         let name = slug(&t.id);
         let Some((total, ws)) = weights(t, MAX_TOTAL_WEIGHT) else {
-            // Any checked table must export, so this one is left out of the file ([`left_out`] says why).
-            continue;
+            return Err(Error::Rules(format!(
+                "table `{}` ({}) cannot be exported to Roll20: its dice `{}` fall {} equally likely ways, and Roll20, which draws an item by its weight alone, takes weights adding up to {MAX_TOTAL_WEIGHT} at most\n  = help: roll fewer dice or dice with fewer sides, or export the table to Foundry or CSV (`--to foundry`, `--to csv`)",
+                t.id, t.at, t.dice, t.ways
+            )));
         };
         let mut block = format!("!import-table --{name} --hide\n");
         for (row, w) in t.rows.iter().zip(&ws) {
-            // TableExport drops an item's outer spaces and cannot carry an empty one.
-            let item = item_text(&row.result)?.trim().to_owned();
-            let item = if item.is_empty() {
-                "—".to_owned()
-            } else {
-                item
-            };
+            let item = item(&row.result)?;
             block.push_str(&format!(
                 "!import-table-item --{name} --{} --{w} --\n",
                 escape(&item)
@@ -130,27 +108,72 @@ pub fn commands(tables: &[Table]) -> Result<String> {
     Ok(out)
 }
 
-/// Refuse (exit 1) a table one of whose results TableExport cannot carry ([`refusal`]), naming the row.
+/// Refuse (exit 1) a table one of whose results TableExport or Roll20 cannot carry, naming the row and
+/// why in words. `check` refuses all of these at their place first ([`carry`]).
 pub fn refuse(t: &Table) -> Result<()> {
+    let refused = |at: &str, why: String, help: &str| {
+        Err(Error::Rules(format!(
+            "table `{}` ({}) cannot be exported to Roll20: its row at {at} {why}\n  = help: {help}",
+            t.id, t.at
+        )))
+    };
+    if weights(t, MAX_TOTAL_WEIGHT).is_none() {
+        return refused(
+            &t.at,
+            format!(
+                "rolls `{}`, which falls {} equally likely ways: more weight than Roll20 takes ({MAX_TOTAL_WEIGHT})",
+                t.dice, t.ways
+            ),
+            "roll fewer dice or dice with fewer sides, or export the table to Foundry or CSV (`--to foundry`, `--to csv`)",
+        );
+    }
     for row in &t.rows {
-        let item = item_text(&row.result)?;
-        if let Some(why) = refusal(item.trim()) {
-            return Err(Error::Rules(format!(
-                "table `{}` ({}) cannot be exported to Roll20: the result of row {} {why}\n  = help: write the result on one line, or export the table to Foundry or CSV (`--to foundry`, `--to csv`)",
-                t.id, t.at, row.at
-            )));
+        if let Some(why) = refusal(&row.result) {
+            let ch = carry::table_export_code(&row.result)
+                .map(|(_, _, ch)| ch)
+                .unwrap_or_default();
+            return refused(
+                &row.at,
+                why,
+                &format!("write `{ch}` itself; the export writes it in TableExport's code"),
+            );
+        }
+        for p in blockprint_content::text::pieces(&row.result).unwrap_or_default() {
+            if let blockprint_content::text::Piece::Roll { expr, .. } = p
+                && let Some(why) = blockprint_dice::parse(expr)
+                    .ok()
+                    .and_then(|e| formula::roll20_refusal(e.root()))
+            {
+                return refused(
+                    &row.at,
+                    format!("rolls `{{{expr}}}`, with {why}"),
+                    "write dice Roll20 has (a plain `1d100` with a note for a bonus or penalty die), or export the table to CSV (`--to csv`)",
+                );
+            }
         }
     }
     Ok(())
 }
 
-/// A result's text as a Roll20 item: inline rolls and references as Roll20 rolls, curly quotes.
+/// A result's text as a Roll20 item: on one line, inline rolls and references as Roll20 rolls, every
+/// other character as the content writes it.
 pub fn item_text(result: &str) -> Result<String> {
     use super::Rendered;
-    super::render_pieces(&smart_quotes(result), |p| match p {
+    super::render_pieces(&carry::one_line(result), |p| match p {
         Rendered::Text(s) => s.to_owned(),
         Rendered::Roll(e) => format!("[[{}]]", formula::roll20(e.root())),
         Rendered::Table(id) => format!("[[1t[{}]]]", slug(id)),
+    })
+}
+
+/// A result as the item TableExport makes of it: [`item_text`] without its outer spaces, which the script
+/// drops, and `—` for an item left empty, which it cannot carry.
+fn item(result: &str) -> Result<String> {
+    let item = item_text(result)?.trim().to_owned();
+    Ok(if item.is_empty() {
+        "—".to_owned()
+    } else {
+        item
     })
 }
 
@@ -209,7 +232,7 @@ fn check(t: &Table, block: &str, total: u64) -> Result<()> {
     for (line, row) in lines.zip(&t.rows) {
         let (table, item, w) =
             parse_item(line).ok_or_else(|| bug(format!("cannot read `{line}`")))?;
-        if table != name || item != item_text(&row.result)? || w == 0 {
+        if table != name || item != self::item(&row.result)? || w == 0 {
             return Err(bug(format!(
                 "`{line}` reads as table `{table}`, item `{item}`, weight {w}"
             )));
@@ -268,12 +291,14 @@ mod tests {
     #[test]
     fn what_table_export_cannot_carry_is_named() {
         assert_eq!(super::refusal("Less < than > more [x] -- y"), None);
-        assert!(super::refusal("one\ntwo").unwrap().contains("line break"));
-        assert!(super::refusal("one\r\ntwo").unwrap().contains("line break"));
-        assert!(
-            super::refusal("a <%%91%%> b")
-                .unwrap()
-                .contains("`<%%91%%>`")
+        assert_eq!(super::refusal("one\ntwo"), None);
+        assert_eq!(
+            super::refusal("a <%%91%%> b").unwrap(),
+            "it holds `<%%91%%>`, which TableExport 0.2.3 reads back as `[`"
+        );
+        assert_eq!(
+            super::item_text("one\r\ntwo \"q\" it's").unwrap(),
+            "one / two \"q\" it's"
         );
     }
 
