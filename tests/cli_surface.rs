@@ -320,7 +320,7 @@ fn top_level_help_groups_every_command_by_purpose() {
             &["tables", "odds", "chase", "roll", "draw", "verify-odds"],
         ),
         ("Studio", &["serve"]),
-        ("Content", &["check", "init"]),
+        ("Content", &["check", "init", "import"]),
         ("Campaign", &["campaign"]),
         ("Shell", &["completions", "manpage"]),
     ]

@@ -28,6 +28,7 @@ mod frequencies;
 mod fronts;
 mod goldens;
 mod hostile;
+mod import;
 mod install;
 mod kits;
 mod make_surface;

@@ -38,7 +38,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
         &["tables", "odds", "chase", "roll", "draw", "verify-odds"],
     ),
     ("Studio", &["serve"]),
-    ("Content", &["check", "init"]),
+    ("Content", &["check", "init", "import"]),
     ("Campaign", &["campaign"]),
     ("Shell", &["completions", "manpage"]),
 ];

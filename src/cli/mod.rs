@@ -26,6 +26,7 @@ mod cards;
 pub(crate) mod chase;
 mod check;
 pub mod help;
+mod import;
 mod init;
 pub mod make;
 pub(crate) mod odds;
@@ -69,6 +70,18 @@ pub struct Cli {
         default_value_t = clap::ColorChoice::Auto
     )]
     pub color: clap::ColorChoice,
+}
+
+/// The formats `blockprint import` reads.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ImportFrom {
+    /// Foundry VTT RollTable JSON (v12 or v13), one table per file, or a folder of them.
+    Foundry,
+    /// Roll20: the `!import-table` commands of the TableExport script.
+    Roll20,
+    /// CSV: weight,result; range,result; range_start,range_end,result; blockprint's tables.csv; the
+    /// pipe form `01-04|result`.
+    Csv,
 }
 
 #[derive(Debug, Subcommand)]
@@ -251,6 +264,22 @@ pub enum Command {
     /// Open the studio: a local web page to make, preview and download every kind, roll on the tables
     /// and work out the odds of any dice.
     Serve(serve::ServeArgs),
+    /// Import tables from Foundry VTT (RollTable JSON, v12 or v13: files or a folder), Roll20
+    /// (TableExport commands) or CSV into a content folder, one TOML file per table.
+    Import {
+        /// The format of the files: foundry, roll20 or csv.
+        #[arg(value_enum)]
+        from: ImportFrom,
+        /// The files (for foundry, also folders of RollTable JSON files).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The content folder the tables go into (made when missing; may already hold content).
+        #[arg(long, value_name = "CONTENT_DIR")]
+        into: PathBuf,
+        /// Print no line per table written.
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// Write the built-in content into DIR for editing; read it back with `--content DIR`.
     Init {
         /// A folder that does not exist yet or is empty (with --update: a content folder made before).
@@ -430,6 +459,7 @@ fn typesets_nothing(command: &Command) -> Option<&'static str> {
         Command::Chase { .. } => "chase",
         Command::VerifyOdds { .. } => "verify-odds",
         Command::Init { .. } => "init",
+        Command::Import { .. } => "import",
         Command::Completions { .. } => "completions",
         Command::Manpage { .. } => "manpage",
         Command::Make { .. }
@@ -537,6 +567,12 @@ fn run_command(command: Command) -> ExitCode {
         Command::Chase { command } => chase::run(command),
         Command::Campaign { command } => return done(campaign::run(command)),
         Command::Serve(args) => return done(serve::run(args)),
+        Command::Import {
+            from,
+            files,
+            into,
+            quiet,
+        } => import::run(from, &files, &into, quiet),
         Command::Init { dir, quiet, update } if update => init::update(&dir, quiet),
         Command::Init { dir, quiet, .. } => init::run(&dir, quiet),
         Command::Completions { shell } => shell::completions(shell),

@@ -7,10 +7,12 @@
 //! - [`project`]: the one path from files on disk to files written ([`project::Project`]);
 //! - [`campaign`]: the campaign session (new, week, close, month, year, mend, undo, status, plan,
 //!   packets) with its locking, replay and checks;
+//! - [`import`]: tables from Foundry VTT, Roll20 and CSV into content files;
 //! - [`answers`]: the answers the fronts show as data (the chase answer).
 
 pub mod answers;
 pub mod campaign;
+pub mod import;
 pub mod project;
 
 pub use blockprint_kind::sink::{self, Collector, Event, Silent, Sink};

@@ -63,7 +63,10 @@ pub fn class_table(prefix: &str, class: &str) -> String {
 impl Requirements {
     /// Whether the content has at least one thing this kind needs.
     pub fn touched_by(&self, lib: &Library) -> bool {
-        self.tables.iter().any(|t| lib.table(t).is_some())
+        // An imported table offers no kind: a Foundry table named like a kit's is the GM's own.
+        self.tables
+            .iter()
+            .any(|t| lib.table(t).is_some_and(|t| t.imported.is_none()))
             || self.lookups.iter().any(|l| lib.lookup(l).is_some())
             || self.decks.iter().any(|d| lib.deck(d).is_some())
             || (self.book && !lib.books.is_empty())

@@ -1,0 +1,1295 @@
+//! `blockprint import`: a GM's tables from Foundry VTT, Roll20 or a spreadsheet in, content out — each
+//! table a TOML file of its own under the content folder, with its title, dice, ranges and the source's
+//! text exactly as the source has it.
+//!
+//! - **Foundry VTT**: RollTable documents as JSON, schema v12 (`text`, `documentCollection`/`documentId`)
+//!   or v13 (`name`, `description`, `documentUuid`), one file or a folder of them (an exported compendium
+//!   or blockprint's own `export/foundry-v13/`). The formula is read in Foundry's notation (`1d6x` is
+//!   blockprint's `1d6!`, `4df` its `4dF`); ranges are kept; `[[1d6]]` rolls become `{1d6}` and a link
+//!   to another imported table (`@UUID[RollTable.<id>]{Title}`, or a `document` result) a `{table:ID}`.
+//! - **Roll20**: the chat commands of the TableExport script (`!import-table`, `!import-table-item`).
+//!   Roll20 draws by weight alone, so the weights become ranges of one die with as many faces as the
+//!   weights add up to (`1d36` for a 2d6 table's 36 ways): exact odds. A die no dice bag holds gets a
+//!   note saying so.
+//! - **CSV**: blockprint's own (`range_start,range_end,result`, and `tables.csv` with
+//!   `table_id,title,dice` in front, and the pipe form `01-04|result`), and the common shapes
+//!   `weight,result` and `range,result` (a header names the columns; without one, `range,result`).
+//!
+//! Nothing is written unless every table imports and the content folder with the new files passes the
+//! checker; then each file is written atomically. A formula blockprint cannot read, a weight that is not
+//! a positive number, a table id the folder already has or a file the folder already holds is refused
+//! with the file, the table and the fix (exit 1; an unreadable file exits 2).
+//!
+//! Round trip: `export` then `import` then `export` gives the same files byte for byte. Ids come back
+//! from the names the exports write (a Foundry `_id` is matched against the ids its file name allows),
+//! and a source holding several tables (a Roll20 file, `tables.csv`) is written to a folder of its own
+//! with numbered files, so the tables keep their order.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use blockprint_content::error::{Error, Result};
+use blockprint_content::{ContentRoot, diag::Diagnostic};
+use blockprint_kinds::export::{foundry, roll20};
+
+/// The formats `import` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Foundry,
+    Roll20,
+    Csv,
+}
+
+impl Format {
+    fn label(self) -> &'static str {
+        match self {
+            Format::Foundry => "Foundry VTT RollTable",
+            Format::Roll20 => "Roll20 TableExport",
+            Format::Csv => "CSV",
+        }
+    }
+}
+
+/// One table written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedTable {
+    pub id: String,
+    pub title: String,
+    pub dice: String,
+    pub rows: usize,
+    /// The file written, relative to the content folder.
+    pub file: String,
+    /// The source file it came from, as given.
+    pub source: String,
+    /// A note the import added (a die no dice bag holds), if any.
+    pub note: Option<String>,
+}
+
+/// What an import did.
+#[derive(Debug, Clone, Default)]
+pub struct Imported {
+    pub tables: Vec<ImportedTable>,
+    /// Files of a Foundry folder that are no RollTable (a Cards deck, a manifest), left alone.
+    pub skipped: Vec<String>,
+}
+
+/// A table read from a source, before it has an id.
+#[derive(Debug, Clone)]
+struct Draft {
+    /// The name the source gives it (for messages): a Foundry or Roll20 name, a CSV table id or file.
+    name: String,
+    /// The id the source implies, if it implies a valid one.
+    id: Option<String>,
+    title: String,
+    dice: String,
+    note: Option<String>,
+    rows: Vec<(String, String)>,
+    /// The source file, as given, and its file name for `imported`.
+    source: String,
+    file_name: String,
+    format: Format,
+    /// For a source holding several tables: its stem (the folder the tables go to) and the position.
+    group: Option<(String, usize)>,
+    /// Foundry: the document's `_id`, so links to it resolve.
+    foundry_id: Option<String>,
+    /// A note the import adds (a die no dice bag holds).
+    added_note: Option<String>,
+}
+
+fn refuse(source: &str, table: &str, why: impl std::fmt::Display, fix: &str) -> Error {
+    Error::Rules(format!("{source}: table `{table}`: {why}\n  = help: {fix}"))
+}
+
+fn refuse_file(source: &str, why: impl std::fmt::Display, fix: &str) -> Error {
+    Error::Rules(format!("{source}: {why}\n  = help: {fix}"))
+}
+
+/// Import `files` of `format` into the content folder `into` (made when missing).
+pub fn import(format: Format, files: &[PathBuf], into: &Path) -> Result<Imported> {
+    if files.is_empty() {
+        return Err(Error::Usage("name at least one file to import".into()));
+    }
+    let mut drafts = Vec::new();
+    let mut skipped = Vec::new();
+    for path in files {
+        match format {
+            Format::Foundry => foundry_files(path, &mut drafts, &mut skipped)?,
+            Format::Roll20 => roll20_file(path, &mut drafts)?,
+            Format::Csv => csv_file(path, &mut drafts)?,
+        }
+    }
+    if drafts.is_empty() {
+        return Err(Error::Rules(format!(
+            "{}: no table to import\n  = help: name the {} files (or, for Foundry, a folder of them) that hold the tables",
+            files
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            format.label()
+        )));
+    }
+    // The folder's content as it is: ids taken, files there.
+    let root = ContentRoot::Dir(into.to_path_buf());
+    let existing: Vec<(String, Vec<u8>)> = if into.exists() {
+        root.files().map_err(|e| Error::Io {
+            path: into.to_path_buf(),
+            source: e,
+        })?
+    } else {
+        Vec::new()
+    };
+    let (lib, _) = blockprint_content::load_files(existing.clone());
+    let mut taken: BTreeMap<String, String> = lib
+        .tables
+        .iter()
+        .map(|t| (t.id.value.clone(), lib.file_of(&t.id.loc).to_owned()))
+        .chain(
+            lib.lookups
+                .iter()
+                .map(|l| (l.id.value.clone(), lib.file_of(&l.id.loc).to_owned())),
+        )
+        .chain(
+            lib.decks
+                .iter()
+                .map(|d| (d.id.value.clone(), lib.file_of(&d.id.loc).to_owned())),
+        )
+        .collect();
+    // Ids: the source's when it gives a valid one (refused when the folder has it), else one made from
+    // the name, made unique.
+    let mut ids = Vec::with_capacity(drafts.len());
+    let mut ours: BTreeSet<String> = BTreeSet::new();
+    for d in &drafts {
+        let id = match &d.id {
+            Some(id) => {
+                if let Some(file) = taken.get(id) {
+                    return Err(refuse(
+                        &d.source,
+                        &d.name,
+                        format!(
+                            "the content folder {} already has a table `{id}` ({file})",
+                            into.display()
+                        ),
+                        "import into another content folder (`--into`), or rename or remove that table first",
+                    ));
+                }
+                if !ours.insert(id.clone()) {
+                    return Err(refuse(
+                        &d.source,
+                        &d.name,
+                        format!("another table of this import is also `{id}`"),
+                        "import the two sources into different content folders, or rename one of the tables in its source",
+                    ));
+                }
+                id.clone()
+            }
+            None => {
+                let base = slugify(&d.name);
+                let mut id = base.clone();
+                let mut n = 2;
+                while taken.contains_key(&id) || ours.contains(&id) {
+                    id = format!("{base}_{n}");
+                    n += 1;
+                }
+                ours.insert(id.clone());
+                id
+            }
+        };
+        ids.push(id);
+    }
+    for id in &ids {
+        taken.insert(id.clone(), String::new());
+    }
+    // Links between Foundry documents: `_id` to the imported id and title.
+    let by_foundry_id: BTreeMap<String, (String, String)> = drafts
+        .iter()
+        .zip(&ids)
+        .filter_map(|(d, id)| {
+            d.foundry_id
+                .clone()
+                .map(|f| (f, (id.clone(), d.title.clone())))
+        })
+        .collect();
+    // The files: one per table; a source of several tables gets a folder with numbered files.
+    let group_sizes: BTreeMap<(String, String), usize> =
+        drafts.iter().fold(BTreeMap::new(), |mut m, d| {
+            if let Some((g, _)) = &d.group {
+                *m.entry((d.source.clone(), g.clone())).or_insert(0) += 1;
+            }
+            m
+        });
+    let mut planned: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut written = Vec::new();
+    let mut rels: BTreeSet<String> = BTreeSet::new();
+    for (d, id) in drafts.iter().zip(&ids) {
+        let rows = d
+            .rows
+            .iter()
+            .map(|(on, text)| Ok((on.clone(), resolve_links(text, &by_foundry_id, d)?)))
+            .collect::<Result<Vec<_>>>()?;
+        let slug = id.replace('.', "_");
+        let rel = match &d.group {
+            Some((g, i)) => {
+                let n = group_sizes[&(d.source.clone(), g.clone())];
+                let width = n.to_string().len().max(2);
+                format!("{}/{:0width$}-{slug}.toml", slugify(g), i + 1)
+            }
+            None => format!("{slug}.toml"),
+        };
+        if !rels.insert(rel.clone()) || into.join(&rel).exists() {
+            return Err(refuse(
+                &d.source,
+                &d.name,
+                format!("{} already exists", into.join(&rel).display()),
+                "import into another content folder (`--into`), or move that file away first",
+            ));
+        }
+        let note = match (&d.note, &d.added_note) {
+            (Some(a), Some(b)) => Some(format!("{a}\n\n{b}")),
+            (a, b) => a.clone().or(b.clone()),
+        };
+        let imported = format!("{}, {}", d.format.label(), d.file_name);
+        let text = toml_table(id, &d.title, &d.dice, note.as_deref(), &imported, &rows);
+        planned.push((rel.clone(), text.into_bytes()));
+        written.push(ImportedTable {
+            id: id.clone(),
+            title: d.title.clone(),
+            dice: d.dice.clone(),
+            rows: rows.len(),
+            file: rel,
+            source: d.source.clone(),
+            note: d.added_note.clone(),
+        });
+    }
+    // The folder with the new files must pass the checker, as far as the new files go.
+    let mut all = existing;
+    all.extend(planned.iter().cloned());
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    let (lib, load_diags) = blockprint_content::load_files(all);
+    let report = blockprint_content::check::run(&lib, load_diags);
+    let new: BTreeMap<&str, &ImportedTable> =
+        written.iter().map(|t| (t.file.as_str(), t)).collect();
+    let faults: Vec<&Diagnostic> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error() && new.contains_key(d.file.as_str()))
+        .collect();
+    if let Some(first) = faults.first() {
+        let t = new[first.file.as_str()];
+        let draft = drafts
+            .iter()
+            .zip(&ids)
+            .find(|(_, id)| **id == t.id)
+            .map(|(d, _)| d);
+        let name = draft.map_or(t.id.as_str(), |d| d.name.as_str());
+        let mut msg = format!(
+            "{}: table `{name}` cannot be imported: {}",
+            t.source, first.message
+        );
+        if faults.len() > 1 {
+            msg.push_str(&format!(
+                " (and {} more problem(s) in the imported tables)",
+                faults.len() - 1
+            ));
+        }
+        msg.push_str(&format!(
+            "\n  = help: {}; fix the table in its source and import again (nothing was written)",
+            first.hint.clone().unwrap_or_else(|| {
+                "the ranges must cover every total of the dice exactly once".into()
+            })
+        ));
+        return Err(Error::Rules(msg));
+    }
+    for (rel, bytes) in &planned {
+        let path = into.join(rel);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| Error::Io {
+                path: dir.to_path_buf(),
+                source: e,
+            })?;
+        }
+        blockprint_render::output::write_atomic(&path, bytes).map_err(|e| Error::Io {
+            path: path.clone(),
+            source: e,
+        })?;
+    }
+    Ok(Imported {
+        tables: written,
+        skipped,
+    })
+}
+
+/// An id made from a name: lowercase ASCII letters and digits, other runs as `_`.
+fn slugify(name: &str) -> String {
+    let mut s = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+            s.push(c.to_ascii_lowercase());
+        } else if !s.ends_with('_') {
+            s.push('_');
+        }
+    }
+    let s = s.trim_matches(['_', '.', '-']).to_owned();
+    if s.starts_with(|c: char| c.is_ascii_lowercase()) {
+        s
+    } else if s.is_empty() {
+        "table".into()
+    } else {
+        format!("table_{s}")
+    }
+}
+
+fn valid_id(id: &str) -> bool {
+    id.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
+}
+
+/// A title from a name made for machines (`bbb_homicide_district` → `Bbb homicide district`).
+fn title_of(name: &str) -> String {
+    let words = name.replace('_', " ");
+    let mut c = words.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => words,
+    }
+}
+
+fn quote(s: &str) -> String {
+    toml::Value::String(s.to_owned()).to_string()
+}
+
+/// The TOML of one imported table.
+fn toml_table(
+    id: &str,
+    title: &str,
+    dice: &str,
+    note: Option<&str>,
+    imported: &str,
+    rows: &[(String, String)],
+) -> String {
+    let mut s = String::from("[[table]]\n");
+    s.push_str(&format!("id = {}\n", quote(id)));
+    s.push_str(&format!("title = {}\n", quote(title)));
+    s.push_str(&format!("dice = {}\n", quote(dice)));
+    if let Some(n) = note {
+        s.push_str(&format!("note = {}\n", quote(n)));
+    }
+    s.push_str(&format!("imported = {}\n", quote(imported)));
+    s.push_str("rows = [\n");
+    for (on, result) in rows {
+        s.push_str(&format!(
+            "  {{ on = {}, result = {} }},\n",
+            quote(on),
+            quote(result)
+        ));
+    }
+    s.push_str("]\n");
+    s
+}
+
+fn on(lo: i64, hi: i64) -> String {
+    if lo == hi {
+        lo.to_string()
+    } else {
+        format!("{lo}-{hi}")
+    }
+}
+
+/// Dice a reader's bag holds.
+const COMMON_DICE: [u64; 9] = [2, 3, 4, 6, 8, 10, 12, 20, 100];
+
+/// Rows from weights: ranges of one die with as many faces as the weights add up to (after scaling
+/// fractional weights to the least whole numbers), and a note when no common die has that many faces.
+fn weighted(
+    source: &str,
+    table: &str,
+    items: Vec<(String, String)>,
+) -> Result<(String, Vec<(String, String)>, Option<String>)> {
+    // Weights as exact fractions, scaled by the least common multiple of their denominators.
+    let mut parsed = Vec::new();
+    for (w, text) in items {
+        let (num, den) = decimal(&w).ok_or_else(|| {
+            refuse(
+                source,
+                table,
+                format!("the weight `{w}` of `{text}` is not a number"),
+                "give every result a weight that is a positive number (1, 2, 0.5)",
+            )
+        })?;
+        if num == 0 {
+            return Err(refuse(
+                source,
+                table,
+                format!("`{text}` has the weight {w}, so it can never come up"),
+                "give it a weight above 0, or delete it",
+            ));
+        }
+        parsed.push((num, den, text));
+    }
+    let lcm = parsed.iter().fold(1u64, |a, (_, d, _)| lcm(a, *d));
+    let mut lo = 1i64;
+    let mut rows = Vec::new();
+    for (num, den, text) in parsed {
+        let w = i64::try_from(num * (lcm / den)).unwrap_or(i64::MAX);
+        rows.push((on(lo, lo + w - 1), text));
+        lo += w;
+    }
+    let n = lo - 1;
+    let note = (!COMMON_DICE.contains(&(n as u64))).then(|| {
+        format!(
+            "The weights add up to {n}, so this table is rolled on one die of {n} faces, which no common die has: roll 1d{n} with a dice app, or roll a larger die and roll again above {n}."
+        )
+    });
+    Ok((format!("1d{n}"), rows, note))
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+fn lcm(a: u64, b: u64) -> u64 {
+    a / gcd(a, b) * b
+}
+
+/// A non-negative decimal as a fraction `(numerator, denominator)`, at most six places.
+fn decimal(s: &str) -> Option<(u64, u64)> {
+    let s = s.trim();
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    if int.is_empty() && frac.is_empty()
+        || !int.bytes().all(|b| b.is_ascii_digit())
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+        || frac.len() > 6
+        || int.len() > 12
+    {
+        return None;
+    }
+    let den = 10u64.pow(frac.len() as u32);
+    let num = int.parse::<u64>().unwrap_or(0) * den + frac.parse::<u64>().unwrap_or(0);
+    let g = gcd(num, den).max(1);
+    Some((num / g, den / g))
+}
+
+/// A formula in Foundry's notation as blockprint writes it: `x` (explode) as `!`, `df` as `dF`, an
+/// inline `/r` dropped. `None` when blockprint cannot read the result.
+fn from_foundry(f: &str) -> std::result::Result<String, String> {
+    let f = f.trim();
+    let f = f
+        .strip_prefix("/roll ")
+        .or_else(|| f.strip_prefix("/r "))
+        .unwrap_or(f);
+    let chars: Vec<char> = f.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    let mut in_dice = false;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == 'd' || c == 'D' {
+            in_dice = true;
+            out.push('d');
+            if matches!(chars.get(i + 1), Some('f' | 'F')) {
+                out.push('F');
+                i += 2;
+                continue;
+            }
+        } else if in_dice && c == 'x' {
+            if chars.get(i + 1) == Some(&'o') {
+                return Err("`xo` (explode once), which blockprint does not have".into());
+            }
+            out.push('!');
+        } else {
+            if !(c.is_ascii_digit() || c.is_ascii_alphabetic() || matches!(c, '<' | '>' | '=')) {
+                in_dice = false;
+            }
+            out.push(c);
+        }
+        i += 1;
+    }
+    checked_dice(&out)
+}
+
+/// A formula in Roll20's notation as blockprint writes it: a target after the dice (`5d6>6`, Roll20's
+/// "at least") as counting successes (`5d6cs>=6`), `{3d6!}>6` likewise. An explosion on a chosen face
+/// (`1d6!>5`) and anything else blockprint cannot read is refused.
+fn from_roll20(f: &str) -> std::result::Result<String, String> {
+    let chars: Vec<char> = f.trim().chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '{' | '}' => {}
+            '>' | '<' | '=' => {
+                if i > 0 && chars[i - 1] == '!' {
+                    return Err(
+                        "an explosion on chosen faces (`!>N`), which blockprint does not have: its `!` explodes on the highest face".into(),
+                    );
+                }
+                out.push_str(match c {
+                    '>' => "cs>=",
+                    '<' => "cs<=",
+                    _ => "cs=",
+                });
+            }
+            _ => out.push(c),
+        }
+        i += 1;
+    }
+    if chars.contains(&'{') && !chars.iter().any(|c| matches!(c, '>' | '<' | '=')) {
+        return Err("a group of rolls (`{…}`), which blockprint does not have".into());
+    }
+    checked_dice(&out)
+}
+
+fn checked_dice(expr: &str) -> std::result::Result<String, String> {
+    match blockprint_dice::parse(expr) {
+        Ok(e) => match e.distribution() {
+            Ok(_) => Ok(expr.to_owned()),
+            Err(err) => Err(format!("`{expr}`: {}", err.message)),
+        },
+        Err(err) => Err(format!(
+            "`{expr}` is not dice blockprint reads: {}",
+            err.message
+        )),
+    }
+}
+
+/// A text with `[[…]]` inline rolls as blockprint's `{…}`, each formula read by `formula`; a Roll20
+/// table roll `[[1t[name]]]` as a reference (a `{table:…}` placeholder resolved later).
+fn inline_rolls(
+    text: &str,
+    formula: fn(&str) -> std::result::Result<String, String>,
+) -> std::result::Result<String, String> {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("[[") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        // The roll ends at the first `]]` that closes it (a Roll20 `1t[name]` holds one `]`).
+        let end = if let Some(name) = after.strip_prefix("1t[") {
+            name.find("]]]").map(|e| e + 3 + 3)
+        } else {
+            after.find("]]").map(|e| e + 2)
+        };
+        let Some(end) = end else {
+            return Err(format!("`[[` without its `]]` in `{text}`"));
+        };
+        let inner = &after[..end - 2];
+        if let Some(name) = inner.strip_prefix("1t[").and_then(|n| n.strip_suffix(']')) {
+            out.push_str(&format!("{{table20:{name}}}"));
+        } else {
+            out.push('{');
+            out.push_str(&formula(inner)?);
+            out.push('}');
+        }
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// Turn the placeholders left by reading a source into references: `{table20:NAME}` (a Roll20 table
+/// roll, by table name) and `{foundry:ID}` (a Foundry link, by document id), to the imported table's id;
+/// a link to a table this import does not hold keeps the title it shows.
+fn resolve_links(
+    text: &str,
+    by_foundry: &BTreeMap<String, (String, String)>,
+    d: &Draft,
+) -> Result<String> {
+    // A Foundry `document` result: the linked table's title in the text becomes the reference.
+    let owned;
+    let text = match text
+        .strip_prefix("{docref:")
+        .and_then(|r| r.split_once('}'))
+    {
+        Some((fid, shown)) => {
+            owned = match by_foundry.get(fid) {
+                Some((id, title)) if !title.is_empty() => match shown.rfind(title.as_str()) {
+                    Some(at) => format!(
+                        "{}{{table:{id}}}{}",
+                        &shown[..at],
+                        &shown[at + title.len()..]
+                    ),
+                    None => shown.to_owned(),
+                },
+                _ => shown.to_owned(),
+            };
+            owned.as_str()
+        }
+        None => text,
+    };
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("{table20:").or_else(|| rest.find("{foundry:")) {
+        let start = [rest.find("{table20:"), rest.find("{foundry:")]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(start);
+        out.push_str(&rest[..start]);
+        let after = &rest[start..];
+        let end = after.find('}').unwrap_or(after.len() - 1);
+        let inner = &after[1..end];
+        if let Some(name) = inner.strip_prefix("table20:") {
+            let id = if valid_id(name) {
+                name.to_owned()
+            } else {
+                slugify(name)
+            };
+            out.push_str(&format!("{{table:{id}}}"));
+        } else if let Some(rest_id) = inner.strip_prefix("foundry:") {
+            let (fid, title) = rest_id.split_once('|').unwrap_or((rest_id, ""));
+            match by_foundry.get(fid) {
+                Some((id, _)) => out.push_str(&format!("{{table:{id}}}")),
+                None => out.push_str(title),
+            }
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    let _ = d;
+    Ok(out)
+}
+
+// ---------- Foundry VTT ----------
+
+fn read(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    })
+}
+
+fn foundry_files(path: &Path, drafts: &mut Vec<Draft>, skipped: &mut Vec<String>) -> Result<()> {
+    if path.is_dir() {
+        let mut files = Vec::new();
+        walk(path, &mut files).map_err(|e| Error::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+        files.sort();
+        for f in files {
+            let bytes = read(&f)?;
+            let shown = f.display().to_string();
+            match serde_json::from_slice::<serde_json::Value>(&bytes) {
+                Ok(v) if is_roll_table(&v) => drafts.push(foundry_table(&shown, &f, &v)?),
+                _ => skipped.push(shown),
+            }
+        }
+        return Ok(());
+    }
+    let bytes = read(path)?;
+    let shown = path.display().to_string();
+    let v: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+        refuse_file(
+            &shown,
+            format!("not JSON ({e})"),
+            "export the table from Foundry with \"Export Data\" (a .json file), or name the folder that holds such files",
+        )
+    })?;
+    // One document, or an array of them.
+    let docs: Vec<&serde_json::Value> = match &v {
+        serde_json::Value::Array(a) => a.iter().collect(),
+        one => vec![one],
+    };
+    let mut any = false;
+    for doc in docs {
+        if is_roll_table(doc) {
+            drafts.push(foundry_table(&shown, path, doc)?);
+            any = true;
+        }
+    }
+    if !any {
+        return Err(refuse_file(
+            &shown,
+            "holds no RollTable (a Foundry RollTable has `name` and `results`)",
+            "export a RollTable with \"Export Data\" in Foundry's Roll Tables directory",
+        ));
+    }
+    Ok(())
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for e in std::fs::read_dir(dir)? {
+        let p = e?.path();
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else if p.extension().is_some_and(|x| x == "json") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+fn is_roll_table(v: &serde_json::Value) -> bool {
+    v.get("results").is_some_and(|r| r.is_array()) && v.get("name").is_some_and(|n| n.is_string())
+}
+
+fn foundry_table(shown: &str, path: &Path, v: &serde_json::Value) -> Result<Draft> {
+    let name = v["name"].as_str().unwrap_or_default().to_owned();
+    let bad = |why: String| {
+        refuse(
+            shown,
+            &name,
+            why,
+            "export the table again from Foundry (\"Export Data\"), or fix the JSON by hand",
+        )
+    };
+    let fid = v.get("_id").and_then(|i| i.as_str()).map(str::to_owned);
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // blockprint names an exported table's file by its id (`.` as `_`) and derives `_id` from the id:
+    // find the id whose `_id` it is.
+    let id = fid.as_deref().and_then(|fid| {
+        let parts: Vec<&str> = stem.split('_').collect();
+        if parts.len() > 12 {
+            return None;
+        }
+        (0u32..1 << (parts.len() - 1)).find_map(|mask| {
+            let mut cand = parts[0].to_owned();
+            for (k, p) in parts[1..].iter().enumerate() {
+                cand.push(if mask & (1 << k) != 0 { '.' } else { '_' });
+                cand.push_str(p);
+            }
+            (valid_id(&cand) && foundry::table_id(&cand) == fid).then_some(cand)
+        })
+    });
+    let results = v["results"].as_array().cloned().unwrap_or_default();
+    if results.is_empty() {
+        return Err(bad("it has no results".into()));
+    }
+    let mut rows = Vec::new();
+    let mut weights = Vec::new();
+    let mut ranges_ok = true;
+    for r in &results {
+        let text = foundry_result(r).map_err(|why| {
+            refuse(
+                shown,
+                &name,
+                why,
+                "write the roll in plain dice (`[[1d6+1]]`), or take it out of the result, and import again",
+            )
+        })?;
+        let range = r
+            .get("range")
+            .and_then(|x| x.as_array())
+            .and_then(|a| Some((a.first()?.as_i64()?, a.get(1)?.as_i64()?)));
+        match range {
+            Some((lo, hi)) if lo <= hi && !(lo == 0 && hi == 0) => {
+                rows.push((on(lo, hi), text.clone()))
+            }
+            _ => ranges_ok = false,
+        }
+        let w = r
+            .get("weight")
+            .map(|w| w.to_string())
+            .unwrap_or_else(|| "1".into());
+        weights.push((w, text));
+    }
+    let formula = v
+        .get("formula")
+        .and_then(|f| f.as_str())
+        .unwrap_or("")
+        .trim();
+    let mut added_note = None;
+    let dice = if !ranges_ok {
+        let (dice, r, note) = weighted(shown, &name, weights)?;
+        rows = r;
+        added_note = note;
+        dice
+    } else if formula.is_empty() {
+        let hi = results
+            .iter()
+            .filter_map(|r| r.get("range")?.get(1)?.as_i64())
+            .max()
+            .unwrap_or(1);
+        format!("1d{hi}")
+    } else {
+        from_foundry(formula).map_err(|why| {
+            refuse(
+                shown,
+                &name,
+                format!("its formula `{formula}` cannot be read: {why}"),
+                "set the table's formula in Foundry to plain dice blockprint reads (`2d6`, `1d20+1`, `4d6kh3`, `1d6x`), or import it as CSV with a dice column",
+            )
+        })?
+    };
+    let _ = bad;
+    let note = v
+        .get("description")
+        .and_then(|d| d.as_str())
+        .map(html_text)
+        .filter(|n| !n.trim().is_empty());
+    Ok(Draft {
+        name: name.clone(),
+        id,
+        title: name.clone(),
+        dice,
+        note,
+        rows,
+        source: shown.to_owned(),
+        file_name: path
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        format: Format::Foundry,
+        group: None,
+        foundry_id: fid,
+        added_note,
+    })
+}
+
+/// A TableResult's text: a link to a table as a placeholder `{foundry:ID|Title}`, HTML as text, rolls as
+/// blockprint's.
+fn foundry_result(r: &serde_json::Value) -> std::result::Result<String, String> {
+    let s = |k: &str| r.get(k).and_then(|x| x.as_str()).unwrap_or("");
+    let kind = r.get("type").map(|t| match t {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Number(n) if n.as_i64() == Some(1) => "document".into(),
+        _ => "text".into(),
+    });
+    let v13 = r.get("name").is_some()
+        || r.get("description").is_some()
+        || r.get("documentUuid").is_some();
+    let linked = if v13 {
+        s("documentUuid")
+            .strip_prefix("RollTable.")
+            .map(str::to_owned)
+    } else if s("documentCollection") == "RollTable" {
+        Some(s("documentId").to_owned()).filter(|i| !i.is_empty())
+    } else {
+        None
+    };
+    if kind.as_deref() == Some("document") {
+        let shown = if v13 { s("name") } else { s("text") };
+        let text = inline_rolls(shown, from_foundry)?;
+        // The result names the linked table by its title: that title becomes the reference.
+        return Ok(match linked {
+            Some(id) => format!("{{docref:{id}}}{text}"),
+            None => text,
+        });
+    }
+    let html = if v13 {
+        if s("description").is_empty() {
+            return inline_rolls(s("name"), from_foundry);
+        }
+        s("description")
+    } else {
+        s("text")
+    };
+    let text = html_text(html);
+    let text = links(&text);
+    inline_rolls(&text, from_foundry)
+}
+
+/// `@UUID[RollTable.ID]{Title}` (and the older `@RollTable[ID]{Title}`) as `{foundry:ID|Title}`.
+fn links(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    loop {
+        let at = [rest.find("@UUID[RollTable."), rest.find("@RollTable[")]
+            .into_iter()
+            .flatten()
+            .min();
+        let Some(at) = at else { break };
+        let head = if rest[at..].starts_with("@UUID[RollTable.") {
+            "@UUID[RollTable.".len()
+        } else {
+            "@RollTable[".len()
+        };
+        let after = &rest[at + head..];
+        let parsed = after.split_once(']').and_then(|(id, tail)| {
+            let tail = tail.strip_prefix('{')?;
+            let (title, tail) = tail.split_once('}')?;
+            Some((id, title, tail))
+        });
+        match parsed {
+            Some((id, title, tail)) => {
+                out.push_str(&rest[..at]);
+                out.push_str(&format!("{{foundry:{id}|{title}}}"));
+                rest = tail;
+            }
+            None => {
+                out.push_str(&rest[..at + head]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// HTML as text: one paragraph `<p>…</p>` unwrapped, paragraphs apart by a blank line, `<br>` a line
+/// break, other tags dropped, the entities Foundry writes undone.
+fn html_text(html: &str) -> String {
+    let mut out = String::new();
+    let mut rest = html;
+    let mut first_p = true;
+    while let Some(lt) = rest.find('<') {
+        out.push_str(&rest[..lt]);
+        let Some(gt) = rest[lt..].find('>') else {
+            out.push_str(&rest[lt..]);
+            rest = "";
+            break;
+        };
+        let tag = rest[lt + 1..lt + gt].trim().to_ascii_lowercase();
+        let name = tag
+            .trim_start_matches('/')
+            .split([' ', '/'])
+            .next()
+            .unwrap_or("");
+        match (name, tag.starts_with('/')) {
+            ("br", _) => out.push('\n'),
+            ("p", false) => {
+                if !first_p {
+                    out.push_str("\n\n");
+                }
+                first_p = false;
+            }
+            _ => {}
+        }
+        rest = &rest[lt + gt + 1..];
+    }
+    out.push_str(rest);
+    out.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&apos;", "'")
+        .replace("&nbsp;", "\u{a0}")
+        .replace("&amp;", "&")
+}
+
+// ---------- Roll20 ----------
+
+fn roll20_file(path: &Path, drafts: &mut Vec<Draft>) -> Result<()> {
+    let shown = path.display().to_string();
+    let bytes = read(path)?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        refuse_file(
+            &shown,
+            "is not UTF-8 text",
+            "save the commands as UTF-8 text",
+        )
+    })?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut order: Vec<String> = Vec::new();
+    let mut items: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("!import-table-item") {
+            let args = roll20::split_args(rest);
+            let name = args.first().cloned().unwrap_or_default();
+            let item = roll20::unescape(args.get(1).map(String::as_str).unwrap_or(""));
+            let weight = args
+                .get(2)
+                .map(|w| w.trim().to_owned())
+                .unwrap_or_else(|| "1".into());
+            if !order.contains(&name) {
+                order.push(name.clone());
+            }
+            let text = inline_rolls(&item, from_roll20).map_err(|why| {
+                refuse(
+                    &shown,
+                    &name,
+                    format!("line {}: {why}", n + 1),
+                    "write the roll as Roll20's plain dice (`[[2d6+1]]`, `[[5d6>6]]`) or take it out, and import again",
+                )
+            })?;
+            items.entry(name).or_default().push((weight, text));
+        } else if let Some(rest) = line.strip_prefix("!import-table") {
+            let args = roll20::split_args(rest);
+            let name = args.first().cloned().unwrap_or_default();
+            if !order.contains(&name) {
+                order.push(name);
+            }
+        } else {
+            return Err(refuse_file(
+                &shown,
+                format!(
+                    "line {} is not a TableExport command: `{}`",
+                    n + 1,
+                    line.chars().take(60).collect::<String>()
+                ),
+                "give the file TableExport's `!export-table` output: lines of `!import-table` and `!import-table-item`",
+            ));
+        }
+    }
+    let several = order.len() > 1;
+    for (i, name) in order.iter().enumerate() {
+        let list = items.remove(name).unwrap_or_default();
+        if list.is_empty() {
+            return Err(refuse(
+                &shown,
+                name,
+                "it has no items",
+                "add its `!import-table-item` lines, or remove its `!import-table` line",
+            ));
+        }
+        let (dice, rows, note) = weighted(&shown, name, list)?;
+        drafts.push(Draft {
+            name: name.clone(),
+            id: valid_id(name).then(|| name.clone()),
+            title: title_of(name),
+            dice,
+            note: None,
+            rows,
+            source: shown.clone(),
+            file_name: path
+                .file_name()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            format: Format::Roll20,
+            group: several.then(|| (stem.clone(), i)),
+            foundry_id: None,
+            added_note: note,
+        });
+    }
+    Ok(())
+}
+
+// ---------- CSV ----------
+
+fn csv_file(path: &Path, drafts: &mut Vec<Draft>) -> Result<()> {
+    let shown = path.display().to_string();
+    let bytes = read(path)?;
+    let bytes = bytes
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(&bytes)
+        .to_vec();
+    let text = String::from_utf8(bytes).map_err(|_| {
+        refuse_file(
+            &shown,
+            "is not UTF-8 text",
+            "save the spreadsheet as CSV UTF-8",
+        )
+    })?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let file_name = path
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let draft = |name: &str, title: String, dice: String, rows, note, group| Draft {
+        name: name.to_owned(),
+        id: valid_id(name).then(|| name.to_owned()),
+        title,
+        dice,
+        note: None,
+        rows,
+        source: shown.clone(),
+        file_name: file_name.clone(),
+        format: Format::Csv,
+        group,
+        foundry_id: None,
+        added_note: note,
+    };
+    let first = text.lines().next().unwrap_or("");
+    // The pipe form: `01-04|result` per line.
+    if is_pipe_line(first) {
+        let mut rows = Vec::new();
+        let mut hi_max = 0;
+        for (lo, hi, t) in blockprint_kinds::export::csv::read_pipe(&text) {
+            if lo < 1 || hi < lo {
+                return Err(refuse(
+                    &shown,
+                    &stem,
+                    format!("a range does not read as numbers from 1 up: `{lo}-{hi}`"),
+                    "write each line as `N|result` or `N-M|result`",
+                ));
+            }
+            hi_max = hi_max.max(hi);
+            let t = inline_rolls(&t, from_foundry).map_err(|why| {
+                refuse(
+                    &shown,
+                    &stem,
+                    why,
+                    "write the roll as plain dice (`[[1d6]]`) and import again",
+                )
+            })?;
+            rows.push((on(lo, hi), t));
+        }
+        drafts.push(draft(
+            &stem,
+            title_of(&stem),
+            format!("1d{hi_max}"),
+            rows,
+            None,
+            None,
+        ));
+        return Ok(());
+    }
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let mut records: Vec<Vec<String>> = Vec::new();
+    for r in reader.records() {
+        let r = r.map_err(|e| {
+            refuse_file(
+                &shown,
+                format!("does not read as CSV: {e}"),
+                "save it again as CSV (comma-separated, UTF-8)",
+            )
+        })?;
+        records.push(r.iter().map(str::to_owned).collect());
+    }
+    let Some(head) = records.first() else {
+        return Err(refuse_file(
+            &shown,
+            "is empty",
+            "name a CSV file with a table's rows",
+        ));
+    };
+    let head: Vec<String> = head.iter().map(|h| h.trim().to_ascii_lowercase()).collect();
+    let col = |names: &[&str]| head.iter().position(|h| names.contains(&h.as_str()));
+    let result_col = col(&["result", "text", "name", "item"]);
+    let num = |s: &str, what: &str, table: &str| {
+        s.trim().parse::<i64>().map_err(|_| {
+            refuse(
+                &shown,
+                table,
+                format!("the {what} `{s}` is not a whole number"),
+                "write every range as whole numbers",
+            )
+        })
+    };
+    let field = |r: &[String], i: usize| r.get(i).cloned().unwrap_or_default();
+    if let (Some(id_c), Some(title_c), Some(dice_c), Some(lo_c), Some(hi_c), Some(res_c)) = (
+        col(&["table_id"]),
+        col(&["title"]),
+        col(&["dice"]),
+        col(&["range_start"]),
+        col(&["range_end"]),
+        result_col,
+    ) {
+        // blockprint's tables.csv: several tables, with their dice.
+        let mut order: Vec<(String, String, String)> = Vec::new();
+        let mut rows: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+        for r in &records[1..] {
+            let id = field(r, id_c);
+            if !order.iter().any(|(i, _, _)| *i == id) {
+                order.push((id.clone(), field(r, title_c), field(r, dice_c)));
+            }
+            let lo = num(&field(r, lo_c), "range start", &id)?;
+            let hi = num(&field(r, hi_c), "range end", &id)?;
+            rows.entry(id)
+                .or_default()
+                .push((on(lo, hi), field(r, res_c)));
+        }
+        let several = order.len() > 1;
+        for (i, (id, title, dice)) in order.into_iter().enumerate() {
+            let dice = from_foundry(&dice).map_err(|why| {
+                refuse(
+                    &shown,
+                    &id,
+                    format!("its dice `{dice}` cannot be read: {why}"),
+                    "write the dice column as plain dice (`2d6`, `1d20+1`)",
+                )
+            })?;
+            let r = rows.remove(&id).unwrap_or_default();
+            drafts.push(draft(
+                &id,
+                title,
+                dice,
+                r,
+                None,
+                several.then(|| (stem.clone(), i)),
+            ));
+        }
+        return Ok(());
+    }
+    let Some(res_c) = result_col.or((head.len() == 2 && is_range(&head[0])).then_some(1)) else {
+        return Err(refuse_file(
+            &shown,
+            format!("its header `{}` names no result column", head.join(",")),
+            "start the file with a header: `weight,result`, `range,result` or `range_start,range_end,result`",
+        ));
+    };
+    let headerless = result_col.is_none();
+    let body = if headerless {
+        &records[..]
+    } else {
+        &records[1..]
+    };
+    if let (Some(lo_c), Some(hi_c)) = (col(&["range_start"]), col(&["range_end"])) {
+        // blockprint's per-table CSV: ranges, no dice. Every total from the first to the last is taken
+        // as equally likely.
+        let mut rows = Vec::new();
+        let (mut lo_min, mut hi_max) = (i64::MAX, i64::MIN);
+        for r in body {
+            let lo = num(&field(r, lo_c), "range start", &stem)?;
+            let hi = num(&field(r, hi_c), "range end", &stem)?;
+            lo_min = lo_min.min(lo);
+            hi_max = hi_max.max(hi);
+            rows.push((on(lo, hi), field(r, res_c)));
+        }
+        let (dice, note) = span_dice(lo_min, hi_max);
+        drafts.push(draft(&stem, title_of(&stem), dice, rows, note, None));
+        return Ok(());
+    }
+    if let Some(w_c) = col(&["weight", "weights", "chance"]) {
+        let items = body
+            .iter()
+            .map(|r| (field(r, w_c), field(r, res_c)))
+            .collect();
+        let (dice, rows, note) = weighted(&shown, &stem, items)?;
+        drafts.push(draft(&stem, title_of(&stem), dice, rows, note, None));
+        return Ok(());
+    }
+    let range_c = col(&["range", "roll", "on", "d"]).unwrap_or(0);
+    let mut rows = Vec::new();
+    let (mut lo_min, mut hi_max) = (i64::MAX, i64::MIN);
+    for r in body {
+        let range = field(r, range_c);
+        let (lo, hi) = match range.trim().split_once(['-', '–']) {
+            Some((a, b)) => (num(a, "range", &stem)?, num(b, "range", &stem)?),
+            None => {
+                let n = num(&range, "range", &stem)?;
+                (n, n)
+            }
+        };
+        lo_min = lo_min.min(lo);
+        hi_max = hi_max.max(hi);
+        rows.push((on(lo, hi), field(r, res_c)));
+    }
+    let (dice, note) = span_dice(lo_min, hi_max);
+    drafts.push(draft(&stem, title_of(&stem), dice, rows, note, None));
+    Ok(())
+}
+
+fn is_range(s: &str) -> bool {
+    let s = s.trim();
+    !s.is_empty()
+        && s.split(['-', '–'])
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+fn is_pipe_line(line: &str) -> bool {
+    line.split_once('|').is_some_and(|(r, _)| is_range(r))
+}
+
+/// Dice for ranges from `lo` to `hi` with no dice named: one die, shifted when the first total is not 1.
+fn span_dice(lo: i64, hi: i64) -> (String, Option<String>) {
+    let faces = hi - lo + 1;
+    let dice = match lo - 1 {
+        0 => format!("1d{faces}"),
+        s if s > 0 => format!("1d{faces}+{s}"),
+        s => format!("1d{faces}{s}"),
+    };
+    let note = (lo != 1).then(|| {
+        format!("The file names no dice: every total from {lo} to {hi} is taken as equally likely.")
+    });
+    (dice, note)
+}
