@@ -400,13 +400,12 @@ fn on(lo: i64, hi: i64) -> String {
 /// Dice a reader's bag holds.
 const COMMON_DICE: [u64; 9] = [2, 3, 4, 6, 8, 10, 12, 20, 100];
 
+/// What weights become: the dice, the rows (`on`, result) and a note when the die is uncommon.
+type Weighted = (String, Vec<(String, String)>, Option<String>);
+
 /// Rows from weights: ranges of one die with as many faces as the weights add up to (after scaling
 /// fractional weights to the least whole numbers), and a note when no common die has that many faces.
-fn weighted(
-    source: &str,
-    table: &str,
-    items: Vec<(String, String)>,
-) -> Result<(String, Vec<(String, String)>, Option<String>)> {
+fn weighted(source: &str, table: &str, items: Vec<(String, String)>) -> Result<Weighted> {
     // Weights as exact fractions, scaled by the least common multiple of their denominators.
     let mut parsed = Vec::new();
     for (w, text) in items {
