@@ -47,13 +47,12 @@ fn export(content: Option<&Path>, args: &[&str], out: &Path) -> PathBuf {
     }
     a.extend(["--out", s(out), "--quiet"]);
     ok(&blockprint(&a));
-    let sub = std::fs::read_dir(out.join("export"))
+    std::fs::read_dir(out.join("export"))
         .unwrap()
         .next()
         .unwrap()
         .unwrap()
-        .path();
-    sub
+        .path()
 }
 
 /// Every file of an export but its manifest (which names the content folder and its version).
