@@ -38,16 +38,20 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// A slot for one more question, or the refusal to send.
-pub(crate) fn question_slot(app: &App) -> Result<tokio::sync::OwnedSemaphorePermit, Response> {
-    app.questions.clone().try_acquire_owned().map_err(|_| {
-        refuse(
-            StatusCode::TOO_MANY_REQUESTS,
-            &format!(
-                "{MAX_QUESTIONS} chase or odds questions are being worked out already, the most at once; ask again when one has its answer"
-            ),
-        )
-    })
+/// A slot for one more question, or `None` when [`MAX_QUESTIONS`] are being worked out (then
+/// [`busy`] is the answer).
+pub(crate) fn question_slot(app: &App) -> Option<tokio::sync::OwnedSemaphorePermit> {
+    app.questions.clone().try_acquire_owned().ok()
+}
+
+/// The refusal of a question past [`MAX_QUESTIONS`]: 429 with words.
+pub(crate) fn busy() -> Response {
+    refuse(
+        StatusCode::TOO_MANY_REQUESTS,
+        &format!(
+            "{MAX_QUESTIONS} chase or odds questions are being worked out already, the most at once; ask again when one has its answer"
+        ),
+    )
 }
 
 /// Options of `chase odds` the page does not offer: output and content are the studio's own business.
@@ -390,8 +394,8 @@ pub(crate) async fn page(
     // worked out, even after its client has gone (until the solver sees the flag).
     let permit = if q.iter().any(|(k, _)| k == "system") {
         match question_slot(&app) {
-            Ok(p) => Some(p),
-            Err(refusal) => return refusal,
+            Some(p) => Some(p),
+            None => return busy(),
         }
     } else {
         None

@@ -306,9 +306,8 @@ fn answer(q: &OddsQuery) -> Answer {
 /// GET /odds?expr=3d6&vs=&at_least=&at_most=: the Odds page.
 pub(crate) async fn odds(State(app): State<Arc<App>>, Query(q): Query<OddsQuery>) -> Response {
     // A question shares the chase page's cap on questions at once (the dice engine bounds its own work).
-    let permit = match super::chase::question_slot(&app) {
-        Ok(p) => p,
-        Err(refusal) => return refusal,
+    let Some(permit) = super::chase::question_slot(&app) else {
+        return super::chase::busy();
     };
     let (q, answer) = match tokio::task::spawn_blocking(move || {
         let _permit = permit;
