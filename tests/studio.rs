@@ -674,12 +674,118 @@ fn host_flag_warns_and_bad_addresses_are_refused() {
         "error: --host example.com: give an IP address to listen on (127.0.0.1, ::1, 0.0.0.0, 192.168.1.20 …)\n"
     );
     let dir = tempfile::tempdir().unwrap();
-    let studio = Studio::start_in(&dir.path().join("out"), &["--host", "0.0.0.0"]);
+    let out = dir.path().join("out");
+    let studio = Studio::start_in(&out, &["--host", "0.0.0.0"]);
+    // The page says so, with the address to give players; campaigns are kept to OUT/campaigns.
+    let page = studio.get("/").text();
+    assert!(
+        page.contains(
+            r#"<p class="shared" role="note">Open to other machines: players open <strong>http:&#x2f;&#x2f;"#
+        ),
+        "{page}"
+    );
+    let elsewhere = dir.path().join("elsewhere");
+    let a = new_from_page(
+        &studio,
+        &[
+            ("dir", s(&elsewhere)),
+            ("detectives", "Ada, Ben"),
+            ("packets", "none"),
+        ],
+    );
+    assert_eq!(a.status, 403, "{}", a.text());
+    assert!(!elsewhere.exists());
+    let a = new_from_page(
+        &studio,
+        &[
+            ("dir", "1976"),
+            ("detectives", "Ada, Ben"),
+            ("packets", "none"),
+        ],
+    );
+    assert_eq!(a.status, 200, "{}", a.text());
+    let root = out.canonicalize().unwrap().join("campaigns");
+    assert!(root.join("1976").join("campaign.toml").is_file());
     let (status, log) = studio.stop();
     assert!(status.success());
+    let root_shown = root.display().to_string();
     assert!(
-        log.starts_with("warning: --host 0.0.0.0: the studio is open to every machine that can reach this address;"),
+        log.starts_with(&format!(
+            "warning: --host 0.0.0.0: the studio is open to every machine that can reach this address. Anyone \
+             there can open the page, make files in {}, roll on your tables and run the campaigns in {root_shown}.",
+            out.canonicalize().unwrap().display()
+        )),
         "{log}"
+    );
+    assert!(log.contains("studio: other machines open http://"), "{log}");
+}
+
+#[test]
+fn campaigns_outside_the_root_folder_are_refused_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("campaigns");
+    let studio = Studio::start(&["--campaigns", s(&root)]);
+    let outside = dir.path().join("outside");
+    new_campaign(&outside, "Ada, Ben", "none");
+    let before = tree(&outside);
+    let link = root.join("link");
+    std::os::unix::fs::symlink(&outside, &link).unwrap();
+    let words = |given: &str| {
+        format!(
+            "the campaign folder `{given}` is outside {}, the one folder this studio keeps campaigns in \
+             (--campaigns); give a folder name inside it, such as 1976\n",
+            root.canonicalize().unwrap().display()
+        )
+    };
+    for given in [
+        s(&outside).to_owned(),
+        "../outside".to_owned(),
+        "link".to_owned(),
+        "1976/../../outside".to_owned(),
+    ] {
+        let a = studio.get(&format!("/campaign?dir={}", given.replace('/', "%2F")));
+        assert_eq!((a.status, a.text()), (403, words(&given)), "open {given}");
+        let a = campaign_action(&studio, Path::new(&given), "week", json!({}));
+        assert_eq!((a.status, a.text()), (403, words(&given)), "week {given}");
+        let a = new_from_page(
+            &studio,
+            &[
+                ("dir", &given),
+                ("detectives", "Ada, Ben"),
+                ("packets", "none"),
+            ],
+        );
+        assert_eq!((a.status, a.text()), (403, words(&given)), "new {given}");
+    }
+    assert_eq!(tree(&outside), before);
+    // Inside it, a name on the page is taken from the root folder.
+    let a = new_from_page(
+        &studio,
+        &[
+            ("dir", "1976"),
+            ("detectives", "Ada, Ben"),
+            ("packets", "none"),
+        ],
+    );
+    assert_eq!(a.status, 200, "{}", a.text());
+    let a = campaign_action(&studio, Path::new("1976"), "week", json!({}));
+    assert_eq!(a.status, 200, "{}", a.text());
+    assert!(root.join("1976").join("campaign.toml").is_file());
+    // --campaign outside the root is refused at start, in words.
+    let o = blockprint(&[
+        "serve",
+        "--port",
+        "0",
+        "--campaigns",
+        s(&root),
+        "--campaign",
+        s(&outside),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        crate::support::stderr(&o).starts_with("error: --campaign: the campaign folder"),
+        "{}",
+        crate::support::stderr(&o)
     );
 }
 
@@ -1557,13 +1663,24 @@ fn campaign_refusals_are_the_command_line_s_shown_inert_and_write_nothing() {
             crate::support::stderr(&o)
         );
         let shown = refused(&a.text()).unwrap_or_else(|| panic!("{action}: {}", a.text()));
-        assert_eq!(
-            shown,
-            crate::support::stderr(&o)
-                .trim_end()
-                .replace(s(&twin), s(&dir)),
-            "{action}"
-        );
+        // The command line's words, a command it names said as the page's button.
+        let cli = crate::support::stderr(&o)
+            .trim_end()
+            .replace(s(&twin), s(&dir));
+        assert!(!shown.contains("blockprint campaign"), "{action}: {shown}");
+        let mut back = shown.clone();
+        for word in ["week", "close", "month", "year", "undo"] {
+            let button = format!("the {}{} button", word[..1].to_uppercase(), &word[1..]);
+            back = back.replace(&button, &format!("`blockprint campaign {word} DIR`"));
+        }
+        back = back.replace("the New campaign form", "`blockprint campaign new`");
+        assert_eq!(back, cli, "{action}");
+        if action == "month" {
+            assert_eq!(
+                shown,
+                "error: January 1976 has had 0 of its 4 weeks; play the rest first (the Week button, 4 more times)"
+            );
+        }
         assert!(!a.text().contains("<b>1976-99"), "{}", a.text());
         assert_eq!(state(), before, "{action} wrote the state");
         // The status as it stood is shown below the refusal.
@@ -1589,15 +1706,14 @@ fn campaign_refusals_are_the_command_line_s_shown_inert_and_write_nothing() {
     let a = campaign_action(&studio, &dir, "close", json!({}));
     assert_eq!(a.status, 400);
     assert_eq!(state(), before);
-    // A folder with no campaign: the command line's refusal.
+    // A folder with no campaign: the command line's refusal, in the page's words.
     let nowhere = root.path().join("nowhere");
     let a = campaign_action(&studio, &nowhere, "week", json!({}));
     assert_eq!(a.status, 409);
     assert_eq!(
         refused(&a.text()).unwrap(),
         format!(
-            "error: {} holds no campaign (campaign.toml is missing); start one with `blockprint campaign new {}`",
-            s(&nowhere),
+            "error: {} holds no campaign (campaign.toml is missing); start one with the New campaign form",
             s(&nowhere)
         )
     );

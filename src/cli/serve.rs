@@ -31,6 +31,11 @@ pub struct ServeArgs {
     /// A campaign folder (holding campaign.toml) for the Campaign page to open first.
     #[arg(long, value_name = "DIR")]
     pub campaign: Option<PathBuf>,
+    /// The one folder the Campaign page may open or start campaigns in (a folder name on the page is
+    /// taken from it; anything outside is refused). With --host beyond this machine it is
+    /// OUT/campaigns unless given; on this machine alone, any folder may be opened unless it is given.
+    #[arg(long, value_name = "DIR")]
+    pub campaigns: Option<PathBuf>,
 }
 
 pub(super) fn run(args: ServeArgs) -> crate::error::Result<()> {
@@ -43,6 +48,7 @@ pub(super) fn run(args: ServeArgs) -> crate::error::Result<()> {
         open: args.open,
         max_jobs: usize::from(args.max_jobs),
         campaign: args.campaign,
+        campaigns: args.campaigns,
         log: std::sync::Arc::new(super::term::Terminal::default()),
     })
 }

@@ -292,6 +292,10 @@ pub(crate) async fn page(State(app): State<Arc<App>>, Query(q): Query<Open>) -> 
             },
         );
     };
+    let dir = match app.campaign_dir(&dir) {
+        Ok(d) => d,
+        Err(why) => return refuse(StatusCode::FORBIDDEN, &why),
+    };
     let app2 = app.clone();
     let seen = match tokio::task::spawn_blocking(move || look(&app2, &dir)).await {
         Ok(s) => s,
@@ -364,10 +368,19 @@ pub(crate) async fn new(
         axum::extract::rejection::JsonRejection,
     >,
 ) -> Response {
-    let given = match super::json_body(body, "a new campaign") {
+    let mut given = match super::json_body(body, "a new campaign") {
         Ok(given) => given,
         Err(refused) => return refused,
     };
+    // Beyond loopback the folder is one inside the campaigns' root (a name on the page is taken from it).
+    if let Some(d) = given.get_mut("dir")
+        && !d.trim().is_empty()
+    {
+        match app.campaign_dir(d) {
+            Ok(inside) => *d = inside,
+            Err(why) => return refuse(StatusCode::FORBIDDEN, &why),
+        }
+    }
     let cmd = NewOptions::command();
     let fields = new_fields(&cmd, &given);
     if let Some(k) = given.keys().find(|k| !fields.iter().any(|f| f.name == **k)) {
@@ -416,6 +429,38 @@ pub(crate) async fn new(
         ..context(&app, &seen)
     };
     app.page("campaign-status.html", ctx)
+}
+
+/// A campaign refusal as the page says it: each command it names (`` `blockprint campaign month DIR` ``)
+/// becomes the page's button for it ("the Month button"); `new` is the New campaign form.
+pub(crate) fn for_the_page(text: &str) -> String {
+    const AT: &str = "`blockprint campaign ";
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(AT) {
+        let Some(len) = rest[at + 1..].find('`') else {
+            break;
+        };
+        let command = &rest[at + AT.len()..at + 1 + len];
+        let word = command.split_whitespace().next().unwrap_or_default();
+        let button = match word {
+            "week" => Some("the Week button"),
+            "close" => Some("the Close button"),
+            "month" => Some("the Month button"),
+            "year" => Some("the Year button"),
+            "undo" => Some("the Undo button"),
+            "new" => Some("the New campaign form"),
+            _ => None,
+        };
+        out.push_str(&rest[..at]);
+        match button {
+            Some(b) => out.push_str(b),
+            None => out.push_str(&rest[at..at + 2 + len]),
+        }
+        rest = &rest[at + 2 + len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// POST /campaign/{action}: run `week`, `close`, `month`, `year` or `undo` on the folder, as the command
@@ -468,7 +513,10 @@ pub(crate) async fn act(
             "give the campaign folder (the one holding campaign.toml)",
         );
     }
-    let dir = req.dir.clone();
+    let dir = match app.campaign_dir(&req.dir) {
+        Ok(d) => d,
+        Err(why) => return refuse(StatusCode::FORBIDDEN, &why),
+    };
     let folder = Folder {
         quiet: true,
         ..Folder::new(&dir)
@@ -485,7 +533,9 @@ pub(crate) async fn act(
     .await;
     let (seen, said, refused) = match ran {
         Ok((seen, said, r)) => {
-            let refused = r.err().map(|e| format!("{}{e}", said.noted()));
+            let refused = r
+                .err()
+                .map(|e| for_the_page(&format!("{}{e}", said.noted())));
             (seen, said.out, refused)
         }
         Err(refused) => return refused,

@@ -57,6 +57,9 @@ pub struct Options {
     pub max_jobs: usize,
     /// The campaign folder the Campaign page opens first.
     pub campaign: Option<PathBuf>,
+    /// The one folder campaign folders must be in (`--campaigns`); beyond loopback, `<out>/campaigns`
+    /// when not given.
+    pub campaigns: Option<PathBuf>,
     /// The server's own log: that it started, where it listens, that it stops, and the warnings a make
     /// has beside those its page shows (the command line passes its terminal).
     pub log: Arc<dyn crate::app::Sink>,
@@ -87,6 +90,10 @@ pub(crate) struct App {
     log: Arc<dyn crate::app::Sink>,
     /// Set on Ctrl-C: every live-update stream ends and every connection closes after its answer.
     stopping: tokio::sync::watch::Sender<bool>,
+    /// The folder every campaign folder must be in (canonical), when confined.
+    campaign_root: Option<PathBuf>,
+    /// Beyond loopback: the address other machines open (`http://192.168.1.20:7878/`).
+    shared_url: Option<String>,
 }
 
 /// The content and templates as last read: the project, or why it could not be opened.
@@ -95,6 +102,15 @@ pub(crate) struct Loaded {
 }
 
 impl App {
+    /// A campaign folder the page names, as the studio may use it: as given when campaigns are not
+    /// confined; else inside the campaigns' root folder (a relative name is taken from it), or refused.
+    pub(crate) fn campaign_dir(&self, dir: &str) -> std::result::Result<String, String> {
+        let Some(root) = &self.campaign_root else {
+            return Ok(dir.to_owned());
+        };
+        confined(root, Path::new(dir.trim())).map(|p| p.display().to_string())
+    }
+
     fn loaded(&self) -> Arc<Loaded> {
         match self.project.read() {
             Ok(p) => p.clone(),
@@ -104,11 +120,14 @@ impl App {
 
     /// Render one of the studio's pages (its templates escape every value as HTML).
     fn page(&self, name: &str, ctx: minijinja::Value) -> Response {
-        match self
-            .pages
-            .get_template(name)
-            .and_then(|t| t.render(minijinja::context! { token => &self.token, ..ctx }))
-        {
+        match self.pages.get_template(name).and_then(|t| {
+            t.render(minijinja::context! {
+                token => &self.token,
+                shared_url => &self.shared_url,
+                campaign_root => self.campaign_root.as_ref().map(|r| r.display().to_string()),
+                ..ctx
+            })
+        }) {
             Ok(html) => Html(html).into_response(),
             Err(e) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -117,6 +136,56 @@ impl App {
                 .into_response(),
         }
     }
+}
+
+/// `dir` inside `root` (canonical): a relative `dir` is taken from `root`; `..` is refused, and so is a
+/// folder whose nearest existing part leads out of `root` (a symbolic link included).
+pub(crate) fn confined(root: &Path, dir: &Path) -> std::result::Result<PathBuf, String> {
+    let outside = || {
+        format!(
+            "the campaign folder `{}` is outside {}, the one folder this studio keeps campaigns in \
+             (--campaigns); give a folder name inside it, such as 1976",
+            dir.display(),
+            root.display()
+        )
+    };
+    if dir.as_os_str().is_empty() {
+        return Err("give the campaign folder (the one holding campaign.toml)".into());
+    }
+    if dir
+        .components()
+        .any(|c| matches!(c, std::path::Component::ParentDir))
+    {
+        return Err(outside());
+    }
+    let full = if dir.is_absolute() {
+        dir.to_owned()
+    } else {
+        root.join(dir)
+    };
+    let mut probe = full.as_path();
+    let real = loop {
+        if let Ok(real) = probe.canonicalize() {
+            break real;
+        }
+        match probe.parent() {
+            Some(p) => probe = p,
+            None => return Err(outside()),
+        }
+    };
+    if !real.starts_with(root) {
+        return Err(outside());
+    }
+    Ok(full)
+}
+
+/// The address this machine is reached at on its network (the one a packet to the internet would
+/// leave from; nothing is sent), for the page to show players when the studio listens on every address.
+fn lan_address() -> Option<IpAddr> {
+    let s = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
+    s.connect("192.0.2.1:9").ok()?;
+    let ip = s.local_addr().ok()?.ip();
+    (!ip.is_unspecified() && !ip.is_loopback()).then_some(ip)
 }
 
 /// Run the studio until Ctrl-C.
@@ -152,11 +221,44 @@ pub fn serve(opts: Options) -> Result<()> {
         .local_addr()
         .map_err(|e| Error::Bug(format!("cannot read the listening address: {e}")))?
         .port();
+    // Beyond loopback, campaign folders are confined to one folder: the page (and its token) is open to
+    // every machine that reaches the address.
+    let campaign_root = match (&opts.campaigns, host.is_loopback()) {
+        (Some(root), _) => Some(root.clone()),
+        (None, false) => Some(out.join("campaigns")),
+        (None, true) => None,
+    };
+    let campaign_root = match campaign_root {
+        Some(root) => {
+            std::fs::create_dir_all(&root).map_err(|e| Error::io(&root, e))?;
+            Some(root.canonicalize().map_err(|e| Error::io(&root, e))?)
+        }
+        None => None,
+    };
+    if let (Some(root), Some(first)) = (&campaign_root, &opts.campaign) {
+        confined(root, first).map_err(|why| Error::Usage(format!("--campaign: {why}")))?;
+    }
+    let shared_url = (!host.is_loopback()).then(|| {
+        let ip = if host.is_unspecified() {
+            lan_address().unwrap_or(host)
+        } else {
+            host
+        };
+        match ip {
+            IpAddr::V6(h) => format!("http://[{h}]:{port}/"),
+            IpAddr::V4(h) => format!("http://{h}:{port}/"),
+        }
+    });
     if !host.is_loopback() {
         opts.log.event(Event::Warning(format!(
-            "warning: --host {host}: the studio is open to every machine that can reach this address; anyone there can \
-             make files in {} and roll on your tables. Leave --host out to keep it to this machine.",
-            out.display()
+            "warning: --host {host}: the studio is open to every machine that can reach this address. Anyone \
+             there can open the page, make files in {}, roll on your tables and run the campaigns in {}. \
+             Leave --host out to keep it to this machine.",
+            out.display(),
+            campaign_root
+                .as_ref()
+                .map(|r| r.display().to_string())
+                .unwrap_or_default()
         )));
     }
     opts.log.event(Event::Note(
@@ -178,6 +280,8 @@ pub fn serve(opts: Options) -> Result<()> {
         campaign: opts.campaign.clone(),
         log: opts.log.clone(),
         stopping: tokio::sync::watch::Sender::new(false),
+        campaign_root,
+        shared_url: shared_url.clone(),
     });
     // Author mode: the folders given are watched, and every save reloads the project.
     let watched: Vec<PathBuf> = [&opts.content, &opts.templates]
@@ -206,6 +310,10 @@ pub fn serve(opts: Options) -> Result<()> {
         "studio: {url} (output in {}; Ctrl-C stops it)",
         app.out.display()
     )));
+    if let Some(shared) = &shared_url {
+        app.log
+            .event(Event::Note(format!("studio: other machines open {shared}")));
+    }
     if opts.open {
         open_browser(&url, app.log.as_ref());
     }
