@@ -427,3 +427,48 @@ fn imported_tables_in_an_init_folder_need_no_chapter() {
         ]
     );
 }
+
+#[test]
+fn imported_tables_print_in_the_tables_pdf_on_a4_and_letter() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c");
+    ok(&blockprint(&["init", s(&c)]));
+    let f = dir.path().join("loot.csv");
+    std::fs::write(
+        &f,
+        "weight,result\n1,Copper coins\n2,Silver ring\n3,Gold tooth\n",
+    )
+    .unwrap();
+    import(&["csv", s(&f)], &c);
+    for paper in ["a4", "letter"] {
+        let out = dir.path().join(paper);
+        ok(&blockprint(&[
+            "make",
+            "tables",
+            "--content",
+            s(&c),
+            "--paper",
+            paper,
+            "--out",
+            s(&out),
+            "--check-pages",
+            "--quiet",
+        ]));
+        let text = crate::support::pdf_text(&std::fs::read(out.join("tables/tables.pdf")).unwrap());
+        for want in [
+            "Loot",
+            "Copper coins",
+            "1/6",
+            "Gold tooth",
+            "1/2",
+            "District",
+            "1/36",
+        ] {
+            assert!(text.contains(want), "{paper}: `{want}` missing");
+        }
+        // Nothing of the program: no id, no file name.
+        for absent in ["loot.csv", "bbb.homicide", "imported", ".toml"] {
+            assert!(!text.contains(absent), "{paper}: `{absent}` printed");
+        }
+    }
+}
