@@ -23,8 +23,11 @@ fn main() -> ExitCode {
     match cmd.try_get_matches_from_mut(&args) {
         Ok(m) => blockprint::cli::run_matches(&m),
         Err(e) if e.kind() == ErrorKind::DisplayVersion => print_version(),
-        Err(e) => match blockprint::cli::make::foreign_option(&cmd, &args, &e) {
-            // An option of another kind given to this one: named with the options this one takes.
+        Err(e) => match blockprint::cli::numbers::explain(&cmd, &args, &e)
+            .or_else(|| blockprint::cli::make::foreign_option(&cmd, &args, &e))
+        {
+            // A number the option does not take, named with its range; an option of another kind
+            // given to this one, named with the options this one takes.
             Some(text) => {
                 blockprint::cli::term::eprint(&text);
                 ExitCode::from(2)

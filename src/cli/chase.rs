@@ -141,13 +141,35 @@ fn option_error(e: &chase::OptionError) -> Status {
     Status::Io
 }
 
+/// [`option_error`] for a question on `content`: a table the system rolls on that the content folder
+/// lacks is named with the folder and the fix on the first line (exit 1, a content error), not as a
+/// bad value of the option that reached for it.
+fn content_error(e: &chase::OptionError, content: &Option<PathBuf>) -> Status {
+    let (Some(dir), Some(rest)) = (content, e.message.strip_prefix("no table `")) else {
+        return option_error(e);
+    };
+    let table = rest.split('`').next().unwrap_or(rest);
+    let own = if e.option == "--track-seed" {
+        ", or give a track of your own with --track GAPS"
+    } else {
+        ""
+    };
+    eprintln!(
+        "error: the content in {} has no table `{table}`, which {} rolls on\n  = help: add it (`blockprint init --update {}` adds the built-in tables a folder lacks){own}",
+        dir.display(),
+        e.option,
+        dir.display()
+    );
+    Status::Rules
+}
+
 fn library(content: &Option<PathBuf>) -> Result<crate::content::Library, Status> {
     super::checked_tables(&ContentRoot::from_option(content.clone())).map(|(lib, _)| lib)
 }
 
 fn built(system: &SystemArgs, content: &Option<PathBuf>) -> Result<Box<dyn Chase>, Status> {
     let lib = library(content)?;
-    system.build(&lib).map_err(|e| option_error(&e))
+    system.build(&lib).map_err(|e| content_error(&e, content))
 }
 
 pub(super) fn run(command: ChaseCommand) -> Status {
@@ -165,7 +187,9 @@ pub(super) fn run(command: ChaseCommand) -> Status {
             let budget = chase::Budget::default();
             let a = match crate::app::answers::chase_odds(&system, &options, &lib, &budget) {
                 Ok(a) => a,
-                Err(crate::app::answers::Unanswered::Refused(e)) => return option_error(&e),
+                Err(crate::app::answers::Unanswered::Refused(e)) => {
+                    return content_error(&e, &content);
+                }
                 Err(e @ crate::app::answers::Unanswered::Cancelled) => {
                     eprintln!("error: {e}");
                     return Status::Io;

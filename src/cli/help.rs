@@ -47,7 +47,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
 /// kinds come from the built-in templates and a `--templates DIR` among `args`, if it can be read (if
 /// not, the command itself reports why when it runs).
 pub fn command_for(args: &[OsString]) -> Command {
-    with_registry(super::Cli::command(), &registry(args))
+    super::numbers::harden(with_registry(super::Cli::command(), &registry(args)))
 }
 
 /// [`command_for`] with the built-in kinds only: what completion scripts and manual pages describe.

@@ -29,6 +29,7 @@ pub mod help;
 mod import;
 mod init;
 pub mod make;
+pub mod numbers;
 pub(crate) mod odds;
 mod roll;
 mod serve;

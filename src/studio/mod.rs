@@ -198,6 +198,20 @@ pub fn serve(opts: Options) -> Result<()> {
             ))
         })?,
     };
+    // A folder given that is not there is refused before any progress line, naming the folder.
+    for (flag, dir) in [
+        ("--content", &opts.content),
+        ("--templates", &opts.templates),
+    ] {
+        if let Some(d) = dir
+            && !d.is_dir()
+        {
+            return Err(Error::Usage(format!(
+                "{flag} {}: no such folder\n  = help: give a folder that exists (`blockprint init DIR` writes the built-in content into a new one)",
+                d.display()
+            )));
+        }
+    }
     std::fs::create_dir_all(&opts.out).map_err(|e| Error::io(&opts.out, e))?;
     let out = opts
         .out
