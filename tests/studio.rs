@@ -1095,7 +1095,7 @@ fn diagnostics_show_their_place_and_source_escaped() {
         "no {first_place} in the page"
     );
     assert!(page.contains(&escape("2d6<b onmouseover=alert(1)>")));
-    assert!(page.contains("<details class=\"diagnostics\" open>"));
+    assert!(page.contains(r#"<div class="problem diagnostics-errors" role="alert">"#));
     // With errors, making is refused with the diagnostics, and the server goes on.
     let (_, events) = studio.make(&json!({"kind": "tables"}));
     assert_eq!(events.last().unwrap()["phase"], "failed");
@@ -1335,10 +1335,16 @@ fn author_mode_checks_every_save_and_typesets_the_open_preview_again() {
     let text = std::fs::read_to_string(&file).unwrap();
     std::fs::write(&file, text.replacen("dice = \"2d6\"", "dice = \"2d6x\"", 1)).unwrap();
     let shown = poll(&studio, "/diagnostics", "bbb&#x2f;01-homicide.toml:7:");
+    // The error comes first, apart from the warnings and marked as an error.
+    let (errors, warnings) = shown.split_once("<details class=\"diagnostics\">").unwrap();
     assert!(
-        shown.contains("<details class=\"diagnostics\" open>"),
+        errors.contains(r#"<div class="problem diagnostics-errors" role="alert">"#)
+            && errors.contains("1 error in the content: fix it to make anything")
+            && errors.contains("bbb&#x2f;01-homicide.toml:7:"),
         "{shown}"
     );
+    assert!(warnings.contains("3 warnings in the content"), "{shown}");
+    assert!(!warnings.contains("01-homicide.toml:7:"), "{shown}");
     assert!(shown.contains("7 │ dice = &quot;2d6x&quot;"), "{shown}");
     // The Make page shows the same.
     assert!(

@@ -734,21 +734,36 @@ async fn style() -> Response {
 pub(crate) struct Shown {
     errors: usize,
     warnings: usize,
-    /// `file:line:col: message` of each.
+    /// `file:line:col: message` of each, errors first.
     items: Vec<String>,
-    /// The diagnostics as the command line renders them (source lines and carets).
+    /// The errors' places, and the warnings', apart.
+    error_items: Vec<String>,
+    warning_items: Vec<String>,
+    /// The diagnostics as the command line renders them (source lines and carets), every one.
     rendered: String,
+    /// The errors alone, and the warnings alone, rendered so.
+    rendered_errors: String,
+    rendered_warnings: String,
 }
 
 pub(crate) fn diagnostics(project: &Project) -> Shown {
     let ds = &project.report().diagnostics;
+    let sources = &project.lib().sources;
+    let place =
+        |d: &crate::diag::Diagnostic| format!("{}:{}:{}: {}", d.file, d.line, d.column, d.message);
+    let (errors, warnings): (Vec<_>, Vec<_>) = ds
+        .iter()
+        .filter(|d| d.is_error() || d.is_warning())
+        .cloned()
+        .partition(|d| d.is_error());
     Shown {
-        errors: ds.iter().filter(|d| d.is_error()).count(),
-        warnings: ds.iter().filter(|d| d.is_warning()).count(),
-        items: ds
-            .iter()
-            .map(|d| format!("{}:{}:{}: {}", d.file, d.line, d.column, d.message))
-            .collect(),
-        rendered: crate::diag::render_text(ds, &project.lib().sources),
+        errors: errors.len(),
+        warnings: warnings.len(),
+        items: errors.iter().chain(&warnings).map(place).collect(),
+        error_items: errors.iter().map(place).collect(),
+        warning_items: warnings.iter().map(place).collect(),
+        rendered: crate::diag::render_text(ds, sources),
+        rendered_errors: crate::diag::render_text(&errors, sources),
+        rendered_warnings: crate::diag::render_text(&warnings, sources),
     }
 }

@@ -28,6 +28,8 @@ pub(crate) struct Change {
     pub preview: Option<u32>,
     /// Milliseconds from the save being seen to the new preview (or diagnostics) being ready.
     pub millis: u64,
+    /// A save was seen and the studio is checking and typesetting again; the rest is the last reload's.
+    pub updating: bool,
 }
 
 /// Watch `dirs`; each burst of changes reloads the project. The watcher lives as long as the value.
@@ -62,6 +64,7 @@ pub(crate) fn start(
 
 /// Open the project again, typeset the latest preview again, and tell the pages.
 fn reload(app: &App, seen: Instant) {
+    app.changes.send_modify(|c| c.updating = true);
     // The project as it stands keeps its engine (and typst's caches) when no template changed.
     let loaded = Arc::new(match &app.loaded().project {
         Ok(p) => super::Loaded {
@@ -95,6 +98,7 @@ fn reload(app: &App, seen: Instant) {
             warnings,
             preview,
             millis,
+            updating: false,
         };
     });
 }

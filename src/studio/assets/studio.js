@@ -232,6 +232,9 @@ function setUpChanges() {
   const events = new EventSource("/events");
   events.addEventListener("change", (e) => {
     const c = JSON.parse(e.data);
+    const updating = document.getElementById("updating");
+    if (updating) updating.hidden = !c.updating;
+    if (c.updating) return;
     document.body.dataset.generation = c.generation;
     fetch("/diagnostics").then((r) => r.text()).then((html) => {
       diagnostics.innerHTML = html;
