@@ -329,7 +329,9 @@ struct OddsLine {
 /// its form from it.
 pub fn odds_command() -> clap::Command {
     use clap::CommandFactory;
-    let mut cmd = OddsLine::command().color(clap::ColorChoice::Never);
+    // A negative number is an option's value, as on the command line (blockprint_content::numbers).
+    let mut cmd =
+        blockprint_content::numbers::harden(OddsLine::command().color(clap::ColorChoice::Never));
     cmd.build();
     cmd
 }
@@ -338,11 +340,17 @@ pub fn odds_command() -> clap::Command {
 /// them: the system's options and the shared ones, or the parser's own error text.
 pub fn parse_odds(words: &[String]) -> Result<(SystemArgs, OddsOptions), String> {
     use clap::FromArgMatches;
-    odds_command()
+    let cmd = odds_command();
+    cmd.clone()
         .try_get_matches_from(words)
         .and_then(|m| OddsLine::from_arg_matches(&m))
         .map(|l| (l.system, l.options))
-        .map_err(|e| e.render().to_string())
+        .map_err(|e| {
+            // A number out of its option's range in the command line's words.
+            let args: Vec<std::ffi::OsString> = words.iter().map(Into::into).collect();
+            blockprint_content::numbers::explain(&cmd, &args, &e)
+                .unwrap_or_else(|| e.render().to_string())
+        })
 }
 
 impl SystemArgs {

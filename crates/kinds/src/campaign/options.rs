@@ -55,12 +55,19 @@ impl NewOptions {
     /// parser's own error text.
     pub fn parse(words: &[String]) -> Result<NewOptions, String> {
         use clap::FromArgMatches;
-        let mut cmd = Self::command()
-            .no_binary_name(true)
-            .bin_name("blockprint campaign new")
-            .color(clap::ColorChoice::Never);
+        let mut cmd = blockprint_content::numbers::harden(
+            Self::command()
+                .no_binary_name(true)
+                .bin_name("blockprint campaign new")
+                .color(clap::ColorChoice::Never),
+        );
         cmd.try_get_matches_from_mut(words)
             .and_then(|m| NewOptions::from_arg_matches(&m))
-            .map_err(|e| e.render().to_string())
+            .map_err(|e| {
+                // A number out of its option's range in the command line's words.
+                let args: Vec<std::ffi::OsString> = words.iter().map(Into::into).collect();
+                blockprint_content::numbers::explain(&cmd, &args, &e)
+                    .unwrap_or_else(|| e.render().to_string())
+            })
     }
 }
