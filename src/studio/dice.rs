@@ -415,27 +415,33 @@ pub(crate) async fn tables(State(app): State<Arc<App>>) -> Response {
 /// A row's result as HTML: the text escaped, and each `{table:ID}` of a table on the page a link to it
 /// named by its title (`{table:ID}` of no such table stays as written, escaped).
 pub(crate) fn linked(text: &str, titles: &std::collections::HashMap<String, String>) -> String {
+    use crate::content::text::{Piece, pieces};
     let esc = |s: &str| minijinja::HtmlEscape(s).to_string();
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(at) = rest.find("{table:") {
-        let Some(end) = rest[at..].find('}') else {
-            break;
-        };
-        let id = &rest[at + 7..at + end];
-        out.push_str(&esc(&rest[..at]));
-        match titles.get(id) {
-            Some(title) => out.push_str(&format!(
-                "<a class=\"table-link\" href=\"#t-{}\">{}</a>",
-                esc(id),
-                esc(title)
-            )),
-            None => out.push_str(&esc(&rest[at..at + end + 1])),
-        }
-        rest = &rest[at + end + 1..];
-    }
-    out.push_str(&esc(rest));
-    out
+    // A text the checker would refuse (an unmatched brace) is shown as written.
+    let Ok(parts) = pieces(text) else {
+        return esc(text);
+    };
+    // The braces around the piece whose inside starts at byte `at`, as written.
+    let raw = |at: usize| {
+        let open = text[..at].rfind('{').unwrap_or(at);
+        let close = text[at..].find('}').map_or(text.len(), |c| at + c + 1);
+        &text[open..close]
+    };
+    parts
+        .iter()
+        .map(|p| match p {
+            Piece::Text(t) => esc(t),
+            Piece::Table { id, at } => match titles.get(*id) {
+                Some(title) => format!(
+                    "<a class=\"table-link\" href=\"#t-{}\">{}</a>",
+                    esc(id),
+                    esc(title)
+                ),
+                None => esc(raw(*at)),
+            },
+            Piece::Roll { at, .. } => esc(raw(*at)),
+        })
+        .collect()
 }
 
 /// What the page sends to roll a table.

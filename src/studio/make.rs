@@ -340,11 +340,7 @@ pub(crate) fn fields(
         let default = defaults.get(k).unwrap_or(&Value::Null);
         let text = |key: &str| {
             v.get(key)
-                .or_else(|| {
-                    (!std::ptr::eq(v, target))
-                        .then(|| target.get(key))
-                        .flatten()
-                })
+                .or_else(|| target.get(key))
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_owned()
