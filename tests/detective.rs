@@ -284,7 +284,45 @@ fn markdown_and_json_match_golden() {
             v["detective"]["class"].as_str().unwrap().to_lowercase(),
             class
         );
-        assert_eq!(v["batch_seed"], roller::PREGENERATED_SEED);
+        let seed = roller::pregenerated_seed(v["detective"]["class"].as_str().unwrap());
+        assert_eq!(v["batch_seed"], seed);
+    }
+}
+
+#[test]
+fn the_pregenerated_detectives_show_their_class() {
+    // Issue 40, part 5: each pregenerated detective is rolled by the rules from its class's documented
+    // seed, and shows its class: the attribute the class raises is its single highest score (rolled,
+    // not raised to 18) and its HP is at least the class's median over 401 rolled detectives.
+    let lib = lib();
+    let roll = |class: &str, seed: u64, number: u32| {
+        roller::roll_detective(
+            &lib,
+            &DetectiveRequest {
+                batch_seed: seed,
+                number,
+                class: Some(class.to_owned()),
+            },
+        )
+        .unwrap()
+        .0
+    };
+    let key = [("Fighter", "STR"), ("Rogue", "CHA"), ("Scholar", "INT"), ("Hotshot", "DEX")];
+    let classes = roller::classes(&lib).unwrap();
+    assert_eq!(roller::SHOWCASE_SEEDS.len(), classes.entries.len());
+    for (i, entry) in classes.entries.iter().enumerate() {
+        let class = entry.key.value.as_str();
+        let attr = key.iter().find(|(c, _)| *c == class).unwrap().1;
+        let mut hps: Vec<i64> = (1..=401).map(|n| roll(class, 1, n).hp.max).collect();
+        hps.sort_unstable();
+        let median = hps[200];
+        let d = roll(class, roller::pregenerated_seed(class), i as u32 + 1);
+        let score = |abbr: &str| d.attributes.iter().find(|a| a.abbr == abbr).unwrap().score;
+        let best = d.attributes.iter().map(|a| a.score).max().unwrap();
+        let at_best = d.attributes.iter().filter(|a| a.score == best).count();
+        assert_eq!((score(attr), at_best), (best, 1), "{class}: {:?}", d.attributes);
+        assert_eq!(d.forced, None, "{class}: its key score was raised, not rolled");
+        assert!(d.hp.max >= median, "{class}: HP {} under the median {median}", d.hp.max);
     }
 }
 

@@ -22,7 +22,8 @@ pub const FORMATS: &[Format] = &[Format::Pdf, Format::Md, Format::Json];
 /// Which detectives a run makes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Set {
-    /// One per class (in the class lookup's order) from [`roller::PREGENERATED_SEED`].
+    /// One per class (in the class lookup's order), each from its class's showcase seed
+    /// ([`roller::SHOWCASE_SEEDS`]).
     Pregenerated,
     /// `count` detectives of the request's batch, the class rolled or the one given.
     Batch { class: Option<String> },
@@ -179,7 +180,7 @@ impl DetectiveKind {
                     .map(|e| e.key.value.clone())
                     .ok_or_else(|| Error::Bug(format!("no class number {}", i + 1)))?;
                 DetectiveRequest {
-                    batch_seed: roller::PREGENERATED_SEED,
+                    batch_seed: roller::pregenerated_seed(&class),
                     number: i as u32 + 1,
                     class: Some(class),
                 }
@@ -336,7 +337,12 @@ impl Kind for DetectiveKind {
         match &self.set {
             Set::Pregenerated => {
                 data.insert("pregenerated".into(), true.into());
-                data.insert("batch_seed".into(), roller::PREGENERATED_SEED.into());
+                // Each class has its own seed: the index lists them.
+                let seeds: serde_json::Map<String, serde_json::Value> = roller::SHOWCASE_SEEDS
+                    .iter()
+                    .map(|&(c, s)| (c.to_owned(), s.into()))
+                    .collect();
+                data.insert("showcase_seeds".into(), seeds.into());
             }
             Set::Batch { class } => {
                 data.insert("pregenerated".into(), false.into());

@@ -45,8 +45,39 @@ pub const ATTRIBUTE_KEYS: [&str; 6] = [
 /// Scores above this count: when none is, one is raised to [`RAISED_SCORE`].
 pub const FORCE_ABOVE: i64 = 10;
 pub const RAISED_SCORE: i64 = 18;
-/// The seed of the four pregenerated detectives `build` makes (the year of the setting).
+/// The seed of the stock NPCs' HP, and of a pregenerated detective of a class [`SHOWCASE_SEEDS`] does
+/// not name (the year of the setting).
 pub const PREGENERATED_SEED: u64 = 1976;
+
+/// The batch seed of each pregenerated detective, by class: still rolled by the rules (number = the
+/// class's place in the class lookup, as before), but from a seed chosen so the detective shows its
+/// class: the attribute the class raises (the raised-attribute lookup) is its single highest score, rolled
+/// and not raised, and its HP is at least the class's median (over 401 detectives of the class rolled
+/// from seed 1, numbers 1 to 401). The first such seed from 1976 up:
+///
+/// | class   | seed | key attribute | HP (median) |
+/// |---------|------|---------------|-------------|
+/// | Fighter | 1986 | STR 18        | 6 (5)       |
+/// | Rogue   | 1984 | CHA 15        | 3 (3)       |
+/// | Scholar | 1984 | INT 16        | 5 (4)       |
+/// | Hotshot | 1998 | DEX 15        | 4 (3)       |
+///
+/// `tests/detective.rs` (`the_pregenerated_detectives_show_their_class`) checks each of these facts.
+pub const SHOWCASE_SEEDS: [(&str, u64); 4] = [
+    ("Fighter", 1986),
+    ("Rogue", 1984),
+    ("Scholar", 1984),
+    ("Hotshot", 1998),
+];
+
+/// The batch seed of the pregenerated detective of `class` ([`SHOWCASE_SEEDS`], else
+/// [`PREGENERATED_SEED`]).
+pub fn pregenerated_seed(class: &str) -> u64 {
+    SHOWCASE_SEEDS
+        .iter()
+        .find(|(c, _)| c.eq_ignore_ascii_case(class))
+        .map_or(PREGENERATED_SEED, |&(_, s)| s)
+}
 
 /// Which stream of a batch seed each generator draws from, so a detective and an NPC with the same seed
 /// and number are unrelated (cases use the plain number).
