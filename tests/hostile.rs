@@ -724,7 +724,7 @@ fn hostile_content_checks_and_builds_without_a_warning() {
     for field in [
         ": table bbb.homicide.district.title",
         ": table bbb.homicide.district.note",
-        ": table bbb.homicide.time_elapsed.editorial",
+        ": table bbb.homicide.victim_gender.editorial",
         ": table bbb.homicide.district rows[0].result",
         ": table bbb.homicide.district rows[0].editorial",
         ": table bbb.homicide.time_elapsed rows[0].result",
