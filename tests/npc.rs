@@ -418,14 +418,15 @@ fn check_locates_what_random_npcs_need() {
 
 #[test]
 fn no_npc_is_a_john_jane_doe() {
-    // Issue 22, defect 8: the victims list's unidentified body (`John/Jane Doe`, tagged `unidentified`)
-    // is no witness's or suspect's line of work; it is rolled again, like "multiple victims".
+    // Issue 22, defect 8: the victims list's unidentified body (`John or Jane Doe`, tagged
+    // `unidentified`) is no witness's or suspect's line of work; it is rolled again, like "multiple
+    // victims".
     let lib = lib();
     let doe = |n: &roller::Npc| {
         [&n.occupation, &n.mastery, &n.disposition, &n.profile]
             .iter()
-            .any(|f| f.as_deref().is_some_and(|t| t.contains("John/Jane")))
-            || n.name.contains("John/Jane")
+            .any(|f| f.as_deref().is_some_and(|t| t.contains(" Doe")))
+            || n.name.contains(" Doe")
     };
     let mut masters = 0;
     for k in 1..=3000 {
@@ -434,7 +435,8 @@ fn no_npc_is_a_john_jane_doe() {
         masters += usize::from(n.mastery.is_some());
     }
     assert!(masters > 100, "{masters} Masters");
-    // The row does come up: without its tag, NPC 1 of batch 42 is a John/Jane Doe and a Master of it.
+    // The row does come up: without its tag, NPC 1 of batch 42 is a John or Jane Doe (the form of
+    // their gender) and a Master of it.
     let mut untagged = lib.clone();
     for t in untagged
         .tables
@@ -446,8 +448,11 @@ fn no_npc_is_a_john_jane_doe() {
         }
     }
     let first = roller::roll_random(&untagged, 42, 1, &NpcOptions::default()).unwrap();
-    assert_eq!(first.occupation.as_deref(), Some("John/Jane Doe"));
-    assert_eq!(first.mastery.as_deref(), Some("John/Jane Doe"));
+    assert!(
+        matches!(first.occupation.as_deref(), Some("John Doe" | "Jane Doe")),
+        "{first:?}"
+    );
+    assert_eq!(first.mastery, first.occupation);
     let tagged = roller::roll_random(&lib, 42, 1, &NpcOptions::default()).unwrap();
     assert_ne!(tagged.occupation, first.occupation);
 
@@ -463,10 +468,122 @@ fn no_npc_is_a_john_jane_doe() {
         } else {
             String::from_utf8_lossy(bytes).into_owned()
         };
+        assert!(!text.contains("John") && !text.contains(" Doe"), "{name}");
+    }
+}
+
+#[test]
+fn a_rolled_persons_occupation_reads_as_words_of_their_gender() {
+    // Issue 40: rolled NPC cards printed raw table text ("Waiter/waitress", "Wealthy heir(ess)"). A
+    // victims row names both forms in words and gives `forms`; a rolled NPC or victim reads the form of
+    // their gender (content/README.md, "People's words").
+    let lib = lib();
+    let shorthand = |t: &str| t.contains('/') || t.contains("(ess)");
+    let woman = |rolls: &[String]| {
+        let line = rolls.iter().find(|r| r.starts_with("Name:")).unwrap();
+        line.contains("(Woman)") || line.contains("female (by occupation)")
+    };
+    let mut seen: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut waitress = None;
+    for k in 1..=4000 {
+        let n = roller::roll_random(&lib, 7, k, &NpcOptions::default()).unwrap();
+        let occ = n.occupation.clone().unwrap();
+        assert!(!shorthand(&occ), "NPC {k}: {occ}");
         assert!(
-            !text.contains("John/Jane") && !text.contains("Jane Doe"),
-            "{name}"
+            !["Waiter or waitress", "Wealthy heir or heiress"].contains(&occ.as_str()),
+            "NPC {k} reads both forms: {occ}"
         );
+        if let Some(m) = &n.mastery {
+            assert_eq!(m, &occ, "NPC {k}: the mastery is the occupation as the card prints it");
+        }
+        let e = seen.entry(occ.clone()).or_default();
+        if woman(&n.rolls) {
+            e.1 += 1;
+        } else {
+            e.0 += 1;
+        }
+        if occ == "Waitress" && waitress.is_none() {
+            waitress = Some(k);
+        }
+    }
+    // Each form comes up, and only for its gender: (men, women).
+    for (word, man) in [
+        ("Waiter", true),
+        ("Waitress", false),
+        ("Wealthy heir", true),
+        ("Wealthy heiress", false),
+    ] {
+        let (m, w) = seen.get(word).copied().unwrap_or_default();
+        assert!(m + w > 5, "{word} came up {} times", m + w);
+        assert_eq!(if man { w } else { m }, 0, "{word}: ({m} men, {w} women)");
+    }
+    assert_eq!(seen.get("Museum or gallery curator").map(|c| c.0 + c.1 > 5), Some(true));
+
+    // Victims too: the case file and the handout print the victim's occupation.
+    use blockprint::roll::case::{CaseRequest, roll_case};
+    for number in 1..=1500 {
+        let c = roll_case(
+            &lib,
+            CaseRequest {
+                batch_seed: 3,
+                year: 1976,
+                number,
+                year_cases: 1500,
+            },
+        )
+        .unwrap();
+        let v = &c.victim.victim;
+        assert!(!shorthand(&v.occupation.text), "case {number}: {}", v.occupation.text);
+        if ["Waitress", "Wealthy heiress", "Jane Doe"].contains(&v.occupation.text.as_str()) {
+            assert_eq!(v.gender.text, "Female", "case {number}");
+        }
+        if ["Waiter", "Wealthy heir", "John Doe"].contains(&v.occupation.text.as_str()) {
+            assert_eq!(v.gender.text, "Male", "case {number}");
+        }
+    }
+
+    // The card read back from the PDF says "Waitress".
+    let k = waitress.expect("a waitress in 4000 NPCs").to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let files = npc(
+        dir.path(),
+        &["--seed", "7", "--first-number", &k, "--count", "1", "--format", "pdf"],
+    );
+    let (name, pdf) = files.iter().find(|(n, _)| n.ends_with(".pdf")).unwrap();
+    let text = pdf_text(pdf);
+    assert!(text.contains("Waitress") && !text.contains("waiter"), "{name}: {text}");
+}
+
+#[test]
+fn check_refuses_forms_a_card_cannot_print() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    ok(&blockprint(&["init", "-q", s(&content)]));
+    let file = content.join("bbb/02-victims.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace(
+            r#"forms = { male = "Waiter", female = "Waitress" }"#,
+            r#"forms = { male = "Waiter", female = "" }"#,
+        )
+        .replace(
+            r#"{ on = "1", result = "Nanny", tags = ["female"] }"#,
+            r#"{ on = "1", result = "Nanny", tags = ["female"], forms = { male = "Manny", female = "Nanny" } }"#,
+        )
+        .replace(r#"result = "Museum or gallery curator""#, r#"result = "Museum/gallery curator""#),
+    )
+    .unwrap();
+    let o = blockprint(&["check", "--content", s(&content)]);
+    assert_eq!(o.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&o.stdout);
+    for want in [
+        "error[bad_value]: `forms` of row `64` (`Waiter or waitress`): a form is empty",
+        "error[bad_value]: `forms` of row `1` (`Nanny`): the row is tagged `female`",
+        "warning[raw_alternative]: result `Museum/gallery curator` writes alternatives with a slash between words",
+        "┌─ bbb/02-victims.toml:",
+    ] {
+        assert!(report.contains(want), "no `{want}` in {report}");
     }
 }
 

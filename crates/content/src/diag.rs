@@ -61,6 +61,9 @@ pub enum Kind {
     BadTag,
     /// Two rows of one table with the same result (allowed: it weights the table).
     DuplicateResult,
+    /// A victims row written as table shorthand (`Waiter/waitress`, `heir(ess)`) that a rolled person's
+    /// card would print as it stands (a warning).
+    RawAlternative,
     /// Something a document kind reads (a table, lookup, key, row tag or book) that content lacks.
     MissingRequirement,
     /// A path under the content root that cannot be content: not a regular file (a named pipe, a device,

@@ -24,7 +24,7 @@ pub use load::{
     load, load_files,
 };
 pub use model::{
-    Book, Chapter, ClaimColumn, ClaimRow, ClaimedOdds, Deck, Entry, EntryValue, Kit, Located,
+    Book, Chapter, ClaimColumn, ClaimRow, ClaimedOdds, Deck, Entry, EntryValue, Forms, Kit, Located,
     Lookup, Npc, OwnTables, RANKS, Row, Ruling, SUITS, SuitMeanings, Table, Unit, ValueKind,
 };
 pub use model::{Challenge, Feature, Side, Space, Start, Track};

@@ -785,6 +785,7 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
                     modifier: r.modifier,
                     unit: r.unit,
                     tags: r.tags.into_iter().map(|t| located(file, t)).collect(),
+                    forms: r.forms.map(|f| located(file, f)),
                     loc: row_loc,
                 }
             })

@@ -192,6 +192,7 @@ pub(crate) struct RowDoc {
     pub unit: Option<Unit>,
     #[serde(default)]
     pub tags: Vec<Spanned<String>>,
+    pub forms: Option<Spanned<Forms>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -335,7 +336,29 @@ pub struct Row {
     pub unit: Option<Unit>,
     /// Lowercase words generators use to recognise a row (`police`, `witness`, `male` …).
     pub tags: Vec<Located<String>>,
+    /// How a rolled man or woman reads the row, when its result names both (`Waiter or waitress`).
+    pub forms: Option<Located<Forms>>,
     pub loc: Loc,
+}
+
+/// A row's words for one person: the man's and the woman's form of a result that names both
+/// (`result = "Waiter or waitress"`, `forms = { male = "Waiter", female = "Waitress" }`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Forms {
+    pub male: String,
+    pub female: String,
+}
+
+impl Forms {
+    /// The form for `gender` (`male` or `female`); none for any other word.
+    pub fn of(&self, gender: &str) -> Option<&str> {
+        match gender {
+            "male" => Some(&self.male),
+            "female" => Some(&self.female),
+            _ => None,
+        }
+    }
 }
 
 impl Row {

@@ -9,6 +9,7 @@ mod exports;
 mod ids;
 mod inline;
 mod lookups;
+mod people;
 mod prose;
 pub mod requires;
 mod tracks;
@@ -87,6 +88,7 @@ pub fn run(lib: &Library, load_diags: Vec<Diagnostic>) -> Report {
     }
     inline::check(lib, &mut report.diagnostics);
     lookups::check(lib, &mut report.diagnostics);
+    people::check(lib, &mut report.diagnostics);
     decks::check(lib, &mut report.diagnostics);
     prose::check(lib, &mut report.diagnostics);
     charts::check(lib, &mut report.diagnostics);

@@ -284,6 +284,16 @@ impl<'a> Dice<'a> {
         gender: Option<&'static str>,
         rolls: &mut Vec<String>,
     ) -> Result<String, RollError> {
+        Ok(self.name_and_gender(label, gender, rolls)?.0)
+    }
+
+    /// [`Dice::name`], with the gender (`male` or `female`) the name was rolled for.
+    pub fn name_and_gender(
+        &mut self,
+        label: &str,
+        gender: Option<&'static str>,
+        rolls: &mut Vec<String>,
+    ) -> Result<(String, &'static str), RollError> {
         const GENDERS: [&str; 2] = ["male", "female"];
         const HERITAGES: [&str; 4] = ["black", "hispanic", "white", "asian"];
         let mut line = format!("{label}:");
@@ -309,7 +319,7 @@ impl<'a> Dice<'a> {
             first.dice, first.roll, last.dice, last.roll
         ));
         rolls.push(line);
-        Ok(name)
+        Ok((name, g))
     }
 }
 

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::case::{SUSPECT_COOPERATION, SUSPECT_PROFILE, VICTIMS, WITNESS};
 use super::detective::{Dice, NPC_STREAM, STOCK_STREAM, classes, item_seed};
-use super::table::RollError;
+use super::table::{RollError, text_for};
 use crate::{Library, Npc as StockNpc};
 
 pub const NOTABILITY: &str = "bbb.npc.notability";
@@ -185,7 +185,7 @@ pub fn roll_random(
     };
 
     // Occupation from the victims list. A row that is no living person's line of work is rolled again:
-    // "multiple victims", and the unidentified body (`John/Jane Doe`, tagged `unidentified`), whose
+    // "multiple victims", and the unidentified body (`John or Jane Doe`, tagged `unidentified`), whose
     // placeholder name would otherwise print as the NPC's occupation and the field they are a Master of.
     let mut occ = d.table(VICTIMS)?;
     for _ in 0..16 {
@@ -199,7 +199,9 @@ pub fn roll_random(
         occ.dice, occ.roll, occ.text
     ));
     let gender = ["male", "female"].into_iter().find(|g| d.tagged(&occ, g));
-    let name = d.name("Name", gender, &mut rolls)?;
+    let (name, gender) = d.name_and_gender("Name", gender, &mut rolls)?;
+    // A row naming both forms (`Waiter or waitress`) reads as the one this NPC is.
+    let occupation = text_for(lib, &occ, gender);
 
     let notability = d.table(NOTABILITY)?;
     let rolled_notable = d.pick(&notability, &["ordinary", "notable"])? == "notable";
@@ -257,7 +259,7 @@ pub fn roll_random(
     };
 
     let mastery_roll = d.table(MASTERY)?;
-    let mastery = (notable && d.tagged(&mastery_roll, "master")).then(|| occ.text.clone());
+    let mastery = (notable && d.tagged(&mastery_roll, "master")).then(|| occupation.clone());
     if notable {
         rolls.push(format!(
             "Mastery {}: {} → {}",
@@ -292,7 +294,7 @@ pub fn roll_random(
         role: role.word().into(),
         name,
         id: None,
-        occupation: Some(occ.text),
+        occupation: Some(occupation),
         class,
         level,
         hp,

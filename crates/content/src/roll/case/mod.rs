@@ -522,7 +522,11 @@ impl Roller<'_> {
             name: format!("{} {}", first.text, last.text),
             first_name: Rolled::from(&first),
             surname: Rolled::from(&last),
-            occupation: Rolled::from(&occupation),
+            // A row naming both forms (`Waiter or waitress`) reads as the one this victim is.
+            occupation: Rolled {
+                text: super::table::text_for(self.lib, &occupation, g),
+                ..Rolled::from(&occupation)
+            },
             gender,
             ethnicity: Rolled::from(&ethnicity),
         };
