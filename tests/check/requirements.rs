@@ -89,10 +89,10 @@ fn check_holds_the_time_elapsed_table_to_times_on_the_calendar() {
     let report = String::from_utf8_lossy(&o.stdout);
     let head = "error[missing_requirement]: the `case` generator reads a time from every row of `bbb.homicide.time_elapsed`; row";
     for (line, problem) in [
-        (16, "`10` has no inline roll"),
-        (17, "`11` gives `{1d6}` with no `unit`"),
+        (15, "`10` has no inline roll"),
+        (16, "`11` gives `{1d6}` with no `unit`"),
         (
-            18,
+            17,
             "`12` can measure more than 10000 years with `{2d10*1000}`",
         ),
     ] {
