@@ -206,6 +206,20 @@ fn text_near_a_cards_cut_or_inside_the_printer_margin_overflows() {
 }
 
 #[test]
+fn an_outline_inside_the_printer_margin_is_a_print_shop_fault() {
+    // Issue 40: the GM file's CONFIDENTIAL stamp had its frame 4.2 mm from the paper's top edge; the
+    // print rule read lines only. A stamp's frame inside the printer margin is caught, once per stamp; the
+    // same stamp 6 mm down passes.
+    let found = fixture("margin-stamp");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].fault, Fault::Print);
+    assert_eq!(
+        found[0].what,
+        "a drawn outline 4.1 mm from the paper's edge, inside the 5 mm printer margin"
+    );
+}
+
+#[test]
 fn a_card_sheet_less_than_half_full_is_waste() {
     let found = fixture("half-sheet");
     assert_eq!(found.len(), 1, "{found:#?}");

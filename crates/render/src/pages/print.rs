@@ -7,6 +7,9 @@
 //!   at least [`FRAME_MIN`] inside it (framed by paper), so a cut that wanders never leaves a sliver;
 //! - **text and the cut**: text on a card stays at least [`CARD_SAFE`] inside its cut;
 //! - **text and the printer margin**: no text (a footer, a running head) inside the printer margin;
+//! - **drawings and the printer margin**: no outline drawn on the paper (a stamp's frame, a box's border)
+//!   inside the printer margin, where the printer would cut it off; a shape that runs off the paper (bleed)
+//!   and a crop mark (the rule above) are not outlines;
 //! - **half-empty card sheets**: a sheet of cards is at least half full (cards, or what shares the sheet).
 //!
 //! A template declares its printer margin with `#metadata((margin: 5mm)) <bp-print>` (the card kinds pass
@@ -92,6 +95,7 @@ fn length_inside(r: Rect, a: (f64, f64), b: (f64, f64)) -> f64 {
 pub(super) fn check(n: usize, page: &Page, margin: f64, cards_page: bool, out: &mut Vec<Offence>) {
     marks(n, page, margin, out);
     text_in_margin(n, page, margin, out);
+    outlines_in_margin(n, page, margin, out);
     colour_at_cut(n, page, out);
     text_near_cut(n, page, out);
     if cards_page {
@@ -161,6 +165,61 @@ fn text_in_margin(n: usize, page: &Page, margin: f64, out: &mut Vec<Offence>) {
                 &run.text,
             ));
         }
+    }
+}
+
+/// The outline of a drawn shape (a stamp's frame, a box's border: edges of shapes, not lines of their own)
+/// that lies on the paper but inside the printer margin. Edges that touch each other are one shape and one
+/// offence, at its nearest point to the edge.
+fn outlines_in_margin(n: usize, page: &Page, margin: f64, out: &mut Vec<Offence>) {
+    if margin <= 0.0 {
+        return;
+    }
+    let gap = |p: (f64, f64)| {
+        [p.0, p.1, page.width - p.0, page.height - p.1]
+            .into_iter()
+            .fold(f64::INFINITY, f64::min)
+    };
+    let mut shapes: Vec<(Rect, f64)> = Vec::new();
+    for s in page.segments.iter().filter(|s| !s.line) {
+        let (ga, gb) = (gap(s.a), gap(s.b));
+        // Off the paper: a bleed, not a drawing the printer cuts.
+        if ga < 0.0 || gb < 0.0 {
+            continue;
+        }
+        let near = ga.min(gb);
+        if near >= margin - SLACK {
+            continue;
+        }
+        let r = Rect::around([s.a, s.b]);
+        match shapes.iter_mut().find(|(o, _)| {
+            let (w, h) = o.overlap(r);
+            w >= -0.5 && h >= -0.5
+        }) {
+            Some((o, g)) => {
+                *o = Rect {
+                    x0: o.x0.min(r.x0),
+                    y0: o.y0.min(r.y0),
+                    x1: o.x1.max(r.x1),
+                    y1: o.y1.max(r.y1),
+                };
+                *g = g.min(near);
+            }
+            None => shapes.push((r, near)),
+        }
+    }
+    for (r, g) in shapes {
+        out.push(offence(
+            n,
+            (r.x0, r.y0),
+            Fault::Print,
+            format!(
+                "a drawn outline {:.1} mm from the paper's edge, inside the {:.0} mm printer margin",
+                g / MM,
+                margin / MM
+            ),
+            "",
+        ));
     }
 }
 
