@@ -6,6 +6,9 @@
 #   - each page's answer time over BENCH_ROUNDS requests (median and slowest; target: under 200 ms);
 #   - a make of one case packet and of the SRD from the page's own endpoint until its last event
 #     (files written and previews drawn), and a batch of BENCH_BATCH case packets;
+#   - author mode: a save to the new preview, for a table (the case preview; target: 1 s or less) and a
+#     chapter (the SRD preview; target: 3 s or less), each against its target, "met" or "OVER"; with
+#     BENCH_STRICT=1 the script exits 1 when a target is missed (the targets are for an idle machine);
 #   - with headless Chromium on the machine, a 1280 × 800 screenshot of each page into BENCH_SHOTS
 #     (default out/studio-shots), to look at.
 # Scratch files go to a temporary folder under $TMPDIR (or /tmp), removed on exit; the server is stopped with Ctrl-C.
@@ -94,6 +97,7 @@ saved() {
   kill "$reader" 2>/dev/null || true
   ev=$(grep -m1 '^data: ' "$WORK/change.txt" | sed 's/^data: //')
   say "$ev"
+  printf '%s' "$ev" | jq -r .millis >"$WORK/last-millis"
   awk -v a="$start" -v b="$end" -v m="$(printf '%s' "$ev" | jq -r .millis)" -v c="$(( $(cpu) - c0 ))" \
     'BEGIN { printf "%.2f s (studio: %d ms, CPU %d ms)", b - a, m, c }'
 }
@@ -105,12 +109,25 @@ cpu() {
     echo 0
   fi
 }
+# verdict TARGET_MS: the last save's studio time against its target, "met" or "OVER" (counted).
+verdict() {
+  local ms
+  ms=$(cat "$WORK/last-millis" 2>/dev/null || echo 999999)
+  if [ "$ms" -le "$1" ]; then
+    echo "met (target ${1} ms)"
+  else
+    echo x >>"$WORK/missed"
+    echo "OVER (target ${1} ms)"
+  fi
+}
 printf '%-34s %12s\n' "save a table, case preview again" "$(saved "$WORK/content/bbb/01-homicide.toml")"
+printf '%-34s %12s\n' "" "$(verdict 1000)"
 printf '%-34s %12s\n' "srd" "$(make '{"kind":"srd"}') s"
 for n in 1 2 3; do
   printf '%-34s %12s\n' "save a chapter, SRD preview again" \
     "$(saved "$(ls "$WORK"/content/bbb/srd/*.md | head -1)" "A sentence the benchmark added, $n.
 ")"
+  printf '%-34s %12s\n' "" "$(verdict 3000)"
 done
 say "(load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"
 printf '%-34s %12s\n' "case, $BATCH packets" "$(make "{\"kind\":\"case\",\"seed\":3,\"count\":$BATCH}") s"
@@ -134,4 +151,11 @@ if command -v chromium >/dev/null; then
       --window-size=1280,800 --screenshot="$SHOTS/$name.png" "$URL$path" >/dev/null 2>&1 || say "no screenshot of /$path"
     say "$SHOTS/$name.png"
   done
+fi
+
+missed=$( [ -f "$WORK/missed" ] && wc -l <"$WORK/missed" || echo 0)
+say ""
+say "author mode: $missed save(s) over target"
+if [ "${BENCH_STRICT:-0}" = 1 ] && [ "$missed" -gt 0 ]; then
+  exit 1
 fi

@@ -739,7 +739,18 @@ fn make_list_json_is_the_registry() {
     for (k, def) in kinds.iter().zip(registry.defs()) {
         let info = def.info();
         assert_eq!(k["name"], info.name.as_ref());
+        assert_eq!(k["title"], info.title.as_ref());
         assert_eq!(k["about"], info.about.as_ref());
+        // What a GM calls it, in words: a capital first, not the command's name, no flag or notation.
+        let title = info.title.as_ref();
+        assert!(
+            title != info.name.as_ref()
+                && title.chars().next().is_some_and(char::is_uppercase)
+                && !title.contains("--")
+                && !title.contains('`'),
+            "`{}` has no title in words: {title:?}",
+            info.name
+        );
         assert_eq!(k["folder"], info.folder.as_ref());
         assert_eq!(k["formats"], serde_json::to_value(&info.formats).unwrap());
         assert_eq!(k["rolls"], def.rolls());
@@ -749,6 +760,7 @@ fn make_list_json_is_the_registry() {
         case,
         &json!({
             "name": "case",
+            "title": "Case packets",
             "about": "homicide case packets: GM file, player handout, Markdown and JSON per case",
             "formats": ["pdf", "md", "json"],
             "folder": "cases",

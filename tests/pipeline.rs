@@ -27,7 +27,7 @@ fn case(out: &Path, extra: &[&str]) -> Output {
 }
 
 /// Titles of the top-level outline items and the 1-based page each points at.
-fn outline(doc: &Document) -> Vec<(String, usize)> {
+pub(crate) fn outline(doc: &Document) -> Vec<(String, usize)> {
     let pages: BTreeMap<lopdf::ObjectId, u32> =
         doc.get_pages().into_iter().map(|(n, id)| (id, n)).collect();
     let catalog = doc.catalog().unwrap();
@@ -66,7 +66,7 @@ fn decode(bytes: &[u8]) -> String {
     }
 }
 
-fn title(doc: &Document) -> String {
+pub(crate) fn title(doc: &Document) -> String {
     let info = doc.trailer.get(b"Info").unwrap().as_reference().unwrap();
     match doc.get_dictionary(info).unwrap().get(b"Title").unwrap() {
         Object::String(b, _) => decode(b),

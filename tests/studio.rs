@@ -533,7 +533,8 @@ fn ctrl_c_stops_it_cleanly_and_waits_for_a_running_make() {
         })
         .collect();
     assert!(stray.is_empty(), "{stray:?}");
-    assert_eq!(files.len(), 16, "{files:?}");
+    // Three packets' files, the merged files, the index, the manifest and the print file.
+    assert_eq!(files.len(), 17, "{files:?}");
 }
 
 /// A raw connection with `head` sent (and nothing more): the live-update streams, a half-sent request.
@@ -830,7 +831,31 @@ fn a_case_packet_is_made_with_progress_previews_files_and_a_zip() {
             .cloned()
             .collect()
     };
-    assert_eq!(names(&made), names(&want));
+    // The same files, and the print file: every PDF of the make in print order (each case's GM file,
+    // then its handout), each document starting on an odd page (a front when printed double-sided).
+    let mut documents = made.clone();
+    let print = documents.remove("print-all.pdf").expect("a print file");
+    assert_eq!(names(&documents), names(&want));
+    let print = lopdf::Document::load_mem(&print).unwrap();
+    assert_eq!(
+        crate::pipeline::title(&print),
+        "Case packets: everything to print"
+    );
+    let mut expected = Vec::new();
+    let mut page = 1;
+    for case in ["1976-01", "1976-02"] {
+        for (part, words) in [("gm", "GM file"), ("handout", "player handout")] {
+            let rel = format!("cases/{case}/{case}-{part}.pdf");
+            let n = lopdf::Document::load_mem(&want[&rel])
+                .unwrap()
+                .get_pages()
+                .len();
+            expected.push((format!("Case {case} — {words}"), page));
+            page += n + n % 2;
+        }
+    }
+    assert_eq!(crate::pipeline::outline(&print), expected);
+    assert_eq!(print.get_pages().len(), page - 1);
     for (k, v) in &want {
         if k.ends_with(".json") && !k.ends_with("manifest.json") {
             assert_eq!(&made[k], v, "{k}");
@@ -840,6 +865,20 @@ fn a_case_packet_is_made_with_progress_previews_files_and_a_zip() {
     let job = studio.get("/jobs/1").text();
     assert!(
         job.contains("seed <strong class=\"seed\">11</strong>"),
+        "{job}"
+    );
+    // Print it all, above the previews, beside the zip.
+    let button = format!(
+        r#"<a class="button print" href="{}" target="_blank" rel="noopener">Print it all: one PDF, 4 documents, {} pages</a>"#,
+        escape("/files/1-case/print-all.pdf"),
+        page - 1
+    );
+    let at = job
+        .find(&button)
+        .unwrap_or_else(|| panic!("no {button} in {job}"));
+    assert!(at < job.find("<img class=\"preview\"").unwrap());
+    assert!(
+        job.contains("<p class=\"facts\">Case packets · 2 items"),
         "{job}"
     );
     // Every page of the first packet as a preview, each a link to its page in the PDF it is in: the
@@ -1522,6 +1561,59 @@ fn new_campaign(dir: &Path, detectives: &str, packets: &str) {
     ]));
 }
 
+#[test]
+fn campaign_cases_link_to_their_packets_and_nothing_else_is_served() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("camp");
+    new_campaign(&dir, "Ada, Ben", "pdf");
+    let studio = Studio::start(&[]);
+    let page = studio.get(&format!("/campaign?dir={}", s(&dir))).text();
+    let base = format!(
+        "/campaign/packet?dir={}",
+        percent_encoding::utf8_percent_encode(s(&dir), percent_encoding::NON_ALPHANUMERIC)
+    );
+    let cases = dir.join("cases");
+    let mut numbers: Vec<String> = std::fs::read_dir(&cases)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers.len(), 2, "{numbers:?}");
+    for n in &numbers {
+        for (part, words) in [("gm", "GM file"), ("handout", "handout")] {
+            let href = format!("{base}&case={n}&part={part}");
+            let link = format!(
+                r#"<a href="{}" target="_blank" rel="noopener">{words}</a>"#,
+                escape(&href)
+            );
+            assert!(page.contains(&link), "no {link} in {page}");
+            let got = studio.get(&href);
+            assert_eq!(got.status, 200);
+            assert_eq!(got.header("content-type"), Some("application/pdf"));
+            assert_eq!(
+                got.body,
+                std::fs::read(cases.join(n).join(format!("{n}-{part}.pdf"))).unwrap()
+            );
+        }
+    }
+    // Only a case's GM file or handout, named by its number, from a folder holding a campaign.
+    let n = &numbers[0];
+    for (query, status) in [
+        (format!("{base}&case={n}&part=json"), 400),
+        (format!("{base}&case=..%2F..%2Fcampaign&part=gm"), 400),
+        (format!("{base}&case={n}%2F..&part=gm"), 400),
+        (format!("{base}&case=1999-99&part=gm"), 404),
+        (
+            format!("/campaign/packet?dir={}&case={n}&part=gm", s(root.path())),
+            404,
+        ),
+    ] {
+        assert_eq!(studio.get(&query).status, status, "{query}");
+    }
+}
+
 fn campaign_action(studio: &Studio, dir: &Path, action: &str, extra: Value) -> Answer {
     let mut body = json!({ "dir": s(dir) });
     if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
@@ -1915,6 +2007,19 @@ fn the_new_campaign_form_is_the_command_line_s() {
     assert_eq!(want[1].2, "1976");
     assert_eq!(want[5].3, ["a4", "letter", "a5", "us-trade"]);
     assert_eq!(want[6].2, "pdf,md,json");
+    // Each field labelled in words from its help, not by its flag.
+    let mut want = want;
+    for (w, words) in want.iter_mut().zip([
+        "Campaign folder",
+        "Year the campaign starts in",
+        "Campaign seed",
+        "Squad by name, comma-separated",
+        "Rolled detectives",
+        "Paper size of the packets, sheets and status",
+        "Which files each case packet",
+    ]) {
+        w.0 = words.to_owned();
+    }
     let root = tempfile::tempdir().unwrap();
     let open = root.path().join("open");
     new_campaign(&open, "Ada, Ben", "none");
@@ -2637,14 +2742,22 @@ fn in_a_real_browser_every_kind_makes_from_its_form_as_loaded_and_with_every_opt
     let Some(browser) = Browser::start() else {
         return;
     };
-    let kinds: Vec<String> =
-        serde_json::from_str::<Value>(&stdout(&blockprint(&["make", "--list", "--json"])))
-            .unwrap()
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|k| k["name"].as_str().unwrap().to_owned())
-            .collect();
+    let list: Value =
+        serde_json::from_str(&stdout(&blockprint(&["make", "--list", "--json"]))).unwrap();
+    let list = list.as_array().unwrap();
+    let kinds: Vec<String> = list
+        .iter()
+        .map(|k| k["name"].as_str().unwrap().to_owned())
+        .collect();
+    let titles: std::collections::BTreeMap<String, Value> = list
+        .iter()
+        .map(|k| (k["name"].as_str().unwrap().to_owned(), k["title"].clone()))
+        .collect();
+    let pdf_kinds: Vec<String> = list
+        .iter()
+        .filter(|k| k["formats"].as_array().unwrap().contains(&json!("pdf")))
+        .map(|k| k["name"].as_str().unwrap().to_owned())
+        .collect();
     assert!(kinds.len() >= 17, "{kinds:?}");
     let studio = Studio::start(&[]);
     let base = format!("http://127.0.0.1:{}", studio.port);
@@ -2653,9 +2766,32 @@ fn in_a_real_browser_every_kind_makes_from_its_form_as_loaded_and_with_every_opt
         // As loaded: nothing touched but the kind.
         browser.go(&format!("{base}/"));
         browser.click(&format!("input[name=kind][value='{kind}']"));
+        // The kind is offered by its title, in words.
+        assert_eq!(
+            browser.run(&format!(
+                "return document.querySelector(\"input[name=kind][value='{kind}']\").parentElement.textContent.trim()"
+            )),
+            titles[kind]
+        );
         let (phase, said) = make_in_browser(&browser);
         assert_eq!(phase, "done", "`{kind}` from its form as loaded: {said}");
         made += 1;
+        // A kind that makes PDFs offers them as one thing to print, above its previews.
+        if pdf_kinds.contains(kind) {
+            let print = browser.run(
+                "const a = document.querySelector('#result section.job a.button.print'); \
+                 const img = document.querySelector('#result section.job img.preview'); \
+                 return a && [a.textContent, !img || (a.compareDocumentPosition(img) & Node.DOCUMENT_POSITION_FOLLOWING) > 0]",
+            );
+            assert_eq!(
+                print[1], true,
+                "`{kind}`: the print button is not above the previews"
+            );
+            assert!(
+                print[0].as_str().unwrap().starts_with("Print it"),
+                "`{kind}`: {print}"
+            );
+        }
         // Every option set.
         browser.go(&format!("{base}/"));
         browser.click(&format!("input[name=kind][value='{kind}']"));
@@ -2843,10 +2979,22 @@ fn the_chase_page_lists_every_system_and_draws_each_form_from_the_command_line()
             .split(r#"<label class="chase-field"#)
             .skip(1)
             .map(|f| {
-                f.split(r#"<span class="opt">--"#)
+                // Labelled in words, not by the flag.
+                let label = f
+                    .split(r#"<span class="opt">"#)
                     .nth(1)
                     .unwrap()
                     .split('<')
+                    .next()
+                    .unwrap();
+                assert!(
+                    !label.starts_with('-') && label.chars().next().unwrap().is_uppercase(),
+                    "{name}: the label {label:?}"
+                );
+                f.split(" name=\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
                     .next()
                     .unwrap()
                     .to_owned()
@@ -3007,6 +3155,11 @@ fn assert_chase_answer(html: &str, json: &Value) {
     for e in endings {
         let percent = e["percent"].as_f64().unwrap();
         let last = match (&e["fraction"], &e["interval"]) {
+            // A long fraction (Urban World's run past 100 digits) waits behind a disclosure.
+            (Value::String(f), Value::Null) if f.chars().count() > 24 => format!(
+                r#"<details class="fraction"><summary>exact fraction</summary><span class="digits">{}</span></details>"#,
+                escape(f)
+            ),
             (Value::String(f), Value::Null) => escape(f),
             (Value::Null, Value::Array(i)) => format!(
                 "{:.3}% to {:.3}%",
@@ -3024,6 +3177,10 @@ fn assert_chase_answer(html: &str, json: &Value) {
     }
     let l = &json["length"];
     let mean_fraction = match &l["mean_fraction"] {
+        Value::String(f) if f.chars().count() > 24 => format!(
+            r#" <details class="fraction"><summary>exact</summary><span class="digits">{}</span></details>"#,
+            escape(f)
+        ),
         Value::String(f) => format!(r#" <span class="exact">({})</span>"#, escape(f)),
         _ => String::new(),
     };

@@ -306,12 +306,14 @@ fn make(kinds: &[String], options: Option<Value>, m: &ArgMatches) -> Result<()> 
             if given.len() == 1 { "it" } else { "them" },
         )));
     }
-    project.make(
-        &jobs,
-        &batch_of(m)?,
-        &args.output(),
-        &super::term::Terminal::default(),
-    )
+    project
+        .make(
+            &jobs,
+            &batch_of(m)?,
+            &args.output(),
+            &super::term::Terminal::default(),
+        )
+        .map(drop)
 }
 
 /// `kit GAME`: `make kit-GAME`, or every kit.
@@ -368,6 +370,7 @@ pub(super) fn list(content: &ContentArg, json: bool) -> Result<()> {
                 let k = d.info();
                 serde_json::json!({
                     "name": k.name,
+                    "title": k.title,
                     "about": k.about,
                     "formats": k.formats,
                     "folder": k.folder,

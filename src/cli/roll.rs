@@ -69,21 +69,10 @@ pub(super) fn table(
         Err(s) => return s,
     };
     if lib.table(id).is_none() {
-        let near: Vec<&str> = lib
-            .tables
-            .iter()
-            .map(|t| t.id.value.as_str())
-            .filter(|t| t.contains(id) || id.contains(*t))
-            .collect();
         eprintln!("error: no table `{id}` in {}", root.label());
-        if !near.is_empty() {
-            eprintln!(
-                "  = help: did you mean {}?",
-                near.iter()
-                    .map(|n| format!("`{n}`"))
-                    .collect::<Vec<_>>()
-                    .join(" or ")
-            );
+        let ids = lib.tables.iter().map(|t| t.id.value.as_str());
+        if let Some(hint) = crate::content::near::did_you_mean(id, ids) {
+            eprintln!("  = help: {hint}");
         } else {
             eprintln!("  = help: `blockprint tables` lists every table id");
         }

@@ -39,7 +39,7 @@ const NOT_OFFERED: [&str; 6] = [
 struct NewField {
     /// The long name (`detectives`), or the argument's id (`dir`): the key the page posts.
     name: String,
-    /// As `campaign new --help` names it: `--detectives`, or `DIR`.
+    /// What a GM calls it, from its help: `Squad by name`, `Campaign folder`.
     label: String,
     /// The folder: the one argument that is not an option.
     positional: bool,
@@ -64,15 +64,8 @@ fn new_fields(
                 .get_long()
                 .map(str::to_owned)
                 .unwrap_or_else(|| a.get_id().to_string());
-            let label = if positional {
-                a.get_value_names()
-                    .and_then(|v| v.first())
-                    .map(|v| v.to_string())
-                    .unwrap_or_else(|| name.to_uppercase())
-            } else {
-                format!("--{name}")
-            };
             let view = super::arg_view(a);
+            let label = view.label.clone();
             let (default, choices) = (view.default, view.choices);
             let choices: Vec<String> = choices.into_iter().map(|(name, _)| name).collect();
             let value = given.get(&name).cloned().unwrap_or_default();
@@ -230,6 +223,19 @@ fn look(app: &App, dir: &str) -> Seen {
     seen
 }
 
+/// The campaign's case packets on disk: the numbers of the cases whose GM file is in `dir`'s packet
+/// folder (a campaign writes each case's packet as the case comes in).
+fn packets(seen: &Seen) -> Vec<String> {
+    let cases = Path::new(&seen.dir).join(crate::campaign::kind::CASES_INFO.folder.as_ref());
+    seen.status
+        .iter()
+        .flat_map(|s| s.detectives.iter())
+        .flat_map(|d| d.cases.iter())
+        .map(|c| c.number.clone())
+        .filter(|n| cases.join(n).join(format!("{n}-gm.pdf")).is_file())
+        .collect()
+}
+
 fn context(app: &App, seen: &Seen) -> minijinja::Value {
     let open_cases: Vec<(String, String)> = seen
         .status
@@ -272,6 +278,63 @@ fn context(app: &App, seen: &Seen) -> minijinja::Value {
         open_cases => open_cases,
         last_rolls => minijinja::value::Serde(&last_rolls),
         default_dir => app.campaign.as_ref().map(|d| d.display().to_string()),
+        packets => packets(seen),
+        packet_base => format!(
+            "/campaign/packet?dir={}",
+            percent_encoding::utf8_percent_encode(&seen.dir, percent_encoding::NON_ALPHANUMERIC)
+        ),
+    }
+}
+
+/// What GET /campaign/packet asks for: the campaign's folder, a case's number and which part.
+#[derive(Deserialize)]
+pub(crate) struct PacketQuery {
+    dir: String,
+    case: String,
+    part: String,
+}
+
+/// GET /campaign/packet?dir=…&case=1976-01&part=gm|handout: a case's GM file or player handout, from the
+/// packet folder of the campaign in `dir` (a folder the Campaign page may open), and nothing else.
+pub(crate) async fn packet(State(app): State<Arc<App>>, Query(q): Query<PacketQuery>) -> Response {
+    let dir = match app.campaign_dir(&q.dir) {
+        Ok(d) => d,
+        Err(why) => return refuse(StatusCode::FORBIDDEN, &why),
+    };
+    if !matches!(q.part.as_str(), "gm" | "handout") {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "a packet's part is `gm` (the GM file) or `handout` (the player handout)",
+        );
+    }
+    let number = !q.case.is_empty()
+        && q.case
+            .split('-')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
+    if !number {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "a case is named by its number, such as 1976-01",
+        );
+    }
+    let root = PathBuf::from(&dir);
+    let cases = root.join(crate::campaign::kind::CASES_INFO.folder.as_ref());
+    let found = if root.join(crate::campaign::STATE_FILE).is_file() {
+        cases.canonicalize().ok().and_then(|real| {
+            super::make::resolve(&real, &format!("{0}/{0}-{1}.pdf", q.case, q.part)).ok()
+        })
+    } else {
+        None
+    };
+    let Some(path) = found else {
+        return refuse(
+            StatusCode::NOT_FOUND,
+            &format!("the campaign has no packet of case {}", q.case),
+        );
+    };
+    match tokio::fs::read(&path).await {
+        Ok(bytes) => super::make::send(&path, bytes, false),
+        Err(_) => refuse(StatusCode::NOT_FOUND, "the packet cannot be read"),
     }
 }
 

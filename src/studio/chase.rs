@@ -78,6 +78,8 @@ struct Choice {
 struct Field {
     /// The long name without dashes (`quarry-level`): the query's key.
     name: String,
+    /// What a GM calls it (from its help, not its flag).
+    label: String,
     help: String,
     /// `flag` (a checkbox), `choice` (a select) or `text`.
     kind: &'static str,
@@ -232,6 +234,7 @@ fn fields(
             };
             Some(Field {
                 selected,
+                label: view.label,
                 help: view.help,
                 kind: if flag {
                     "flag"

@@ -81,11 +81,12 @@ impl Jobs {
 pub(crate) struct Job {
     id: u32,
     kind: String,
+    /// What a GM calls the kind (`Case packets`).
+    title: String,
     /// Its folder under the output folder.
     folder: String,
     seed: Option<u64>,
     count: u32,
-    paper: String,
     /// The options it was made with (author mode typesets its preview again with them).
     options: Value,
     paper_size: Paper,
@@ -142,6 +143,18 @@ struct Made {
     version: u64,
     /// Why the last attempt to typeset it again failed.
     error: Option<String>,
+    /// The make's PDFs as one file to print.
+    print: Option<PrintView>,
+}
+
+/// What the page offers to print a make at once: the print file of its PDFs (or its one PDF).
+#[derive(Clone, Serialize)]
+struct PrintView {
+    href: String,
+    /// How many documents it holds.
+    documents: usize,
+    /// Its pages, blanks for duplex included (0 when it is a document's own PDF).
+    pages: usize,
 }
 
 impl Job {
@@ -456,6 +469,8 @@ pub(crate) fn fields(
 #[derive(Serialize)]
 struct KindView {
     name: String,
+    /// What a GM calls it (`Case packets`).
+    title: String,
     about: String,
     formats: String,
     /// Each paper the kind prints on, its name and its words; empty for a kind that makes no PDF.
@@ -482,6 +497,8 @@ struct JobView {
     preview_error: Option<String>,
     /// What the make warned about.
     warnings: Vec<String>,
+    /// The make's PDFs as one file to print, once it is done.
+    print: Option<PrintView>,
 }
 
 #[derive(Serialize)]
@@ -510,8 +527,9 @@ pub(crate) async fn page(State(app): State<Arc<App>>) -> Response {
                 let defaults = def.defaults().unwrap_or(Value::Null);
                 kinds.push(KindView {
                     name: info.name.to_string(),
+                    title: info.title.to_string(),
                     about: info.about.to_string(),
-                    formats: crate::project::format_list(&info.formats),
+                    formats: in_words(&info.formats),
                     papers: if info.formats.contains(&Format::Pdf) {
                         info.papers
                             .iter()
@@ -554,6 +572,16 @@ pub(crate) async fn page(State(app): State<Arc<App>>) -> Response {
     )
 }
 
+/// Formats as a reader names them, in a list: `PDF, Markdown and JSON`.
+fn in_words(formats: &[Format]) -> String {
+    let words: Vec<&str> = formats.iter().map(|f| f.words()).collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        Some((last, _)) => (*last).to_owned(),
+        None => String::new(),
+    }
+}
+
 fn view(app: &App, job: &Job, files: bool) -> JobView {
     let p = job.state.borrow().clone();
     let made = job.made.lock();
@@ -567,10 +595,11 @@ fn view(app: &App, job: &Job, files: bool) -> JobView {
         ),
         Err(_) => (0, 0, Vec::new(), 0, None),
     };
+    let print = made.as_ref().ok().and_then(|m| m.print.clone());
     drop(made);
     JobView {
         id: job.id,
-        kind: job.kind.clone(),
+        kind: job.title.clone(),
         folder: job.folder.clone(),
         phase: p.phase,
         done: p.done,
@@ -578,7 +607,7 @@ fn view(app: &App, job: &Job, files: bool) -> JobView {
         error: p.error,
         seed: job.seed,
         count: job.count,
-        paper: job.paper.clone(),
+        paper: job.paper_size.words().to_owned(),
         previews: (0..previews)
             .map(|i| Preview {
                 src: format!("/jobs/{}/preview/{}?v={version}", job.id, i + 1),
@@ -594,6 +623,7 @@ fn view(app: &App, job: &Job, files: bool) -> JobView {
         },
         preview_error,
         warnings: job.warnings.lock().map(|w| w.clone()).unwrap_or_default(),
+        print,
     }
 }
 
@@ -681,9 +711,9 @@ pub(crate) async fn start(
         },
     };
     let loaded = app.loaded();
-    let (rolls, schema) = match &loaded.project {
+    let (rolls, schema, title) = match &loaded.project {
         Ok(p) => match p.registry().def(&req.kind) {
-            Some(d) => (d.rolls(), d.schema()),
+            Some(d) => (d.rolls(), d.schema(), d.info().title.to_string()),
             None => {
                 return refuse(
                     StatusCode::NOT_FOUND,
@@ -711,7 +741,7 @@ pub(crate) async fn start(
         );
     };
     let seed = rolls.then(|| seed.unwrap_or_else(crate::roll::fresh_seed));
-    let job = match new_job(&app, &req, seed, paper, &schema) {
+    let job = match new_job(&app, &req, &title, seed, paper, &schema) {
         Ok(j) => j,
         Err(e) => return refuse(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
     };
@@ -780,6 +810,7 @@ fn safe_name(kind: &str) -> String {
 fn new_job(
     app: &App,
     req: &MakeRequest,
+    title: &str,
     seed: Option<u64>,
     paper: Paper,
     schema: &Value,
@@ -846,10 +877,10 @@ fn new_job(
     let job = Arc::new(Job {
         id,
         kind: req.kind.clone(),
+        title: title.to_owned(),
         folder: format!("{id}-{safe}"),
         seed,
         count: req.count,
-        paper: paper.name().to_owned(),
         options: confine(
             schema,
             &req.options,
@@ -976,7 +1007,7 @@ fn make(app: &App, job: &Job, req: &MakeRequest, paper: Paper) -> Result<()> {
         finished.store(true, Ordering::Relaxed);
         r
     });
-    made?;
+    let reports = made?;
     job.set(|p| {
         p.done = total;
         p.phase = "previews";
@@ -984,6 +1015,7 @@ fn make(app: &App, job: &Job, req: &MakeRequest, paper: Paper) -> Result<()> {
     if !kind.formats().contains(&Format::Pdf) || total == 0 {
         return Ok(());
     }
+    let print = print_view(app, job, &reports)?;
     let (previews, pages, doc) = typeset_previews(project, kind.as_ref(), cx, &request, &[])?;
     let links = page_links(&app.out, &dir, &doc);
     if let Ok(mut m) = job.made.lock() {
@@ -993,9 +1025,45 @@ fn make(app: &App, job: &Job, req: &MakeRequest, paper: Paper) -> Result<()> {
             links,
             version: 0,
             error: None,
+            print,
         };
     }
     Ok(())
+}
+
+/// The make's PDFs gathered into one print file in its folder ([`crate::app::print`]), or its one PDF.
+fn print_view(
+    app: &App,
+    job: &Job,
+    reports: &[crate::render::driver::Report],
+) -> Result<Option<PrintView>> {
+    let to = app.out.join(&job.folder).join(crate::app::print::FILE);
+    let title = format!("{}: everything to print", job.title);
+    let rel = |p: &Path| {
+        p.strip_prefix(&app.out).ok().map(|r| {
+            r.components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+    };
+    Ok(match crate::app::print::print_file(reports, &to, &title)? {
+        Some(stats) => rel(&to).map(|r| PrintView {
+            href: href(&r),
+            documents: stats.inputs,
+            pages: stats.pages,
+        }),
+        None => reports
+            .iter()
+            .flat_map(|r| r.print.first())
+            .next()
+            .and_then(|(p, _)| rel(p))
+            .map(|r| PrintView {
+                href: href(&r),
+                documents: 1,
+                pages: 0,
+            }),
+    })
 }
 
 /// The first document of a configured kind, typeset on the project's engine: the PNGs of its first
@@ -1334,6 +1402,12 @@ pub(crate) async fn file(State(app): State<Arc<App>>, req: Request) -> Response 
         Ok(b) => b,
         Err(_) => return refuse(StatusCode::NOT_FOUND, "the file cannot be read"),
     };
+    send(&path, bytes, req.uri().query() == Some("download"))
+}
+
+/// A file's bytes as an answer: its type by its extension (anything a browser would run, HTML or
+/// SVG, as text), inline or as a download, under its own name.
+pub(crate) fn send(path: &Path, bytes: Vec<u8>, download: bool) -> Response {
     let ext = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
@@ -1352,11 +1426,7 @@ pub(crate) async fn file(State(app): State<Arc<App>>, req: Request) -> Response 
         .file_name()
         .map(|n| n.to_string_lossy().replace(['"', '\\', '\r', '\n'], "_"))
         .unwrap_or_default();
-    let disposition = if req.uri().query() == Some("download") {
-        "attachment"
-    } else {
-        "inline"
-    };
+    let disposition = if download { "attachment" } else { "inline" };
     (
         [
             (header::CONTENT_TYPE, kind.to_owned()),

@@ -547,6 +547,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/roll", post(dice::roll))
         .route("/campaign", get(campaign::page))
         .route("/campaign/new", post(campaign::new))
+        .route("/campaign/packet", get(campaign::packet))
         .route("/campaign/{action}", post(campaign::act))
         .route("/events", get(watch::events))
         .route("/diagnostics", get(watch::diagnostics))
@@ -656,18 +657,45 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 /// What a form shows of one of a command's arguments, read from clap's definition: its help (the short
 /// one, else the long), its defaults joined by commas, and its visible possible values with their help.
 pub(crate) struct ArgView {
+    /// What a GM calls the option ([`label_of`]).
+    pub label: String,
     pub help: String,
     pub default: String,
     pub choices: Vec<(String, String)>,
 }
 
+/// What a GM calls an option, from its documentation rather than its flag: the help's first clause
+/// without its article ("The quarry's MOV (before the speed roll)" → "Quarry's MOV"), or, when the
+/// help opens with a long sentence, the option's name in words ("policy" → "Policy").
+pub(crate) fn label_of(help: &str, name: &str) -> String {
+    let clause = help.split(['(', ':', ';', '[']).next().unwrap_or_default();
+    let clause = clause.trim().trim_end_matches('.').trim();
+    let clause = clause.strip_prefix("The ").unwrap_or(clause);
+    let words = if !clause.is_empty() && clause.chars().count() <= 48 && !clause.contains('`') {
+        clause.to_owned()
+    } else {
+        name.replace(['-', '_'], " ")
+    };
+    let mut chars = words.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => words,
+    }
+}
+
 pub(crate) fn arg_view(a: &clap::Arg) -> ArgView {
+    let help = a
+        .get_help()
+        .or(a.get_long_help())
+        .map(|h| h.to_string())
+        .unwrap_or_default();
+    let name = a
+        .get_long()
+        .map(str::to_owned)
+        .unwrap_or_else(|| a.get_id().to_string());
     ArgView {
-        help: a
-            .get_help()
-            .or(a.get_long_help())
-            .map(|h| h.to_string())
-            .unwrap_or_default(),
+        label: label_of(&help, &name),
+        help,
         default: a
             .get_default_values()
             .iter()

@@ -784,33 +784,15 @@ fn check_assignments(lib: &Library, members: &[Member]) -> Result<()> {
         if rows.iter().any(|r| norm(r) == norm(given)) {
             continue;
         }
-        let nearest = rows
-            .iter()
-            .min_by_key(|r| edit_distance(&norm(r), &norm(given)))
-            .copied()
+        let hint = blockprint_content::near::did_you_mean(given, rows.iter().copied())
+            .map(|h| format!("{h} "))
             .unwrap_or_default();
         return Err(Error::Usage(format!(
-            "`{}`'s least-wanted assignment `{given}` is not one of {table}\n  = help: did you mean `{nearest}`? \
+            "`{}`'s least-wanted assignment `{given}` is not one of {table}\n  = help: {hint}\
              The assignments are: {}",
             m.name,
             rows.join("; ")
         )));
     }
     Ok(())
-}
-
-/// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }

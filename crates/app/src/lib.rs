@@ -8,11 +8,13 @@
 //! - [`campaign`]: the campaign session (new, week, close, month, year, mend, undo, status, plan,
 //!   packets) with its locking, replay and checks;
 //! - [`import`]: tables from Foundry VTT, Roll20 and CSV into content files;
-//! - [`answers`]: the answers the fronts show as data (the chase answer).
+//! - [`answers`]: the answers the fronts show as data (the chase answer);
+//! - [`print`]: one print file of everything a make wrote, each document starting on a front.
 
 pub mod answers;
 pub mod campaign;
 pub mod import;
+pub mod print;
 pub mod project;
 
 pub use blockprint_kind::sink::{self, Collector, Event, Silent, Sink};

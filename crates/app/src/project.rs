@@ -295,14 +295,14 @@ impl Project {
     }
 
     /// Make kinds by name, each with its options (JSON, read over the kind's defaults), on one content
-    /// check and one engine: into `output.out/<folder>/`.
+    /// check and one engine: into `output.out/<folder>/`. Returns what each kind's run did, in order.
     pub fn make(
         &self,
         kinds: &[(&str, Value)],
         batch: &Batch,
         output: &Output,
         sink: &dyn Sink,
-    ) -> Result<()> {
+    ) -> Result<Vec<driver::Report>> {
         let mut defs = Vec::new();
         for (name, _) in kinds {
             defs.push(self.def(name)?);
@@ -342,18 +342,19 @@ impl Project {
             jobs.push((*def, options, kind, req, formats));
         }
         let engine = self.engine()?;
+        let mut reports = Vec::new();
         for (def, options, kind, req, formats) in jobs {
-            driver::run(
+            reports.push(driver::run(
                 kind.as_ref(),
                 cx,
                 &req,
                 engine,
                 &driver_options(output, formats),
                 sink,
-            )?;
+            )?);
             def.after(cx, options, engine, &req, output.quiet, sink)?;
         }
-        Ok(())
+        Ok(reports)
     }
 
     /// Every kind the content offers, as `build` makes it, in registration order; one seed for every

@@ -9,6 +9,7 @@ pub mod carry;
 pub mod check;
 pub mod diag;
 pub mod error;
+pub mod near;
 pub mod numbers;
 pub mod roll;
 

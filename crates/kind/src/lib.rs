@@ -73,6 +73,19 @@ pub enum Format {
     Txt,
 }
 
+impl Format {
+    /// The format as a reader names it: `PDF`, `Markdown`, `JSON`, `CSV`, `text`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Format::Pdf => "PDF",
+            Format::Md => "Markdown",
+            Format::Json => "JSON",
+            Format::Csv => "CSV",
+            Format::Txt => "text",
+        }
+    }
+}
+
 /// What renders a kind's Markdown: the minijinja environment holding every `.md.j2` template (the
 /// renderers' engine implements it).
 pub trait Markdown {
@@ -275,6 +288,9 @@ pub struct Merge {
 pub struct KindInfo {
     /// Command-line name: `case`, `srd`, `tables`.
     pub name: Cow<'static, str>,
+    /// What a GM calls it, for the studio's forms and a print file's title: `Case packets`, `Roll20
+    /// export`. [`KindInfo::new`] starts it as the name; [`KindInfo::titled`] gives the words.
+    pub title: Cow<'static, str>,
     /// One line for `--help` and `build`'s report.
     pub about: Cow<'static, str>,
     /// Folder under `--out` that holds this kind's files (and its `manifest.json`).
@@ -306,6 +322,7 @@ impl KindInfo {
     ) -> Self {
         KindInfo {
             name: Cow::Borrowed(name),
+            title: Cow::Borrowed(name),
             about: Cow::Borrowed(about),
             folder: Cow::Borrowed(folder),
             formats: Cow::Borrowed(formats),
@@ -313,6 +330,12 @@ impl KindInfo {
             rolls: false,
             requires_always: false,
         }
+    }
+    /// The same, called `title` by its readers.
+    pub const fn titled(mut self, title: &'static str) -> Self {
+        // A const fn cannot drop the old value; it is the name, borrowed, so forgetting it frees nothing.
+        std::mem::forget(std::mem::replace(&mut self.title, Cow::Borrowed(title)));
+        self
     }
     /// The same, on these papers only.
     pub const fn papers(mut self, papers: &'static [Paper]) -> Self {
@@ -338,6 +361,10 @@ pub trait Kind: Sync {
     /// Command-line name (from [`Kind::info`]).
     fn name(&self) -> &str {
         &self.info().name
+    }
+    /// What a GM calls it (from [`Kind::info`]).
+    fn title(&self) -> &str {
+        &self.info().title
     }
     /// One line for `--help` (from [`Kind::info`]).
     fn about(&self) -> &str {

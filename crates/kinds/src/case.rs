@@ -124,6 +124,7 @@ pub static INFO: crate::KindInfo = crate::KindInfo::new(
     "cases",
     crate::PDF_MD_JSON,
 )
+.titled("Case packets")
 .papers(crate::HOME_PAPERS)
 .rolls();
 

@@ -206,10 +206,11 @@ fn slug(class: &str) -> String {
 /// The pregenerated set: one detective per class, the same every time (`build` makes it).
 pub static PREGENERATED_INFO: crate::KindInfo = crate::KindInfo::new(
     "detective",
-    "detectives by the rules' character creation; `build` and --pregenerated make one per class, the same every time",
+    "detectives by the rules' character creation, or the showcase set: one of each class, the same every time",
     "pregenerated",
     FORMATS,
 )
+.titled("Detectives")
 .papers(crate::HOME_PAPERS);
 
 /// A batch of detectives rolled from a seed. The sheet lays out A4 and Letter.
@@ -219,6 +220,7 @@ pub static BATCH_INFO: crate::KindInfo = crate::KindInfo::new(
     "detectives",
     FORMATS,
 )
+.titled("Detectives")
 .papers(crate::HOME_PAPERS)
 .rolls();
 

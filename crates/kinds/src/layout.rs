@@ -121,6 +121,7 @@ pub fn discover(templates: &Templates) -> Result<Vec<LayoutKind>> {
         // so they are checked on any content.
         let info = crate::KindInfo {
             name: spec.name.clone().into(),
+            title: spec.title.clone().into(),
             about: spec.about.clone().into(),
             folder: spec.name.clone().into(),
             formats: spec.formats.clone().into(),

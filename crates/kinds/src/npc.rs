@@ -243,10 +243,11 @@ impl NpcKind {
 /// The stock NPCs with their HP rolled once from a fixed seed (`build` makes them).
 pub static STOCK_INFO: crate::KindInfo = crate::KindInfo::new(
     "npc",
-    "NPC cards: random witnesses and suspects, or the stock NPCs; `build` and --pregenerated make the stock NPCs as the SRD prints them",
+    "NPC cards: random witnesses and suspects, or the stock NPCs as the SRD prints them",
     "stock-npcs",
     crate::PDF_MD_JSON,
 )
+.titled("NPC cards")
 .papers(crate::HOME_PAPERS);
 
 /// NPCs from a seed: random witnesses and suspects, or the stock NPCs' HP. The card sheet lays out A4
@@ -257,6 +258,7 @@ pub static RANDOM_INFO: crate::KindInfo = crate::KindInfo::new(
     "npcs",
     crate::PDF_MD_JSON,
 )
+.titled("NPC cards")
 .papers(crate::HOME_PAPERS)
 .rolls();
 

@@ -127,6 +127,7 @@ pub static INFO: crate::KindInfo = crate::KindInfo::new(
     "sheet",
     &[Format::Pdf],
 )
+.titled("Blank sheets")
 .papers(crate::HOME_PAPERS);
 
 impl Kind for SheetKind {

@@ -42,6 +42,10 @@ pub struct Report {
     pub folder: PathBuf,
     /// Every file of the batch in the folder (the combined files too), as the manifest lists them.
     pub files: usize,
+    /// The documents' PDFs in print order (each document's, or each of its parts', in item order; no
+    /// fillable copy, no merged file), each with the title it is known by: what one print file of the
+    /// run merges. Empty when the run had nothing to do (its files were all up to date).
+    pub print: Vec<(PathBuf, String)>,
 }
 
 impl Report {
@@ -247,6 +251,7 @@ fn run_locked(
             kept: files,
             folder: dir,
             files,
+            print: Vec::new(),
         };
         if !opts.quiet {
             sink.event(Event::Progress {
@@ -315,6 +320,7 @@ fn run_locked(
             h
         })
         .collect();
+    let mut print: Vec<(PathBuf, String)> = Vec::new();
     let mut pending: BTreeMap<usize, Done> = BTreeMap::new();
     let mut next_in_order = 0usize;
 
@@ -395,6 +401,7 @@ fn run_locked(
                         });
                     }
                 }
+                print.extend(d.print.into_iter().map(|(rel, t)| (dir.join(rel), t)));
                 next_in_order += 1;
             }
         }
@@ -492,6 +499,7 @@ fn run_locked(
         kept,
         folder: dir,
         files,
+        print,
     };
     if !opts.quiet {
         sink.event(Event::Wrote(report.wrote(kind.name())));
@@ -536,6 +544,8 @@ struct Done {
     row: Option<String>,
     bookmark: String,
     merge_parts: Vec<Option<(String, String)>>,
+    /// The document's PDFs and their titles, in order ([`Report::print`]).
+    print: Vec<(String, String)>,
 }
 
 /// A sink that only hashes what is written to it.
@@ -627,6 +637,24 @@ fn one(
             .map(|(_, rel, sha)| (rel.clone(), sha.clone()))
     };
     let merge_parts = collect.merges.iter().map(|m| part_file(&m.part)).collect();
+    let print = if formats.contains(&Format::Pdf) {
+        let whole = if doc.bookmark.is_empty() {
+            doc.title.clone()
+        } else {
+            doc.bookmark.clone()
+        };
+        file_names(&doc, Format::Pdf)
+            .into_iter()
+            .zip(
+                doc.parts
+                    .iter()
+                    .map(|p| p.title.clone())
+                    .chain(std::iter::repeat(whole)),
+            )
+            .collect()
+    } else {
+        Vec::new()
+    };
     let row = match &collect.index {
         Some(index) => {
             let mut data = match doc.summary.clone() {
@@ -659,6 +687,7 @@ fn one(
         row,
         bookmark: doc.bookmark,
         merge_parts,
+        print,
     })
 }
 

@@ -168,36 +168,12 @@ pub(super) fn success_target_warnings(
         .collect()
 }
 
-/// Suggest the closest existing table id.
+/// Suggest the closest existing table id ([`crate::near`]).
 fn suggest(lib: &Library, id: &str) -> String {
-    let best = lib
-        .tables
-        .iter()
-        .map(|t| (distance(id, &t.id.value), &t.id.value))
-        .min()
-        .filter(|(d, _)| *d <= id.len() / 2 + 2);
-    match best {
-        Some((_, near)) => format!("did you mean `{near}`? (`blockprint tables` lists every id)"),
+    match crate::near::did_you_mean(id, lib.tables.iter().map(|t| t.id.value.as_str())) {
+        Some(hint) => format!("{hint} (`blockprint tables` lists every id)"),
         None => "check the id; `blockprint tables` lists every table id".to_owned(),
     }
-}
-
-/// Edit distance between two ids.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur.push(
-                (prev[j] + usize::from(ca != *cb))
-                    .min(prev[j + 1] + 1)
-                    .min(cur[j] + 1),
-            );
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 type Edges<'a> = BTreeMap<&'a str, Vec<(&'a str, &'a Located<String>, usize)>>;
@@ -243,18 +219,5 @@ fn cycles(lib: &Library, edges: &Edges, out: &mut Vec<Diagnostic>) {
         if !marks.contains_key(node) {
             visit(node, edges, &mut marks, &mut Vec::new(), lib, out);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn edit_distance() {
-        assert_eq!(
-            super::distance("bbb.homicide.distrct", "bbb.homicide.district"),
-            1
-        );
-        assert_eq!(super::distance("", "abc"), 3);
-        assert_eq!(super::distance("abc", "abc"), 0);
     }
 }

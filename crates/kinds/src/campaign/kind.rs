@@ -61,6 +61,7 @@ pub static CASES_INFO: crate::KindInfo = crate::KindInfo::new(
     "cases",
     crate::PDF_MD_JSON,
 )
+.titled("Campaign case packets")
 .papers(crate::HOME_PAPERS);
 
 impl Kind for CampaignCases {
@@ -478,6 +479,7 @@ pub static STATUS_INFO: crate::KindInfo = crate::KindInfo::new(
     "status",
     crate::PDF_MD_JSON,
 )
+.titled("Campaign status sheets")
 .papers(crate::HOME_PAPERS);
 
 impl Kind for StatusKind {
@@ -615,6 +617,7 @@ pub static PLAN_INFO: crate::KindInfo = crate::KindInfo::new(
     "plan",
     crate::PDF_MD_JSON,
 )
+.titled("Campaign plan")
 .papers(crate::HOME_PAPERS);
 
 impl Kind for PlanKind {

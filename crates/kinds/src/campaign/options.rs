@@ -27,7 +27,8 @@ pub struct NewOptions {
         conflicts_with = "roll"
     )]
     pub detectives: Option<String>,
-    /// Roll N detectives with the detective generator instead (their sheets go to DIR/detectives/).
+    /// Rolled detectives: roll N with the detective generator instead of naming them (their sheets go
+    /// to DIR/detectives/).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=super::MAX_SQUAD as i64))]
     pub roll: Option<u32>,
     /// Paper size of the packets, sheets and status.

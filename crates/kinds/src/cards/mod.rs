@@ -486,6 +486,7 @@ pub static DECK_INFO: crate::KindInfo = crate::KindInfo::new(
     "cards/decks",
     crate::PDF_MD_JSON,
 )
+.titled("Obstacle decks")
 .papers(crate::HOME_PAPERS)
 .requires_always();
 
@@ -577,6 +578,7 @@ pub static CARDS_INFO: crate::KindInfo = crate::KindInfo::new(
     "cards/bbb",
     crate::PDF_MD_JSON,
 )
+.titled("Reference and approach cards")
 .papers(crate::HOME_PAPERS);
 
 impl Kind for CardsKind {

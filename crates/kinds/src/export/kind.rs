@@ -41,6 +41,7 @@ pub static FOUNDRY_INFO: crate::KindInfo = crate::KindInfo::new(
     "export/foundry-v13",
     &[Format::Json],
 )
+.titled("Foundry VTT v13 tables and decks")
 .requires_always();
 pub static FOUNDRY: ExportKind = ExportKind {
     info: &FOUNDRY_INFO,
@@ -56,6 +57,7 @@ pub static FOUNDRY_V12_INFO: crate::KindInfo = crate::KindInfo::new(
     "export/foundry-v12",
     &[Format::Json],
 )
+.titled("Foundry VTT v12 tables and decks")
 .requires_always();
 pub static FOUNDRY_V12: ExportKind = ExportKind {
     info: &FOUNDRY_V12_INFO,
@@ -71,6 +73,7 @@ pub static ROLL20_INFO: crate::KindInfo = crate::KindInfo::new(
     "export/roll20",
     &[Format::Txt],
 )
+.titled("Roll20 tables")
 .requires_always();
 pub static ROLL20: ExportKind = ExportKind {
     info: &ROLL20_INFO,
@@ -86,6 +89,7 @@ pub static CSV_INFO: crate::KindInfo = crate::KindInfo::new(
     "export/csv",
     &[Format::Csv],
 )
+.titled("Spreadsheet tables (CSV)")
 .requires_always();
 pub static CSV: ExportKind = ExportKind {
     info: &CSV_INFO,
@@ -465,16 +469,13 @@ fn selection(
                 )));
             }
         } else {
-            let near = lib
+            let ids = lib
                 .tables
                 .iter()
-                .map(|t| &t.id.value)
-                .chain(lib.decks.iter().map(|d| &d.id.value))
-                .find(|t| t.ends_with(id.as_str()) || t.contains(id.as_str()));
-            let hint = match near {
-                Some(n) => {
-                    format!("did you mean `{n}`? (`blockprint tables` lists every table id)")
-                }
+                .map(|t| t.id.value.as_str())
+                .chain(lib.decks.iter().map(|d| d.id.value.as_str()));
+            let hint = match blockprint_content::near::did_you_mean(id, ids) {
+                Some(hint) => format!("{hint} (`blockprint tables` lists every table id)"),
                 None => "`blockprint tables` lists every table id".into(),
             };
             return Err(Error::Usage(format!(

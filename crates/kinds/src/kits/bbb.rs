@@ -149,6 +149,7 @@ pub static INFO: crate::KindInfo = crate::KindInfo::new(
     "kits/bbb",
     crate::PDF_MD_JSON,
 )
+.titled("Block by Block chase kit")
 .papers(crate::HOME_PAPERS);
 
 impl Kind for BbbKit {

@@ -708,6 +708,7 @@ pub static INFO: crate::KindInfo = crate::KindInfo::new(
     "kits/coc",
     crate::PDF_MD_JSON,
 )
+.titled("Call of Cthulhu-style chase kit")
 .papers(crate::HOME_PAPERS)
 .rolls();
 

@@ -137,6 +137,7 @@ pub static INFO: crate::KindInfo = crate::KindInfo::new(
     "kits/rbf",
     crate::PDF_MD_JSON,
 )
+.titled("Ready/Bolt/Flow chase kit")
 .papers(crate::HOME_PAPERS);
 
 impl Kind for RbfKit {

@@ -232,6 +232,7 @@ pub static INFO: crate::KindInfo = crate::KindInfo::new(
     "kits/storypath",
     crate::PDF_MD_JSON,
 )
+.titled("Storypath chase kit")
 .papers(crate::HOME_PAPERS);
 
 impl Kind for StorypathKit {

@@ -282,6 +282,7 @@ pub static INFO: crate::KindInfo = crate::KindInfo::new(
     "kits/urban-world",
     crate::PDF_MD_JSON,
 )
+.titled("Urban World chase kit")
 .papers(crate::HOME_PAPERS);
 
 impl Kind for UrbanWorldKit {

@@ -30,7 +30,8 @@ pub static INFO: crate::KindInfo = crate::KindInfo::new(
     "the System Reference Document: typeset booklet, one Markdown file, an mdBook folder",
     "srd",
     crate::PDF_MD_JSON,
-);
+)
+.titled("Rules reference (SRD)");
 
 impl Kind for SrdKind {
     fn info(&self) -> &crate::KindInfo {
