@@ -89,15 +89,17 @@ saved() {
   c0=$(cpu)
   start=$EPOCHREALTIME
   printf '\n%s' "${2:-}" >>"$1"
-  for _ in $(seq 1 600); do
-    grep -q '^data: ' "$WORK/change.txt" && break
+  # The studio first says it is updating, then sends the change with the new preview.
+  for _ in $(seq 1 6000); do
+    grep '^data: ' "$WORK/change.txt" | grep -q '"updating":false' && break
     sleep 0.01
   done
   end=$EPOCHREALTIME
   kill "$reader" 2>/dev/null || true
-  ev=$(grep -m1 '^data: ' "$WORK/change.txt" | sed 's/^data: //')
+  ev=$(grep '^data: ' "$WORK/change.txt" | grep -m1 '"updating":false' | sed 's/^data: //')
   say "$ev"
   printf '%s' "$ev" | jq -r .millis >"$WORK/last-millis"
+  printf '%s' "$(( $(cpu) - c0 ))" >"$WORK/last-cpu"
   awk -v a="$start" -v b="$end" -v m="$(printf '%s' "$ev" | jq -r .millis)" -v c="$(( $(cpu) - c0 ))" \
     'BEGIN { printf "%.2f s (studio: %d ms, CPU %d ms)", b - a, m, c }'
 }
@@ -113,11 +115,18 @@ cpu() {
 verdict() {
   local ms
   ms=$(cat "$WORK/last-millis" 2>/dev/null || echo 999999)
+  local cpu
+  cpu=$(cat "$WORK/last-cpu" 2>/dev/null || echo 999999)
   if [ "$ms" -le "$1" ]; then
     echo "met (target ${1} ms)"
   else
     echo x >>"$WORK/missed"
-    echo "OVER (target ${1} ms)"
+    # On a shared machine the wall time waits for a core; the CPU time is what the save cost.
+    if [ "$cpu" -le "$1" ]; then
+      echo "OVER (target ${1} ms; its CPU, ${cpu} ms, is within it: a loaded machine?)"
+    else
+      echo "OVER (target ${1} ms)"
+    fi
   fi
 }
 printf '%-34s %12s\n' "save a table, case preview again" "$(saved "$WORK/content/bbb/01-homicide.toml")"

@@ -307,7 +307,12 @@ fn the_pregenerated_detectives_show_their_class() {
         .unwrap()
         .0
     };
-    let key = [("Fighter", "STR"), ("Rogue", "CHA"), ("Scholar", "INT"), ("Hotshot", "DEX")];
+    let key = [
+        ("Fighter", "STR"),
+        ("Rogue", "CHA"),
+        ("Scholar", "INT"),
+        ("Hotshot", "DEX"),
+    ];
     let classes = roller::classes(&lib).unwrap();
     assert_eq!(roller::SHOWCASE_SEEDS.len(), classes.entries.len());
     for (i, entry) in classes.entries.iter().enumerate() {
@@ -320,9 +325,21 @@ fn the_pregenerated_detectives_show_their_class() {
         let score = |abbr: &str| d.attributes.iter().find(|a| a.abbr == abbr).unwrap().score;
         let best = d.attributes.iter().map(|a| a.score).max().unwrap();
         let at_best = d.attributes.iter().filter(|a| a.score == best).count();
-        assert_eq!((score(attr), at_best), (best, 1), "{class}: {:?}", d.attributes);
-        assert_eq!(d.forced, None, "{class}: its key score was raised, not rolled");
-        assert!(d.hp.max >= median, "{class}: HP {} under the median {median}", d.hp.max);
+        assert_eq!(
+            (score(attr), at_best),
+            (best, 1),
+            "{class}: {:?}",
+            d.attributes
+        );
+        assert_eq!(
+            d.forced, None,
+            "{class}: its key score was raised, not rolled"
+        );
+        assert!(
+            d.hp.max >= median,
+            "{class}: HP {} under the median {median}",
+            d.hp.max
+        );
     }
 }
 

@@ -727,6 +727,53 @@ fn an_option_a_kind_does_not_take_is_refused_naming_its_options() {
     }
 }
 
+/// `--paper` where nothing is laid out on paper is refused, naming why: every kind of the registry
+/// that makes no PDF, and a kind that does when `--format` asks for no PDF. Nothing is written.
+#[test]
+fn a_paper_where_nothing_is_laid_out_is_refused() {
+    let registry = Registry::new(&blockprint::render::Templates::builtin()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut refused = 0;
+    for k in registry.kinds() {
+        let info = k.info();
+        let o = if info.formats.contains(&blockprint::render::Format::Pdf) {
+            let other = info
+                .formats
+                .iter()
+                .find(|f| **f != blockprint::render::Format::Pdf);
+            let Some(other) = other else { continue };
+            let other = serde_json::to_value(other).unwrap();
+            blockprint(&[
+                "make",
+                &info.name,
+                "--format",
+                other.as_str().unwrap(),
+                "--paper",
+                "letter",
+                "--out",
+                s(&out),
+            ])
+        } else {
+            blockprint(&["make", &info.name, "--paper", "letter", "--out", s(&out)])
+        };
+        assert_eq!(o.status.code(), Some(2), "{}", info.name);
+        let said = crate::support::stderr(&o);
+        let why = if info.formats.contains(&blockprint::render::Format::Pdf) {
+            "error: --format asks for no PDF, so --paper has nothing to lay out\n".to_owned()
+        } else {
+            format!(
+                "error: `{}` makes no PDF, so --paper has nothing to lay out\n",
+                info.name
+            )
+        };
+        assert!(said.starts_with(&why), "{}: {said}", info.name);
+        assert!(!out.exists(), "{}", info.name);
+        refused += 1;
+    }
+    assert!(refused >= 15, "{refused}");
+}
+
 /// `make --list --json`: every kind of the registry, in its order, with what `make --list` says of it.
 #[test]
 fn make_list_json_is_the_registry() {

@@ -494,7 +494,10 @@ fn a_rolled_persons_occupation_reads_as_words_of_their_gender() {
             "NPC {k} reads both forms: {occ}"
         );
         if let Some(m) = &n.mastery {
-            assert_eq!(m, &occ, "NPC {k}: the mastery is the occupation as the card prints it");
+            assert_eq!(
+                m, &occ,
+                "NPC {k}: the mastery is the occupation as the card prints it"
+            );
         }
         let e = seen.entry(occ.clone()).or_default();
         if woman(&n.rolls) {
@@ -517,7 +520,10 @@ fn a_rolled_persons_occupation_reads_as_words_of_their_gender() {
         assert!(m + w > 5, "{word} came up {} times", m + w);
         assert_eq!(if man { w } else { m }, 0, "{word}: ({m} men, {w} women)");
     }
-    assert_eq!(seen.get("Museum or gallery curator").map(|c| c.0 + c.1 > 5), Some(true));
+    assert_eq!(
+        seen.get("Museum or gallery curator").map(|c| c.0 + c.1 > 5),
+        Some(true)
+    );
 
     // Victims too: the case file and the handout print the victim's occupation.
     use blockprint::roll::case::{CaseRequest, roll_case};
@@ -533,7 +539,11 @@ fn a_rolled_persons_occupation_reads_as_words_of_their_gender() {
         )
         .unwrap();
         let v = &c.victim.victim;
-        assert!(!shorthand(&v.occupation.text), "case {number}: {}", v.occupation.text);
+        assert!(
+            !shorthand(&v.occupation.text),
+            "case {number}: {}",
+            v.occupation.text
+        );
         if ["Waitress", "Wealthy heiress", "Jane Doe"].contains(&v.occupation.text.as_str()) {
             assert_eq!(v.gender.text, "Female", "case {number}");
         }
@@ -547,11 +557,23 @@ fn a_rolled_persons_occupation_reads_as_words_of_their_gender() {
     let dir = tempfile::tempdir().unwrap();
     let files = npc(
         dir.path(),
-        &["--seed", "7", "--first-number", &k, "--count", "1", "--format", "pdf"],
+        &[
+            "--seed",
+            "7",
+            "--first-number",
+            &k,
+            "--count",
+            "1",
+            "--format",
+            "pdf",
+        ],
     );
     let (name, pdf) = files.iter().find(|(n, _)| n.ends_with(".pdf")).unwrap();
     let text = pdf_text(pdf);
-    assert!(text.contains("Waitress") && !text.contains("waiter"), "{name}: {text}");
+    assert!(
+        text.contains("Waitress") && !text.contains("waiter"),
+        "{name}: {text}"
+    );
 }
 
 #[test]

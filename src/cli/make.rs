@@ -277,6 +277,25 @@ fn make(kinds: &[String], options: Option<Value>, m: &ArgMatches) -> Result<()> 
         };
         jobs.push((name.as_str(), options));
     }
+    // A paper given where nothing is laid out on paper (`export-csv --paper letter`, `case --format md
+    // --paper letter`) would be ignored: refused instead.
+    if m.value_source("paper") == Some(clap::parser::ValueSource::CommandLine) {
+        let mut pdf = false;
+        for (name, _) in &jobs {
+            pdf |= project.def(name)?.info().formats.contains(&Format::Pdf);
+        }
+        let pdf_asked = args.format.is_empty() || args.format.contains(&Format::Pdf);
+        if !pdf || !pdf_asked {
+            let what = match (kinds, pdf) {
+                ([one], false) => format!("`{one}` makes no PDF"),
+                (_, false) => "none of these kinds makes a PDF".to_owned(),
+                _ => "--format asks for no PDF".to_owned(),
+            };
+            return Err(Error::Usage(format!(
+                "{what}, so --paper has nothing to lay out\n  = help: leave --paper out"
+            )));
+        }
+    }
     // A batch's options given where nothing rolls (`detective --pregenerated --seed 3`, `kit
     // urban-world --count 2`) would be ignored: refused instead.
     let given: Vec<String> = ["seed", "first_number", "count"]

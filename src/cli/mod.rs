@@ -427,15 +427,20 @@ pub fn run_matches(m: &clap::ArgMatches) -> ExitCode {
             None => fail(&crate::error::Error::Bug(format!("`{name}` is no command"))),
         });
     }
-    odds::remember_order(m);
+    let order = odds::order_of(m);
     match Cli::from_arg_matches(m) {
-        Ok(cli) => run(cli),
+        Ok(cli) => run_in_order(cli, order),
         Err(e) => e.exit(),
     }
 }
 
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
+    run_in_order(cli, Vec::new())
+}
+
+/// Run a parsed command line whose `odds` questions were asked in `order` ([`odds::order_of`]).
+fn run_in_order(cli: Cli, order: Vec<(odds::Asked, String)>) -> ExitCode {
     term::init(cli.color);
     let command = cli.command;
     if cli.check_pages
@@ -446,7 +451,7 @@ pub fn run(cli: Cli) -> ExitCode {
              give it to make, build, campaign or serve"
         )));
     }
-    with_page_check(cli.check_pages, move || run_command(command))
+    with_page_check(cli.check_pages, move || run_command(command, order))
 }
 
 /// The name of `command` when it typesets no page, so that `--check-pages` would check nothing.
@@ -497,7 +502,7 @@ fn with_page_check(check_pages: bool, f: impl FnOnce() -> ExitCode) -> ExitCode 
     }
 }
 
-fn run_command(command: Command) -> ExitCode {
+fn run_command(command: Command, order: Vec<(odds::Asked, String)>) -> ExitCode {
     let status = match command {
         Command::Check {
             content,
@@ -526,6 +531,7 @@ fn run_command(command: Command) -> ExitCode {
                 compare,
                 vs,
                 ties,
+                order,
             },
         ),
         Command::Roll {

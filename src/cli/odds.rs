@@ -36,6 +36,8 @@ pub(super) struct Options {
     pub compare: Vec<String>,
     pub vs: Option<String>,
     pub ties: Ties,
+    /// The questions in the order they were asked ([`order_of`]); empty when not known.
+    pub order: Vec<(Asked, String)>,
 }
 
 #[derive(Serialize)]
@@ -148,20 +150,18 @@ fn report_dist_error(src: &str, e: &DistError) {
 
 /// Which question option a value came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Asked {
+pub(super) enum Asked {
     AtLeast,
     AtMost,
     Compare,
 }
 
-/// The question options in the order they stood on the command line, read from clap's indices by
-/// [`remember_order`] before the matches become [`Options`] (whose lists lose the order between them).
-static ORDER: std::sync::OnceLock<Vec<(Asked, String)>> = std::sync::OnceLock::new();
-
-/// Note the order of `odds`' `--at-least`, `--at-most` and `--compare` values, if `m` runs `odds`.
-pub(super) fn remember_order(m: &clap::ArgMatches) {
+/// The question options of `odds` in the order they stood on the command line (`--at-least`,
+/// `--at-most` and `--compare` values), read from clap's indices before the matches become
+/// [`Options`], whose lists lose the order between them; empty when `m` does not run `odds`.
+pub(super) fn order_of(m: &clap::ArgMatches) -> Vec<(Asked, String)> {
     let Some(("odds", sub)) = m.subcommand() else {
-        return;
+        return Vec::new();
     };
     let mut asked: Vec<(usize, Asked, String)> = Vec::new();
     for (id, kind) in [
@@ -174,11 +174,11 @@ pub(super) fn remember_order(m: &clap::ArgMatches) {
         }
     }
     asked.sort_by_key(|(i, _, _)| *i);
-    let _ = ORDER.set(asked.into_iter().map(|(_, k, v)| (k, v)).collect());
+    asked.into_iter().map(|(_, k, v)| (k, v)).collect()
 }
 
-/// The questions in the order asked: as [`remember_order`] saw them when it saw these very values,
-/// otherwise every `--at-least`, then every `--at-most`, then every `--compare`.
+/// The questions in the order asked: `opts.order` when it holds these very values, otherwise every
+/// `--at-least`, then every `--at-most`, then every `--compare`.
 fn asked_in_order(opts: &Options) -> Vec<(Asked, String)> {
     let grouped: Vec<(Asked, String)> = opts
         .at_least
@@ -187,19 +187,14 @@ fn asked_in_order(opts: &Options) -> Vec<(Asked, String)> {
         .chain(opts.at_most.iter().map(|v| (Asked::AtMost, v.clone())))
         .chain(opts.compare.iter().map(|v| (Asked::Compare, v.clone())))
         .collect();
-    match ORDER.get() {
-        Some(seen)
-            if {
-                let mut a = seen.clone();
-                let mut b = grouped.clone();
-                a.sort();
-                b.sort();
-                a == b
-            } =>
-        {
-            seen.clone()
-        }
-        _ => grouped,
+    let mut seen = opts.order.clone();
+    let mut want = grouped.clone();
+    seen.sort();
+    want.sort();
+    if seen == want {
+        opts.order.clone()
+    } else {
+        grouped
     }
 }
 

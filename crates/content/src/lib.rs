@@ -25,8 +25,9 @@ pub use load::{
     load, load_files,
 };
 pub use model::{
-    Book, Chapter, ClaimColumn, ClaimRow, ClaimedOdds, Deck, Entry, EntryValue, Forms, Kit, Located,
-    Lookup, Npc, OwnTables, RANKS, Row, Ruling, SUITS, SuitMeanings, Table, Unit, ValueKind,
+    Book, Chapter, ClaimColumn, ClaimRow, ClaimedOdds, Deck, Entry, EntryValue, Forms, Kit,
+    Located, Lookup, Npc, OwnTables, RANKS, Row, Ruling, SUITS, SuitMeanings, Table, Unit,
+    ValueKind,
 };
 pub use model::{Challenge, Feature, Side, Space, Start, Track};
 pub use model::{Chart, ChartRow};

@@ -27,7 +27,10 @@ fn forms(lib: &Library, table: &Table, out: &mut Vec<Diagnostic>) {
             .iter()
             .any(|w| w.contains(['{', '}']))
         {
-            Some("forms are printed as written and cannot hold inline rolls or references".to_owned())
+            Some(
+                "forms are printed as written and cannot hold inline rolls or references"
+                    .to_owned(),
+            )
         } else {
             row.tags
                 .iter()
