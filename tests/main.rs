@@ -22,6 +22,7 @@ mod contract;
 mod detective;
 mod dice;
 mod export;
+mod font_path;
 mod fonts;
 mod form_scripts;
 mod frequencies;

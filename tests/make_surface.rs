@@ -704,7 +704,7 @@ fn an_option_a_kind_does_not_take_is_refused_naming_its_options() {
         crate::support::stderr(&o),
         "error: the sheet kind takes no --year (case and build take it)\n  \
          = note: the options of `blockprint sheet` are --content, --templates, --out, --paper, --jobs, \
-         --quiet, --force, --format\n  = help: `blockprint sheet --help` says what each does\n"
+         --quiet, --force, --font-path, --format\n  = help: `blockprint sheet --help` says what each does\n"
     );
     assert!(!out.exists());
     // A batch's options where the options given make nothing roll.

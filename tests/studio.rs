@@ -1940,7 +1940,7 @@ fn new_form_fields(html: &str) -> Vec<(String, String, String, Vec<String>)> {
 }
 
 /// `campaign new`'s arguments and options as its `--help` lists them, (label, help, default, possible
-/// values), but the ones the studio settles itself (content, templates, output, colour, page check).
+/// values), but the ones the studio settles itself (content, templates, fonts, output, colour, page check).
 fn new_help_fields() -> Vec<(String, String, String, Vec<String>)> {
     let help = stdout(&blockprint(&["campaign", "new", "--help"]));
     let mut out = Vec::new();
@@ -1959,6 +1959,7 @@ fn new_help_fields() -> Vec<(String, String, String, Vec<String>)> {
         if [
             "--content",
             "--templates",
+            "--font-path",
             "--quiet",
             "--check-pages",
             "--color",

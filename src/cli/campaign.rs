@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use super::ContentArg;
+use super::{ContentArg, FontArgs};
 use crate::app::campaign::{self as session, Folder, NewOptions, Relation, Step};
 use crate::error::Result;
 use crate::render::Format;
@@ -82,6 +82,8 @@ pub struct Common {
     pub dir: PathBuf,
     #[command(flatten)]
     pub content: ContentArg,
+    #[command(flatten)]
+    pub fonts: FontArgs,
     /// Print no "wrote …" lines.
     #[arg(long, short)]
     pub quiet: bool,
@@ -97,7 +99,7 @@ pub(super) fn run(cmd: CampaignCommand) -> Result<()> {
     let sink = &super::term::Terminal::default();
     let said = match cmd {
         CampaignCommand::New(a) => {
-            let project = open(&a.content)?;
+            let project = open(&a.content, &a.fonts)?;
             session::new(&project, &a.options, a.quiet, sink)?
         }
         CampaignCommand::Week(c) => step(&c, Step::Week, sink)?,
@@ -126,9 +128,14 @@ pub(super) fn run(cmd: CampaignCommand) -> Result<()> {
             },
             sink,
         )?,
-        CampaignCommand::Undo(c) => session::undo(&open(&c.content)?, &folder(&c), sink)?,
+        CampaignCommand::Undo(c) => session::undo(&open(&c.content, &c.fonts)?, &folder(&c), sink)?,
         CampaignCommand::Status { common, format } => {
-            session::status(&open(&common.content)?, &folder(&common), &format, sink)?;
+            session::status(
+                &open(&common.content, &common.fonts)?,
+                &folder(&common),
+                &format,
+                sink,
+            )?;
             Vec::new()
         }
         CampaignCommand::Plan {
@@ -136,14 +143,14 @@ pub(super) fn run(cmd: CampaignCommand) -> Result<()> {
             weeks,
             format,
         } => session::plan(
-            &open(&common.content)?,
+            &open(&common.content, &common.fonts)?,
             &folder(&common),
             weeks,
             &format,
             sink,
         )?,
         CampaignCommand::Packets(c) => {
-            session::packets(&open(&c.content)?, &folder(&c), sink)?;
+            session::packets(&open(&c.content, &c.fonts)?, &folder(&c), sink)?;
             Vec::new()
         }
     };
@@ -154,7 +161,7 @@ pub(super) fn run(cmd: CampaignCommand) -> Result<()> {
 }
 
 fn step(c: &Common, s: Step, sink: &super::term::Terminal) -> Result<Vec<String>> {
-    session::step(&open(&c.content)?, &folder(c), s, sink)
+    session::step(&open(&c.content, &c.fonts)?, &folder(c), s, sink)
 }
 
 /// The campaign folder of a command and how it runs.
@@ -166,9 +173,14 @@ fn folder(c: &Common) -> Folder {
     }
 }
 
-/// The project of the content and templates (the campaign reads what the case and detective kinds need).
-fn open(content: &ContentArg) -> Result<crate::project::Project> {
-    crate::project::Project::open(content.content.as_deref(), content.templates.as_deref())
+/// The project of the content, templates and fonts (the campaign reads what the case and detective kinds
+/// need).
+fn open(content: &ContentArg, fonts: &FontArgs) -> Result<crate::project::Project> {
+    let fonts = fonts.load()?;
+    Ok(
+        crate::project::Project::open(content.content.as_deref(), content.templates.as_deref())?
+            .with_fonts(fonts),
+    )
 }
 
 /// What `campaign new` takes: its options (defined with the campaign, so the studio's form reads the same
@@ -179,6 +191,8 @@ pub struct NewArgs {
     pub options: NewOptions,
     #[command(flatten)]
     pub content: ContentArg,
+    #[command(flatten)]
+    pub fonts: FontArgs,
     /// Print no "wrote …" lines.
     #[arg(long, short)]
     pub quiet: bool,

@@ -10,7 +10,7 @@ use clap::builder::TypedValueParser;
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 use serde_json::Value;
 
-use super::{BatchArgs, ContentArg, OutputArgs};
+use super::{BatchArgs, ContentArg, FontArgs, OutputArgs};
 use crate::error::{Error, Result};
 use crate::generators::{KindDef, Registry};
 use crate::project::{Batch, Output, Project};
@@ -27,6 +27,8 @@ pub struct MakeArgs {
     pub content: ContentArg,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub fonts: FontArgs,
     /// Which kinds of file to write, comma-separated (default: every format the kind makes).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub format: Vec<Format>,
@@ -63,10 +65,12 @@ impl MakeArgs {
     }
 
     fn project(&self) -> Result<Project> {
-        Project::open(
+        let fonts = self.fonts.load()?;
+        Ok(Project::open(
             self.content.content.as_deref(),
             self.content.templates.as_deref(),
-        )
+        )?
+        .with_fonts(fonts))
     }
 }
 
@@ -427,9 +431,12 @@ pub(super) fn build(
     batch: &BatchArgs,
     case: &crate::generators::case::Options,
     output: &OutputArgs,
+    fonts: &FontArgs,
     count: u32,
 ) -> Result<()> {
-    let project = Project::open(content.content.as_deref(), content.templates.as_deref())?;
+    let fonts = fonts.load()?;
+    let project =
+        Project::open(content.content.as_deref(), content.templates.as_deref())?.with_fonts(fonts);
     let batch = Batch {
         seed: batch.seed,
         first_number: batch.first_number,

@@ -210,6 +210,8 @@ pub enum Command {
         case: crate::generators::case::Options,
         #[command(flatten)]
         output: OutputArgs,
+        #[command(flatten)]
+        fonts: FontArgs,
         /// How many sample cases (and items of every other rolled kind).
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=10_000))]
         count: u32,
@@ -330,6 +332,25 @@ pub struct ContentArg {
     /// (`<kind>/kind.toml`, `<kind>/<kind>.typ`, `<kind>/<kind>.md.j2`).
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
+}
+
+/// The option of every command that typesets or draws: fonts of the user's own, for the characters the
+/// built-in fonts lack.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct FontArgs {
+    /// Also set text in the fonts of this folder (.ttf, .otf, .ttc and .otc files, subfolders too), after
+    /// the built-in fonts: for characters they lack, such as Chinese, Japanese or Korean. Give it again
+    /// for more folders.
+    #[arg(long = "font-path", value_name = "DIR")]
+    pub font_path: Vec<PathBuf>,
+}
+
+impl FontArgs {
+    /// The fonts to typeset with: the built-in ones and those of the folders given (each refused when it
+    /// is not there or holds no font).
+    pub fn load(&self) -> crate::error::Result<std::sync::Arc<crate::render::fonts::Fonts>> {
+        crate::render::fonts::Fonts::load(&self.font_path).map(std::sync::Arc::new)
+    }
 }
 
 /// Options of every command that rolls a batch (a case batch's year is the case kind's own option).
@@ -562,8 +583,9 @@ fn run_command(command: Command, order: Vec<(odds::Asked, String)>) -> ExitCode 
             batch,
             case,
             output,
+            fonts,
             count,
-        } => return done(make::build(&content, &batch, &case, &output, count)),
+        } => return done(make::build(&content, &batch, &case, &output, &fonts, count)),
         Command::Draw {
             id,
             seed,

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use super::ContentArg;
+use super::{ContentArg, FontArgs};
 
 /// Open the studio: a page in your browser to make, preview and download every document kind, roll on
 /// the tables, work out the odds of any dice and run a campaign's weeks. It listens on this machine only (127.0.0.1) unless
@@ -12,6 +12,8 @@ use super::ContentArg;
 pub struct ServeArgs {
     #[command(flatten)]
     pub content: ContentArg,
+    #[command(flatten)]
+    pub fonts: FontArgs,
     /// Output folder; each make writes into a folder of its own below it (`1-case`, `2-srd` …).
     #[arg(long, value_name = "DIR", default_value = "out")]
     pub out: PathBuf,
@@ -42,6 +44,7 @@ pub(super) fn run(args: ServeArgs) -> crate::error::Result<()> {
     crate::studio::serve(crate::studio::Options {
         content: args.content.content,
         templates: args.content.templates,
+        fonts: args.fonts.load()?,
         out: args.out,
         host: args.host,
         port: args.port,

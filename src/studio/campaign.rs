@@ -23,11 +23,12 @@ use super::{App, refuse};
 use crate::app::campaign::{self as session, Folder, Look, NewOptions, Step};
 use crate::app::{Event, Sink};
 
-/// Options of `campaign new` the form does not offer: the content and templates are the studio's own,
-/// and the page always shows what was written.
-const NOT_OFFERED: [&str; 6] = [
+/// Options of `campaign new` the form does not offer: the content, templates and fonts are the studio's
+/// own, and the page always shows what was written.
+const NOT_OFFERED: [&str; 7] = [
     "content",
     "templates",
+    "font_path",
     "quiet",
     "check_pages",
     "color",

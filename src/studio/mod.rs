@@ -45,6 +45,10 @@ pub const MAX_BODY: usize = 64 * 1024;
 pub struct Options {
     pub content: Option<PathBuf>,
     pub templates: Option<PathBuf>,
+    /// The fonts every make sets text in (`serve --font-path DIR`): the built-in ones and the folders'.
+    /// The page offers no font folder of its own: a folder is a path on the studio's machine, and on a
+    /// shared studio a page must not make it read any file it names.
+    pub fonts: Arc<crate::render::fonts::Fonts>,
     /// Where makes write: each make into a folder of its own below it.
     pub out: PathBuf,
     /// The address to listen on (an IP address, or `localhost`).
@@ -74,6 +78,8 @@ pub(crate) struct App {
     port: u16,
     content: Option<PathBuf>,
     templates: Option<PathBuf>,
+    /// The fonts of `--font-path` ([`Options::fonts`]).
+    fonts: Arc<crate::render::fonts::Fonts>,
     /// The output folder, made and canonical.
     out: PathBuf,
     project: RwLock<Arc<Loaded>>,
@@ -278,12 +284,17 @@ pub fn serve(opts: Options) -> Result<()> {
     opts.log.event(Event::Note(
         "studio: reading the content and templates …".into(),
     ));
-    let project = open(opts.content.as_deref(), opts.templates.as_deref());
+    let project = open(
+        opts.content.as_deref(),
+        opts.templates.as_deref(),
+        &opts.fonts,
+    );
     let app = Arc::new(App {
         token: token()?,
         port,
         content: opts.content.clone(),
         templates: opts.templates.clone(),
+        fonts: opts.fonts.clone(),
         out,
         project: RwLock::new(Arc::new(project)),
         pages: pages()?,
@@ -463,9 +474,15 @@ fn token() -> Result<String> {
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-fn open(content: Option<&Path>, templates: Option<&Path>) -> Loaded {
+fn open(
+    content: Option<&Path>,
+    templates: Option<&Path>,
+    fonts: &Arc<crate::render::fonts::Fonts>,
+) -> Loaded {
     Loaded {
-        project: Project::open(content, templates).map_err(|e| e.to_string()),
+        project: Project::open(content, templates)
+            .map(|p| p.with_fonts(fonts.clone()))
+            .map_err(|e| e.to_string()),
     }
 }
 

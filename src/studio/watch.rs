@@ -72,7 +72,7 @@ fn reload(app: &App, seen: Instant) {
                 .reload(app.content.as_deref(), app.templates.as_deref())
                 .map_err(|e| e.to_string()),
         },
-        Err(_) => super::open(app.content.as_deref(), app.templates.as_deref()),
+        Err(_) => super::open(app.content.as_deref(), app.templates.as_deref(), &app.fonts),
     });
     let (errors, warnings) = match &loaded.project {
         Ok(p) => {

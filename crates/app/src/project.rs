@@ -29,6 +29,7 @@ use blockprint_content::error::{Error, Result};
 use blockprint_content::{ContentRoot, Library};
 use blockprint_kind::sink::{Event, Sink};
 use blockprint_kinds::{Checked, Kind, KindDef, Registry, Request};
+use blockprint_render::fonts::Fonts;
 use blockprint_render::{Engine, Format, Paper, Templates, driver, manifest};
 
 /// The highest item number (case YYYY-99999). Every number a batch makes must be one `--first-number`
@@ -100,6 +101,8 @@ pub struct Project {
     /// Shared with the project a [`Project::reload`] opens when the templates are the same, so typst's
     /// caches (and the fonts it has read) carry over.
     engine: OnceLock<Arc<Engine>>,
+    /// The fonts its engine sets text in: the embedded ones, and those of `--font-path` folders.
+    fonts: Arc<Fonts>,
 }
 
 impl Project {
@@ -152,7 +155,21 @@ impl Project {
                 source,
             },
             engine: OnceLock::new(),
+            fonts: Arc::default(),
         })
+    }
+
+    /// This project setting text in `fonts` too (read with [`Fonts::load`] from `--font-path` folders),
+    /// after the embedded ones.
+    pub fn with_fonts(mut self, fonts: Arc<Fonts>) -> Self {
+        self.fonts = fonts;
+        self.engine = OnceLock::new();
+        self
+    }
+
+    /// The fonts this project sets text in.
+    pub fn fonts(&self) -> &Arc<Fonts> {
+        &self.fonts
     }
 
     /// Read the content and the templates again (after an author saved a file): a new project, which
@@ -171,7 +188,8 @@ impl Project {
             ContentRoot::from_option(content.map(Path::to_path_buf)),
             t,
             registry,
-        )?;
+        )?
+        .with_fonts(self.fonts.clone());
         if same_templates
             && titles(&project.cx.lib) == titles(&self.cx.lib)
             && let Some(engine) = self.engine.get()
@@ -279,7 +297,11 @@ impl Project {
         if let Some(e) = self.engine.get() {
             return Ok(e);
         }
-        let engine = Arc::new(Engine::new(self.templates.clone(), titles(&self.cx.lib))?);
+        let engine = Arc::new(Engine::with_fonts(
+            self.templates.clone(),
+            titles(&self.cx.lib),
+            self.fonts.clone(),
+        )?);
         Ok(self.engine.get_or_init(|| engine))
     }
 

@@ -102,7 +102,7 @@ impl Drop for Exit {
 }
 
 /// The identity of a run: what makes it the same batch, and what makes earlier output stale (content,
-/// templates, blockprint).
+/// templates, a user's fonts, blockprint).
 pub fn identity(kind: &dyn Kind, cx: &Checked, req: &Request, engine: &Engine) -> Identity {
     let mut batch = if kind.rolls() {
         let mut m = kind.batch(req);
@@ -123,6 +123,15 @@ pub fn identity(kind: &dyn Kind, cx: &Checked, req: &Request, engine: &Engine) -
         batch,
         content_version: cx.lib.version.clone(),
         templates: engine.templates().version(),
+        fonts: engine
+            .fonts()
+            .extra()
+            .iter()
+            .map(|f| super::manifest::FontPrint {
+                file: f.name.clone(),
+                sha256: f.sha256.clone(),
+            })
+            .collect(),
         blockprint: env!("CARGO_PKG_VERSION").to_owned(),
     }
 }
@@ -621,7 +630,7 @@ fn one(
             }
             kept += p.names.len();
         } else {
-            for (rel, bytes) in pictures(engine, &p)? {
+            for (rel, bytes) in pictures(engine, &doc, &p, sink)? {
                 if ledger.write(&rel, &bytes)?.0 {
                     written += 1;
                 } else {
@@ -752,9 +761,22 @@ pub fn render(
     }
 }
 
-/// Typeset [`blockprint_kind::Pictures`] and render each page to PNG: (relative path, bytes).
-fn pictures(engine: &Engine, p: &blockprint_kind::Pictures) -> Result<Vec<(String, Vec<u8>)>> {
-    let pngs = engine.page_pngs(&format!("{}.typ", p.template), &p.data, p.dpi, &p.keys)?;
+/// Typeset [`blockprint_kind::Pictures`] and render each page to PNG: (relative path, bytes). Characters
+/// no font has are warned of as a PDF's are, naming the pictures of `doc`.
+fn pictures(
+    engine: &Engine,
+    doc: &Document,
+    p: &blockprint_kind::Pictures,
+    sink: &dyn Sink,
+) -> Result<Vec<(String, Vec<u8>)>> {
+    let template = format!("{}.typ", p.template);
+    engine.warn_missing_glyphs(
+        &format!("the card pictures of {}", doc.title),
+        &template,
+        &p.data,
+        sink,
+    );
+    let pngs = engine.page_pngs(&template, &p.data, p.dpi, &p.keys)?;
     if pngs.len() != p.names.len() {
         return Err(Error::Bug(format!(
             "`{}` typeset {} pages for {} pictures",

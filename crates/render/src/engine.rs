@@ -1,6 +1,7 @@
 //! The template engine: one per process, shared by every kind and thread. Template files (the built-in
 //! `templates/` tree, optionally overlaid by a user's `--templates DIR`) in; PDFs (typst, in-process, fonts
-//! embedded, no file or system-font access) and Markdown (minijinja) out. Data reaches typst only through
+//! embedded and those of the user's `--font-path DIR` folders, no other file or system-font access) and
+//! Markdown (minijinja) out. Data reaches typst only through
 //! `sys.inputs`. Template errors and warnings come back located: `templates/<kind>/<file>:line:col`.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -13,7 +14,7 @@ use std::time::Instant;
 use sha2::Digest;
 use typst::World;
 use typst::diag::SourceDiagnostic;
-use typst::foundations::{Bytes, Label, Smart, Value};
+use typst::foundations::{Label, Smart, Value};
 use typst::introspection::{Introspector, MetadataElem};
 use typst::layout::PageRanges;
 use typst::model::Document as _;
@@ -146,6 +147,8 @@ pub struct Engine {
     drawn: Mutex<(BTreeMap<[u8; 32], Drawn>, usize)>,
     /// Templates that ask for break opportunities in long unbroken strings ([`super::wrap`]).
     breaking: BTreeSet<String>,
+    /// The fonts typst sets text in: the embedded ones and any `--font-path` folder's.
+    fonts: std::sync::Arc<super::fonts::Fonts>,
 }
 
 /// Pages drawn once ([`Engine::page_pngs`]): empty until the first thread to ask has drawn them.
@@ -160,8 +163,17 @@ const DRAWN_BYTES: usize = 64 << 20;
 const EVICT_EVERY: usize = 16;
 
 impl Engine {
-    /// `titles` maps table ids to titles for Markdown links.
+    /// `titles` maps table ids to titles for Markdown links. Text is set in the embedded fonts alone.
     pub fn new(templates: Templates, titles: BTreeMap<String, String>) -> Result<Self> {
+        Self::with_fonts(templates, titles, Default::default())
+    }
+
+    /// [`Engine::new`] setting text in `fonts` (the embedded ones, then a user's).
+    pub fn with_fonts(
+        templates: Templates,
+        titles: BTreeMap<String, String>,
+        fonts: std::sync::Arc<super::fonts::Fonts>,
+    ) -> Result<Self> {
         let sources: Vec<(&str, &str)> = templates
             .files
             .iter()
@@ -169,7 +181,7 @@ impl Engine {
             .map(|(n, f)| (n.as_str(), f.text.as_str()))
             .collect();
         let typst = TypstEngine::builder()
-            .fonts(super::fonts::FONTS.iter().map(|f| Bytes::new(f.data)))
+            .fonts(fonts.all())
             .with_static_source_file_resolver(sources)
             .comemo_evict_max_age(None)
             .build();
@@ -197,6 +209,7 @@ impl Engine {
             .collect();
         Ok(Engine {
             breaking,
+            fonts,
             typst,
             md,
             templates,
@@ -211,6 +224,26 @@ impl Engine {
 
     pub fn templates(&self) -> &Templates {
         &self.templates
+    }
+
+    /// The fonts this engine sets text in.
+    pub fn fonts(&self) -> &super::fonts::Fonts {
+        &self.fonts
+    }
+
+    /// Warn (once per engine) when `data`, typeset with `template` as `document`, holds characters no
+    /// font has: the first text that holds one, the characters and the fix. Every kind that typesets
+    /// calls it before typesetting, whether it makes a PDF or draws pictures.
+    pub fn warn_missing_glyphs(
+        &self,
+        document: &str,
+        template: &str,
+        data: &serde_json::Value,
+        sink: &dyn Sink,
+    ) {
+        if let Some(missing) = self.fonts.missing(data) {
+            self.show(format!("warning: {document} ({template}): {missing}"), sink);
+        }
     }
 
     /// Render a Markdown template with `data` as its context.
@@ -340,9 +373,7 @@ impl Engine {
         file: &str,
         sink: &dyn Sink,
     ) -> Result<Vec<(String, Vec<u8>)>> {
-        for missing in super::fonts::missing_glyphs(data) {
-            self.show(format!("warning: {title} ({template}): {missing}"), sink);
-        }
+        self.warn_missing_glyphs(title, template, data, sink);
         let (mut out, marks) = self.compile(template, data, |world, mut doc, warnings| {
             self.show_warnings(template, world, warnings, sink);
             if super::pages::enabled() {
@@ -538,10 +569,10 @@ impl Engine {
         }
     }
 
-    /// Compile a template and return its warnings, located (the template test fails on any), after one
-    /// per character of `data` that no embedded font covers (field and character).
+    /// Compile a template and return its warnings, located (the template test fails on any), after the
+    /// one for characters of `data` that no font has ([`super::fonts::Fonts::missing`]).
     pub fn warnings(&self, template: &str, data: &serde_json::Value) -> Result<Vec<String>> {
-        let missing = super::fonts::missing_glyphs(data);
+        let missing = self.fonts.missing(data);
         self.compile(template, data, |world, _, warnings| {
             Ok(missing
                 .iter()
@@ -628,16 +659,26 @@ impl Engine {
         use rayon::prelude::*;
         const SPACE: &str = "pictures";
         let templates = self.templates.version();
+        // A user's fonts draw too: each one's fingerprint is part of the key (none: the key as before).
+        let fonts: Vec<&[u8]> = self
+            .fonts
+            .extra()
+            .iter()
+            .map(|f| f.sha256.as_bytes())
+            .collect();
+        let dpi_bytes = dpi.to_le_bytes();
         let cache_keys: Vec<String> = keys
             .iter()
             .map(|k| {
-                super::cache::key(&[
+                let mut parts: Vec<&[u8]> = vec![
                     b"card picture",
                     templates.as_bytes(),
                     template.as_bytes(),
-                    &dpi.to_le_bytes(),
+                    &dpi_bytes,
                     k.as_bytes(),
-                ])
+                ];
+                parts.extend(&fonts);
+                super::cache::key(&parts)
             })
             .collect();
         let mut found: Vec<Option<Vec<u8>>> = cache_keys

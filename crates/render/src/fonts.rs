@@ -1,19 +1,24 @@
 //! The fonts blockprint embeds, and what they can set. The PDF templates use three families for Latin text
 //! (EB Garamond for the booklet, Courier Prime for the typed case file, Bebas Neue for headings and form
 //! labels) and list the same fallbacks after each: Noto Naskh Arabic, Noto Serif Hebrew, Noto Serif (stacked
-//! combining marks, Greek, Cyrillic, Vietnamese) and Noto Emoji (monochrome). typst has no other fonts: no
-//! system fonts are read. Every file is OFL 1.1; its licence lies beside it under `fonts/`, and
-//! `fonts/README.md` says where each came from.
+//! combining marks, Greek, Cyrillic, Vietnamese) and Noto Emoji (monochrome). No system font is read: typst
+//! has these and, after them, the fonts of the folders a user gives with `--font-path DIR` ([`Fonts`]).
+//! Every embedded file is OFL 1.1; its licence lies beside it under `fonts/`, and `fonts/README.md` says
+//! where each came from.
 //!
-//! Before a document is typeset, [`missing_glyphs`] walks every string of its data and names each character
-//! that no embedded font covers, so a user hears about a name that would print as an empty box instead of
-//! finding the box on paper.
+//! Before a document is typeset, [`Fonts::missing`] walks every string of its data for characters no font
+//! has, so a user hears about a name that would print as an empty box (and how to get a font for it)
+//! instead of finding the box on paper.
 
 use std::collections::BTreeSet;
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use typst::foundations::Bytes;
 use typst::text::FontInfo;
+
+use blockprint_content::error::{Error, Result};
 
 /// One embedded font file: its path under `fonts/` and its bytes.
 #[derive(Debug, Clone, Copy)]
@@ -95,42 +100,278 @@ pub(crate) fn invisible(c: char) -> bool {
         )
 }
 
-/// A character of the document data that no embedded font covers.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct MissingGlyph {
-    /// Where in the data: `case.victims[2].name`.
-    pub field: String,
-    pub ch: char,
+/// The fonts a run sets text in: the embedded ones, then those found in the folders given with
+/// `--font-path DIR` (as typst's own command line has it). The extra fonts come after the embedded ones,
+/// so the templates' families and fallbacks still set every character they have, and output without extra
+/// fonts is what it was; typst turns to an extra font only for a character no embedded font has (Chinese,
+/// Japanese, Korean …).
+#[derive(Clone, Default)]
+pub struct Fonts {
+    extra: Vec<ExtraFont>,
+    /// Every code point some extra font has a glyph for, sorted.
+    coverage: Vec<u32>,
 }
 
-impl fmt::Display for MissingGlyph {
+/// A font file found in a `--font-path` folder.
+#[derive(Clone)]
+pub struct ExtraFont {
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// Its path below the folder it was found in, `/`-separated: its name in the manifest.
+    pub name: String,
+    /// The sha256 of its bytes (hex): what a manifest records, so another font makes output stale.
+    pub sha256: String,
+    data: Bytes,
+}
+
+impl fmt::Debug for Fonts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: U+{:04X} ‹{}› is in none of the embedded fonts and prints as an empty box",
-            self.field,
-            u32::from(self.ch),
-            self.ch
-        )
+        f.debug_list()
+            .entries(self.extra.iter().map(|e| (&e.name, &e.sha256)))
+            .finish()
     }
 }
 
-/// Every (field, character) of `data` that no embedded font covers, once each, in the order met.
-pub fn missing_glyphs(data: &serde_json::Value) -> Vec<MissingGlyph> {
-    let mut found = Vec::new();
-    let mut seen = BTreeSet::new();
-    let mut path = String::new();
-    walk(data, &mut path, &mut |field, s| {
-        for c in s.chars() {
-            if !invisible(c) && !covered(c) && seen.insert((field.to_owned(), c)) {
-                found.push(MissingGlyph {
-                    field: field.to_owned(),
-                    ch: c,
+/// The endings of the files read as fonts in a `--font-path` folder (any case).
+pub const FONT_FILES: [&str; 4] = ["ttf", "otf", "ttc", "otc"];
+
+impl Fonts {
+    /// The embedded fonts alone.
+    pub fn embedded() -> Self {
+        Fonts::default()
+    }
+
+    /// The embedded fonts and every font file (.ttf, .otf, .ttc, .otc) in `dirs` and their subfolders:
+    /// the folders in the order given, each one's files in name order; a file met twice (the same bytes)
+    /// counts once. A folder that is not there or holds no font, and a font file typst cannot read, are
+    /// refused with the folder or the file.
+    pub fn load(dirs: &[PathBuf]) -> Result<Self> {
+        let mut extra: Vec<ExtraFont> = Vec::new();
+        for dir in dirs {
+            if !dir.is_dir() {
+                return Err(Error::Usage(format!(
+                    "--font-path {}: no such folder\n  = help: give a folder that holds font files ({})",
+                    dir.display(),
+                    endings()
+                )));
+            }
+            let mut files = Vec::new();
+            font_files(dir, &mut files)?;
+            if files.is_empty() {
+                return Err(Error::Usage(format!(
+                    "--font-path {}: no font file in the folder or below it\n  = help: give a folder that holds font files ({})",
+                    dir.display(),
+                    endings()
+                )));
+            }
+            for path in files {
+                let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+                if FontInfo::iter(&bytes).next().is_none() {
+                    return Err(Error::Usage(format!(
+                        "--font-path {}: {} is no font that can be read\n  = help: take it out of the folder, or give a folder of good font files",
+                        dir.display(),
+                        path.display()
+                    )));
+                }
+                let sha256 = super::manifest::sha256(&bytes);
+                if extra.iter().any(|e| e.sha256 == sha256) {
+                    continue;
+                }
+                let name = path
+                    .strip_prefix(dir)
+                    .unwrap_or(&path)
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                extra.push(ExtraFont {
+                    path,
+                    name,
+                    sha256,
+                    data: Bytes::new(bytes),
                 });
             }
         }
-    });
-    found
+        let coverage: BTreeSet<u32> = extra
+            .iter()
+            .flat_map(|f| FontInfo::iter(f.data.as_slice()))
+            .flat_map(|info| info.coverage.iter().collect::<Vec<_>>())
+            .collect();
+        Ok(Fonts {
+            extra,
+            coverage: coverage.into_iter().collect(),
+        })
+    }
+
+    /// The fonts found in the `--font-path` folders, in the order typst reads them.
+    pub fn extra(&self) -> &[ExtraFont] {
+        &self.extra
+    }
+
+    /// Every font typst may set text in, as typst reads them: the embedded ones first.
+    pub fn all(&self) -> impl Iterator<Item = Bytes> + '_ {
+        FONTS
+            .iter()
+            .map(|f| Bytes::new(f.data))
+            .chain(self.extra.iter().map(|f| f.data.clone()))
+    }
+
+    /// Whether some font, embedded or extra, has a glyph for `c`.
+    pub fn covers(&self, c: char) -> bool {
+        covered(c) || self.coverage.binary_search(&u32::from(c)).is_ok()
+    }
+
+    /// The characters of `data`'s strings that no font has, gathered into one finding for the document
+    /// (`None` when every character can be set): which characters, and the first text that holds one.
+    pub fn missing(&self, data: &serde_json::Value) -> Option<Missing> {
+        let mut chars: Vec<char> = Vec::new();
+        let mut first: Option<(String, String)> = None;
+        let mut texts = 0;
+        let mut path = String::new();
+        walk(data, &mut path, &mut |field, s| {
+            let mut here = None;
+            for (at, c) in s.char_indices() {
+                if invisible(c) || self.covers(c) {
+                    continue;
+                }
+                here.get_or_insert(at);
+                if !chars.contains(&c) {
+                    chars.push(c);
+                }
+            }
+            if let Some(at) = here {
+                texts += 1;
+                if first.is_none() {
+                    first = Some((field.to_owned(), excerpt(s, at)));
+                }
+            }
+        });
+        let (field, excerpt) = first?;
+        Some(Missing {
+            field,
+            excerpt,
+            chars,
+            texts,
+        })
+    }
+}
+
+fn endings() -> String {
+    FONT_FILES.map(|e| format!(".{e}")).join(", ")
+}
+
+/// Every font file below `dir`, in name order, subfolders in place.
+fn font_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    let mut entries: Vec<_> = rd
+        .collect::<std::io::Result<_>>()
+        .map_err(|e| Error::io(dir, e))?;
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let p = e.path();
+        if p.is_dir() {
+            font_files(&p, out)?;
+        } else if p.extension().is_some_and(|x| {
+            FONT_FILES
+                .iter()
+                .any(|f| x.to_string_lossy().eq_ignore_ascii_case(f))
+        }) {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// The most characters of a text a warning quotes.
+const EXCERPT: usize = 40;
+
+/// `text` on one line, cut to about [`EXCERPT`] characters around byte `at` (marked `…` where cut).
+fn excerpt(text: &str, at: usize) -> String {
+    // Runs of white space (line breaks too) become one space; `pos` is where `at` falls.
+    let (mut flat, mut pos, mut space) = (Vec::new(), 0, false);
+    for (i, c) in text.char_indices() {
+        if c.is_whitespace() {
+            space = true;
+            continue;
+        }
+        if space && !flat.is_empty() {
+            flat.push(' ');
+        }
+        space = false;
+        if i == at {
+            pos = flat.len();
+        }
+        flat.push(c);
+    }
+    if flat.len() <= EXCERPT {
+        return flat.into_iter().collect();
+    }
+    let mut start = pos.saturating_sub(EXCERPT / 4).min(flat.len() - EXCERPT);
+    let mut end = start + EXCERPT;
+    // Cut between words where the text has spaces near the cut.
+    if start > 0
+        && flat[start - 1] != ' '
+        && let Some(s) = flat[start..pos].iter().position(|&c| c == ' ')
+    {
+        start += s + 1;
+    }
+    if end < flat.len()
+        && flat[end] != ' '
+        && let Some(e) = flat[pos..end].iter().rposition(|&c| c == ' ')
+    {
+        end = pos + e;
+    }
+    let mut out = String::new();
+    if start > 0 {
+        out.push('…');
+    }
+    out.extend(&flat[start..end]);
+    if end < flat.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// The characters of one document's data that no font has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Missing {
+    /// Where the first text holding one is in the data: `case.victims[2].name`.
+    pub field: String,
+    /// That text, on one line and cut short.
+    pub excerpt: String,
+    /// Each character no font has, once, in the order met.
+    pub chars: Vec<char>,
+    /// How many texts hold one.
+    pub texts: usize,
+}
+
+/// The most characters a warning lists.
+const LISTED: usize = 8;
+
+impl fmt::Display for Missing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "“{}” ({})", self.excerpt, self.field)?;
+        match self.texts {
+            1 => write!(f, " has")?,
+            2 => write!(f, " and 1 other text have")?,
+            n => write!(f, " and {} other texts have", n - 1)?,
+        }
+        write!(f, " characters no font has: ")?;
+        let listed: Vec<String> = self
+            .chars
+            .iter()
+            .take(LISTED)
+            .map(|c| format!("{c} U+{:04X}", u32::from(*c)))
+            .collect();
+        write!(f, "{}", listed.join(", "))?;
+        if self.chars.len() > LISTED {
+            write!(f, " and {} more", self.chars.len() - LISTED)?;
+        }
+        write!(
+            f,
+            "; they print as empty boxes: add a font that has them with --font-path DIR"
+        )
+    }
 }
 
 /// Call `each(path, text)` for every string in `v`; `path` is built as `a.b[2]["odd key"]`.
@@ -172,22 +413,85 @@ mod tests {
     use super::*;
 
     #[test]
-    fn paths_name_the_field() {
+    fn one_finding_names_the_first_text_its_field_and_every_character() {
         let data = serde_json::json!({
             "case": { "victims": [ { "name": "Ann" }, { "name": "B\u{E000}b \u{E000}" } ] },
             "tables": { "bbb.x": { "title": "\u{13000}" } },
         });
-        let got: Vec<String> = missing_glyphs(&data)
-            .iter()
-            .map(|m| m.to_string())
-            .collect();
+        let found = Fonts::embedded().missing(&data).unwrap();
         assert_eq!(
-            got,
-            [
-                "case.victims[1].name: U+E000 ‹\u{E000}› is in none of the embedded fonts and prints as an empty box",
-                "tables[\"bbb.x\"].title: U+13000 ‹\u{13000}› is in none of the embedded fonts and prints as an empty box",
-            ]
+            found.to_string(),
+            "“B\u{E000}b \u{E000}” (case.victims[1].name) and 1 other text have characters no font has: \
+             \u{E000} U+E000, \u{13000} U+13000; they print as empty boxes: add a font that has them with \
+             --font-path DIR"
         );
+        let one = serde_json::json!({ "a": [ "x", { "b c": "警視庁" } ] });
+        assert_eq!(
+            Fonts::embedded().missing(&one).unwrap().to_string(),
+            "“警視庁” (a[1][\"b c\"]) has characters no font has: 警 U+8B66, 視 U+8996, 庁 U+5E81; they \
+             print as empty boxes: add a font that has them with --font-path DIR"
+        );
+    }
+
+    #[test]
+    fn a_long_text_is_quoted_on_one_line_around_its_first_missing_character() {
+        let long = format!("{}\n\n  警察 {}", "word ".repeat(20), "more ".repeat(20));
+        let m = Fonts::embedded()
+            .missing(&serde_json::json!({ "t": long }))
+            .unwrap();
+        assert_eq!(m.excerpt, "…word word 警察 more more more more more…");
+        let cjk: String = ('\u{4E00}'..='\u{4E63}').collect();
+        let m = Fonts::embedded()
+            .missing(&serde_json::json!({ "t": format!("Ann {cjk}") }))
+            .unwrap();
+        assert_eq!(m.excerpt.chars().filter(|c| *c != '…').count(), EXCERPT);
+        assert!(
+            m.excerpt.starts_with("Ann 一") && m.excerpt.ends_with('…'),
+            "{}",
+            m.excerpt
+        );
+        let many: String = ('\u{4E00}'..='\u{4E09}').collect();
+        let m = Fonts::embedded()
+            .missing(&serde_json::json!([many]))
+            .unwrap();
+        assert!(
+            m.to_string()
+                .contains("七 U+4E03, 丄 U+4E04, 丅 U+4E05, 丆 U+4E06, 万 U+4E07 and 2 more;"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn a_font_folder_that_is_missing_empty_or_holds_no_font_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let none = dir.path().join("none");
+        let err = Fonts::load(std::slice::from_ref(&none))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("no such folder"), "{err}");
+        let err = Fonts::load(&[dir.path().to_owned()])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("no font file in the folder"), "{err}");
+        std::fs::write(dir.path().join("bad.TTF"), b"not a font").unwrap();
+        let err = Fonts::load(&[dir.path().to_owned()])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("bad.TTF is no font that can be read"), "{err}");
+        // An embedded font given again, in a subfolder and twice: read once, named below its folder.
+        std::fs::remove_file(dir.path().join("bad.TTF")).unwrap();
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        std::fs::write(sub.join("a.otf"), FONTS[8].data).unwrap();
+        std::fs::write(sub.join("b.otf"), FONTS[8].data).unwrap();
+        let fonts = Fonts::load(&[dir.path().to_owned(), sub.clone()]).unwrap();
+        let names: Vec<&str> = fonts.extra().iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["sub/a.otf"]);
+        assert_eq!(
+            fonts.extra()[0].sha256,
+            super::super::manifest::sha256(FONTS[8].data)
+        );
+        assert_eq!(fonts.all().count(), FONTS.len() + 1);
     }
 
     #[test]
@@ -201,6 +505,6 @@ mod tests {
             "🕵️‍♀️ 🔪 ☠\u{FE0F}",
             "tab\there\u{200D}\u{2067}x\u{2069}\u{0}",
         ]);
-        assert_eq!(missing_glyphs(&data), vec![]);
+        assert_eq!(Fonts::embedded().missing(&data), None);
     }
 }

@@ -30,7 +30,19 @@ pub struct Identity {
     /// and their output is stale.
     #[serde(default)]
     pub templates: String,
+    /// The fonts of the run's `--font-path` folders, each by its name below its folder and its sha256,
+    /// in the order typst read them: another font, or a changed one, makes the output stale. Empty (and
+    /// not written) for a run on the embedded fonts alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fonts: Vec<FontPrint>,
     pub blockprint: String,
+}
+
+/// One extra font of a run ([`Identity::fonts`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FontPrint {
+    pub file: String,
+    pub sha256: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -168,6 +180,7 @@ impl Ledger {
                 && id.batch == identity.batch
                 && id.content_version == identity.content_version
                 && id.templates == identity.templates
+                && id.fonts == identity.fonts
                 && id.blockprint == identity.blockprint
         };
         let finished = manifest.clone().filter(|m| same(&m.identity));
@@ -203,6 +216,7 @@ impl Ledger {
             if same_batch
                 && id.content_version == identity.content_version
                 && id.templates == identity.templates
+                && id.fonts == identity.fonts
                 && id.blockprint == identity.blockprint
             {
                 known.extend(files);
