@@ -120,7 +120,7 @@ fn text_under_six_points_is_illegible() {
 }
 
 #[test]
-fn near_empty_pages_orphaned_headings_and_lone_last_lines_are_waste() {
+fn near_empty_pages_orphaned_headings_short_sections_and_lone_last_lines_are_waste() {
     let near = fixture("near-empty");
     assert_eq!(near.len(), 1, "{near:#?}");
     assert_eq!((near[0].page, near[0].fault), (1, Fault::Waste));
@@ -131,6 +131,19 @@ fn near_empty_pages_orphaned_headings_and_lone_last_lines_are_waste() {
         "a heading alone",
         "A heading left behind",
     );
+    only(
+        "short-section",
+        Fault::Waste,
+        "a heading with",
+        "A section begun too late",
+    );
+    let found = fixture("short-section");
+    assert_eq!(
+        found[0].what,
+        "a heading with only 2 lines under it at the foot of its page or column (at least 3)"
+    );
+    let found = fixture("short-section-ended");
+    assert!(found.is_empty(), "{found:#?}");
     let lone = fixture("lone-line");
     assert_eq!(lone.len(), 1, "{lone:#?}");
     assert_eq!((lone[0].page, lone[0].fault), (2, Fault::Waste));

@@ -266,6 +266,7 @@ fn squash(s: &str) -> String {
 fn is_kicker(line: &str) -> bool {
     let s = squash(line);
     s == "backmatter"
+        || s == "atthetable"
         || s.strip_prefix("chapter")
             .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
 }
@@ -337,9 +338,14 @@ fn check(paper: Paper) {
                 book.lines(p),
             );
         }
-        // Half the page; the book's last page at least an eighth (a few lines are not a page).
+        // Half the page; the book's last page at least an eighth (a few lines are not a page). A page
+        // with ruled lines for notes (a booklet's filler, headed "Notes") is meant to be empty.
         let least = if last { 0.125 } else { 0.5 };
-        if fill < least {
+        let notes = book.columns[p - 1]
+            .iter()
+            .flatten()
+            .any(|l| squash(&l.text) == "notes");
+        if fill < least && !notes {
             problems.push(format!(
                 "p. {p}: text fills {:.0}% of the page ({} lines){}",
                 fill * 100.0,

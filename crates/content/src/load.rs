@@ -903,6 +903,7 @@ fn add_doc(lib: &mut Library, file: usize, doc: FileDoc) {
             credits: b.credits,
             edition: b.edition,
             own_tables: b.own_tables.unwrap_or_default(),
+            index: b.index,
             order: b.chapters.into_iter().map(|c| located(file, c)).collect(),
             chapters: Vec::new(),
         });

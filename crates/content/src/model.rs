@@ -151,6 +151,8 @@ pub(crate) struct BookDoc {
     pub edition: Option<String>,
     pub own_tables: Option<OwnTables>,
     pub chapters: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub index: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -447,6 +449,9 @@ pub struct Book {
     /// What the book does with the tables that are the GM's own (outside the rules' namespaces, or
     /// imported) and that no chapter places: leave them out, or print them in Appendix A.
     pub own_tables: OwnTables,
+    /// The terms of the printed index (`index = ["ability roll", …]`): the PDF lists each with the pages
+    /// of the chapters that use it (plurals included).
+    pub index: Vec<String>,
     /// Chapter slugs as listed, with where each is listed.
     pub order: Vec<Located<String>>,
     /// The chapters found, in listed order (missing ones are left out and reported).

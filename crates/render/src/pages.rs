@@ -12,7 +12,8 @@
 //!   card's trim, clipped by its box, or set outside the fixed-size box it belongs to;
 //! - **legibility**: text under 6 pt;
 //! - **waste**: a page other than a document's last that is less than a third full; a heading alone at the
-//!   foot of a page or column; a last page that holds only a line or two;
+//!   foot of a page or column, or with fewer than three lines under it there while its section runs on;
+//!   a last page that holds only a line or two;
 //! - **rule through text**: a table rule, a crop line or any drawn line crossing a glyph;
 //! - **print-shop geometry** ([`print`]): a crop mark that does not reach the printable area, a card's
 //!   colour that stops at its cut with no bleed, text nearer a card's cut than 3 mm or inside the printer
@@ -982,14 +983,16 @@ fn body_lines<'a>(page: &'a Page, marginal: &[(i64, String)]) -> Vec<&'a Run> {
     lines
 }
 
-/// A heading with no body text under it before the foot of its page or column.
+/// A heading with no body text under it before the foot of its page or column, or with fewer than
+/// [`SHORT_SECTION`] lines under it there while its section runs on.
 fn orphan_headings(
     doc: &PagedDocument,
     pages: &[Page],
     marginal: &[(i64, String)],
     out: &mut Vec<Offence>,
 ) {
-    for (n, x, y) in headings(doc) {
+    let all = headings(doc);
+    for &(n, x, y) in &all {
         let Some(page) = pages.get(n - 1) else {
             continue;
         };
@@ -1034,8 +1037,78 @@ fn orphan_headings(
                 "a heading alone at the foot of its page or column".into(),
                 &first.text,
             ));
+            continue;
+        }
+        if !later {
+            continue;
+        }
+        // A heading with one or two lines under it at the foot of its column, its section running on
+        // in the next column or page: the reader turns the page after two lines.
+        let half = page.width / 2.0;
+        let right = x >= half - 1.0;
+        let in_column = |rx: f64| if right { rx >= half - 1.0 } else { rx < half - 1.0 };
+        // The next heading of the same column on this page ends the section here.
+        let next_here = all
+            .iter()
+            .filter(|&&(m, hx, hy)| m == n && hy > y + 1.0 && in_column(hx))
+            .map(|&(_, _, hy)| hy)
+            .fold(f64::INFINITY, f64::min);
+        if next_here.is_finite() {
+            continue;
+        }
+        let mut bases: Vec<f64> = page
+            .runs
+            .iter()
+            .filter(|r| in_column(r.bbox.x0) && !marginal.contains(&row_key(r)))
+            .map(|r| r.inks[0].base.1)
+            .filter(|&b| b > bottom + 1.0)
+            .collect();
+        bases.sort_by(f64::total_cmp);
+        bases.dedup_by(|a, b| (*a - *b).abs() < 2.0);
+        if !(1..=SHORT_SECTION - 1).contains(&bases.len()) {
+            continue;
+        }
+        // The section ends with those lines when the next heading in reading order opens the next
+        // column or page (nothing of the body above it there but its kicker).
+        let ended = headings_after(&all, n, x, y).is_some_and(|(m, hx, hy)| {
+            pages.get(m - 1).is_some_and(|p| {
+                let other = m != n || (hx >= half - 1.0) != right;
+                let p_half = p.width / 2.0;
+                let p_right = hx >= p_half - 1.0;
+                other
+                    && !p.runs.iter().any(|r| {
+                        let rx = r.bbox.x0;
+                        (if p_right { rx >= p_half - 1.0 } else { rx < p_half - 1.0 })
+                            && r.inks[0].base.1 < hy - KICKER
+                            && !marginal.contains(&row_key(r))
+                    })
+            })
+        });
+        if !ended {
+            out.push(offence(
+                n,
+                (x, y),
+                Fault::Waste,
+                format!(
+                    "a heading with only {} line{} under it at the foot of its page or column (at least {SHORT_SECTION})",
+                    bases.len(),
+                    if bases.len() == 1 { "" } else { "s" }
+                ),
+                &first.text,
+            ));
         }
     }
+}
+
+/// A heading at a column's foot keeps at least this many lines of its section under it.
+pub const SHORT_SECTION: usize = 3;
+/// How far above a heading its own furniture may print (a chapter opener's kicker), in points.
+const KICKER: f64 = 40.0;
+
+/// The heading that follows (`n`, `x`, `y`) in reading order: page, then column, then height.
+fn headings_after(all: &[(usize, f64, f64)], n: usize, x: f64, y: f64) -> Option<(usize, f64, f64)> {
+    let i = all.iter().position(|&h| h == (n, x, y))?;
+    all.get(i + 1).copied()
 }
 
 /// What the checker found in this process's documents, once a run asked for it ([`start`]): one line per

@@ -55,6 +55,8 @@ pub struct BookMeta {
     pub language: String,
     pub credits: Option<String>,
     pub edition: Option<String>,
+    /// The index's terms as the book lists them (the PDF's index; the Markdown editions leave it out).
+    pub index: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -205,6 +207,7 @@ pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option
             language: book.language.clone(),
             credits: book.credits.as_deref().map(smart_quotes),
             edition: book.edition.as_deref().map(smart_quotes),
+            index: book.index.clone(),
         },
         chapters,
         tables,
