@@ -762,7 +762,8 @@ pub fn render(
 }
 
 /// Typeset [`blockprint_kind::Pictures`] and render each page to PNG: (relative path, bytes). Characters
-/// no font has are warned of as a PDF's are, naming the pictures of `doc`.
+/// no font has are warned of as a PDF's are, naming the pictures of `doc`, from the data (pictures found
+/// in the cache are not typeset).
 fn pictures(
     engine: &Engine,
     doc: &Document,
@@ -774,6 +775,7 @@ fn pictures(
         &format!("the card pictures of {}", doc.title),
         &template,
         &p.data,
+        None,
         sink,
     );
     let pngs = engine.page_pngs(&template, &p.data, p.dpi, &p.keys)?;

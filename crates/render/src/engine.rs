@@ -232,16 +232,22 @@ impl Engine {
     }
 
     /// Warn (once per engine) when `data`, typeset with `template` as `document`, holds characters no
-    /// font has: the first text that holds one, the characters and the fix. Every kind that typesets
-    /// calls it before typesetting, whether it makes a PDF or draws pictures.
+    /// font has: the first text that holds one, the characters and the fix. With the typeset document
+    /// (`doc`), only characters it prints as empty boxes count; without (pictures found in the cache,
+    /// which are not typeset again), every character of the data.
     pub fn warn_missing_glyphs(
         &self,
         document: &str,
         template: &str,
         data: &serde_json::Value,
+        doc: Option<&PagedDocument>,
         sink: &dyn Sink,
     ) {
-        if let Some(missing) = self.fonts.missing(data) {
+        let missing = match doc {
+            Some(doc) => self.fonts.missing_printed(data, doc),
+            None => self.fonts.missing(data),
+        };
+        if let Some(missing) = missing {
             self.show(format!("warning: {document} ({template}): {missing}"), sink);
         }
     }
@@ -373,8 +379,8 @@ impl Engine {
         file: &str,
         sink: &dyn Sink,
     ) -> Result<Vec<(String, Vec<u8>)>> {
-        self.warn_missing_glyphs(title, template, data, sink);
         let (mut out, marks) = self.compile(template, data, |world, mut doc, warnings| {
+            self.warn_missing_glyphs(title, template, data, Some(&doc), sink);
             self.show_warnings(template, world, warnings, sink);
             if super::pages::enabled() {
                 let kind = ident.strip_prefix("blockprint/").unwrap_or(ident);
@@ -570,11 +576,13 @@ impl Engine {
     }
 
     /// Compile a template and return its warnings, located (the template test fails on any), after the
-    /// one for characters of `data` that no font has ([`super::fonts::Fonts::missing`]).
+    /// one for characters of `data` that no font has and the document prints
+    /// ([`super::fonts::Fonts::missing_printed`]).
     pub fn warnings(&self, template: &str, data: &serde_json::Value) -> Result<Vec<String>> {
-        let missing = self.fonts.missing(data);
-        self.compile(template, data, |world, _, warnings| {
-            Ok(missing
+        self.compile(template, data, |world, doc, warnings| {
+            Ok(self
+                .fonts
+                .missing_printed(data, &doc)
                 .iter()
                 .map(ToString::to_string)
                 .chain(

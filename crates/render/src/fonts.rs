@@ -6,9 +6,9 @@
 //! Every embedded file is OFL 1.1; its licence lies beside it under `fonts/`, and `fonts/README.md` says
 //! where each came from.
 //!
-//! Before a document is typeset, [`Fonts::missing`] walks every string of its data for characters no font
-//! has, so a user hears about a name that would print as an empty box (and how to get a font for it)
-//! instead of finding the box on paper.
+//! [`Fonts::missing`] walks every string of a document's data for characters no font has, and
+//! [`Fonts::missing_printed`] keeps the texts its typeset pages show as empty boxes, so a user hears about
+//! a name that prints as an empty box (and how to get a font for it) instead of finding the box on paper.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -224,26 +224,56 @@ impl Fonts {
     /// The characters of `data`'s strings that no font has, gathered into one finding for the document
     /// (`None` when every character can be set): which characters, and the first text that holds one.
     pub fn missing(&self, data: &serde_json::Value) -> Option<Missing> {
+        self.missing_where(data, &|_| true)
+    }
+
+    /// [`Fonts::missing`] for the texts `doc`, typeset from `data`, prints: those whose every character no
+    /// font has is an empty box in it ([`boxes`]), so that a text the data holds but the template does not
+    /// print draws no warning.
+    pub fn missing_printed(
+        &self,
+        data: &serde_json::Value,
+        doc: &typst_layout::PagedDocument,
+    ) -> Option<Missing> {
+        let printed = boxes(doc);
+        if printed.is_empty() {
+            return None;
+        }
+        // A template may print a text in capitals (or small letters): any case of the character counts.
+        self.missing_where(data, &|c| {
+            printed.contains(&c)
+                || c.to_uppercase().any(|u| printed.contains(&u))
+                || c.to_lowercase().any(|l| printed.contains(&l))
+        })
+    }
+
+    fn missing_where(
+        &self,
+        data: &serde_json::Value,
+        keep: &dyn Fn(char) -> bool,
+    ) -> Option<Missing> {
         let mut chars: Vec<char> = Vec::new();
         let mut first: Option<(String, String)> = None;
         let mut texts = 0;
         let mut path = String::new();
         walk(data, &mut path, &mut |field, s| {
-            let mut here = None;
-            for (at, c) in s.char_indices() {
-                if invisible(c) || self.covers(c) {
-                    continue;
-                }
-                here.get_or_insert(at);
+            // A text counts when `keep` keeps every character of it that no font has: a text the
+            // document prints shows each of them as a box.
+            let here: Vec<(usize, char)> = s
+                .char_indices()
+                .filter(|&(_, c)| !invisible(c) && !self.covers(c))
+                .collect();
+            if here.is_empty() || !here.iter().all(|&(_, c)| keep(c)) {
+                return;
+            }
+            for &(_, c) in &here {
                 if !chars.contains(&c) {
                     chars.push(c);
                 }
             }
-            if let Some(at) = here {
-                texts += 1;
-                if first.is_none() {
-                    first = Some((field.to_owned(), excerpt(s, at)));
-                }
+            texts += 1;
+            if first.is_none() {
+                first = Some((field.to_owned(), excerpt(s, here[0].0)));
             }
         });
         let (field, excerpt) = first?;
@@ -254,6 +284,29 @@ impl Fonts {
             texts,
         })
     }
+}
+
+/// The characters `doc` sets as an empty box: those of every glyph typst found in no font (glyph 0, the
+/// font's "missing glyph" box), with the marks shaped with them.
+pub fn boxes(doc: &typst_layout::PagedDocument) -> BTreeSet<char> {
+    fn walk(frame: &typst::layout::Frame, out: &mut BTreeSet<char>) {
+        for (_, item) in frame.items() {
+            match item {
+                typst::layout::FrameItem::Group(g) => walk(&g.frame, out),
+                typst::layout::FrameItem::Text(t) => {
+                    for g in t.glyphs.iter().filter(|g| g.id == 0) {
+                        out.extend(t.text.get(g.range()).unwrap_or_default().chars());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    for page in doc.pages() {
+        walk(&page.frame, &mut out);
+    }
+    out
 }
 
 fn endings() -> String {
