@@ -1046,7 +1046,13 @@ fn orphan_headings(
         // in the next column or page: the reader turns the page after two lines.
         let half = page.width / 2.0;
         let right = x >= half - 1.0;
-        let in_column = |rx: f64| if right { rx >= half - 1.0 } else { rx < half - 1.0 };
+        let in_column = |rx: f64| {
+            if right {
+                rx >= half - 1.0
+            } else {
+                rx < half - 1.0
+            }
+        };
         // The next heading of the same column on this page ends the section here.
         let next_here = all
             .iter()
@@ -1078,8 +1084,11 @@ fn orphan_headings(
                 other
                     && !p.runs.iter().any(|r| {
                         let rx = r.bbox.x0;
-                        (if p_right { rx >= p_half - 1.0 } else { rx < p_half - 1.0 })
-                            && r.inks[0].base.1 < hy - KICKER
+                        (if p_right {
+                            rx >= p_half - 1.0
+                        } else {
+                            rx < p_half - 1.0
+                        }) && r.inks[0].base.1 < hy - KICKER
                             && !marginal.contains(&row_key(r))
                     })
             })
@@ -1106,7 +1115,12 @@ pub const SHORT_SECTION: usize = 3;
 const KICKER: f64 = 40.0;
 
 /// The heading that follows (`n`, `x`, `y`) in reading order: page, then column, then height.
-fn headings_after(all: &[(usize, f64, f64)], n: usize, x: f64, y: f64) -> Option<(usize, f64, f64)> {
+fn headings_after(
+    all: &[(usize, f64, f64)],
+    n: usize,
+    x: f64,
+    y: f64,
+) -> Option<(usize, f64, f64)> {
     let i = all.iter().position(|&h| h == (n, x, y))?;
     all.get(i + 1).copied()
 }

@@ -184,6 +184,16 @@ pub fn display_value(q: &BigRational) -> String {
     dice::fraction(q)
 }
 
+/// A roll's text as one person of `gender` (`male` or `female`) reads it: the row's form for them when
+/// the row gives `forms` (`Waiter or waitress` → `Waitress`), else the text as rolled.
+pub fn text_for(lib: &crate::Library, t: &TableRoll, gender: &str) -> String {
+    lib.table(&t.table)
+        .and_then(|tb| tb.rows.get(t.row))
+        .and_then(|r| r.forms.as_ref())
+        .and_then(|f| f.value.of(gender))
+        .map_or_else(|| t.text.clone(), str::to_owned)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,14 +211,4 @@ mod tests {
         assert_eq!(display_value(&q(7, 3)), "7/3");
         assert_eq!(display_value(&q(1, 20)), "0.05");
     }
-}
-
-/// A roll's text as one person of `gender` (`male` or `female`) reads it: the row's form for them when
-/// the row gives `forms` (`Waiter or waitress` → `Waitress`), else the text as rolled.
-pub fn text_for(lib: &crate::Library, t: &TableRoll, gender: &str) -> String {
-    lib.table(&t.table)
-        .and_then(|tb| tb.rows.get(t.row))
-        .and_then(|r| r.forms.as_ref())
-        .and_then(|f| f.value.of(gender))
-        .map_or_else(|| t.text.clone(), str::to_owned)
 }
