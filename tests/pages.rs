@@ -436,8 +436,7 @@ fn the_reader_lint_catches_each_fault_on_player_and_reader_paper() {
         for (name, what, token) in planted {
             caught(name, audience, what, token);
         }
-        // A command line is caught once per line, at its first sign (and on reader paper the program's
-        // name with it).
+        // A command line is caught once per line, at its first sign, and the program's name with it.
         let found = read_as("reader-command", audience);
         let whats: Vec<&str> = found
             .iter()
@@ -448,13 +447,23 @@ fn the_reader_lint_catches_each_fault_on_player_and_reader_paper() {
                 "a command line on reader",
                 "the program's name outside the colophon on reader",
             ],
-            _ => &["a command line on player"],
+            _ => &[
+                "a command line on player",
+                "the program's name outside the colophon on player",
+            ],
         };
         assert_eq!(whats, expected, "{found:#?}");
         assert!(found[0].what.contains("“blockprint case”"), "{found:#?}");
+        // Issue 40: neither a player's paper nor a reader's names the program (player sheets printed
+        // "blockprint 0.1.0" in their footers); a GM's may.
+        caught(
+            "reader-program",
+            audience,
+            "the program's name outside the colophon",
+            "blockprint",
+        );
     }
-    // The player's paper does not forbid the program's name (a credit line); the reader's does.
-    assert!(read_as("reader-program", Audience::Player).is_empty());
+    assert!(read_as("reader-program", Audience::Gm).is_empty());
 }
 
 #[test]
@@ -534,4 +543,88 @@ fn a_pdfs_title_subject_and_keywords_obey_its_readers_rule() {
             .what
             .starts_with("a hash or content version in the PDF's subject")
     );
+}
+
+/// A PDF's Info `/Creator` and `/Producer`.
+fn maker(bytes: &[u8]) -> (Option<String>, Option<String>) {
+    let doc = lopdf::Document::load_mem(bytes).expect("a readable PDF");
+    let info = doc
+        .trailer
+        .get(b"Info")
+        .and_then(|o| o.as_reference())
+        .and_then(|r| doc.get_dictionary(r))
+        .expect("an Info dictionary");
+    let field = |k: &[u8]| {
+        info.get(k)
+            .ok()
+            .map(|o| lopdf::decode_text_string(o).unwrap())
+    };
+    (field(b"Creator"), field(b"Producer"))
+}
+
+#[test]
+fn player_pdfs_name_no_program_on_their_paper_or_in_their_metadata() {
+    // Issue 40: every PDF's Creator said "blockprint", the merged handouts' Producer too, and the player
+    // sheets printed "blockprint 0.1.0" in their footer. A player's PDF now carries no Creator or
+    // Producer and prints nothing of the program; a GM's keeps the Creator. The reader lint reads the
+    // maker fields (`maker_of`) with the audience's rules: the program's name is a fault on player paper.
+    use pages::reader::{Audience, maker_of};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = out.to_str().unwrap();
+    for args in [
+        &["case", "--seed", "5", "--count", "2"][..],
+        &["detective", "--pregenerated"],
+        &["sheet"],
+        &["npc", "--seed", "5", "--count", "2"],
+    ] {
+        let mut a = args.to_vec();
+        a.extend(["--out", o, "--quiet", "--check-pages"]);
+        let r = blockprint(&a);
+        assert_eq!(r.status.code(), Some(0), "{args:?}: {}", stderr(&r));
+    }
+    let mut seen = (0, 0);
+    for entry in walkdir(&out) {
+        let name = entry.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.ends_with(".pdf") {
+            continue;
+        }
+        let bytes = std::fs::read(&entry).unwrap();
+        let gm = name.ends_with("gm.pdf") || name.starts_with("gm-case");
+        if gm {
+            seen.0 += 1;
+            assert_eq!(maker(&bytes).0.as_deref(), Some("blockprint"), "{name}");
+            assert!(maker_of(&bytes, Audience::Gm).is_empty(), "{name}");
+            // The same file read as a player's: its Creator is caught.
+            let found = maker_of(&bytes, Audience::Player);
+            assert!(
+                found.iter().any(|f| f.what
+                    == "the program's name outside the colophon in the PDF's creator on player paper: “blockprint” (name it in the colophon only)"),
+                "{name}: {found:#?}"
+            );
+        } else {
+            seen.1 += 1;
+            assert_eq!(maker(&bytes), (None, None), "{name}");
+            assert!(maker_of(&bytes, Audience::Player).is_empty(), "{name}");
+            let text = pdf_extract::extract_text_from_mem(&bytes).unwrap();
+            assert!(!text.to_lowercase().contains("blockprint"), "{name}: {text}");
+        }
+    }
+    // GM files, merged GM file, GM case sheet and its fillable copy; handouts, merged handouts, detectives (and their fillable
+    // copies), character and caseload sheets, NPC cards.
+    assert_eq!(seen, (5, 17), "{seen:?}");
+}
+
+fn walkdir(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walkdir(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
 }

@@ -140,3 +140,62 @@ fn every_pdf_of_a_build_is_tagged_with_its_language_and_title_on_both_papers() {
         assert!(faults.is_empty(), "{paper}:\n{}", faults.join("\n"));
     }
 }
+
+/// A PDF's `/Lang`.
+fn lang(path: &Path) -> String {
+    let doc = Document::load(path).unwrap();
+    doc.catalog()
+        .unwrap()
+        .get_deref(b"Lang", &doc)
+        .map(text)
+        .unwrap_or_default()
+}
+
+#[test]
+fn every_pdf_takes_its_language_from_the_content() {
+    // Issue 40: the templates said "en" whatever the content. The book's `language` (content/README.md,
+    // "Language") is every document's text language and every PDF's /Lang; check refuses one typst
+    // cannot set.
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    let o = blockprint(&["init", "-q", content.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let book = content.join("bbb/srd/book.toml");
+    let text = std::fs::read_to_string(&book).unwrap();
+    assert!(text.contains("language = \"en\""));
+    std::fs::write(&book, text.replace("language = \"en\"", "language = \"de\"")).unwrap();
+    let out = dir.path().join("out");
+    let o = blockprint(&[
+        "build",
+        "--content",
+        content.to_str().unwrap(),
+        "--seed",
+        "7",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut files = Vec::new();
+    pdfs(&out, &mut files);
+    files.sort();
+    assert!(files.len() >= 50, "{} PDFs", files.len());
+    let wrong: Vec<String> = files
+        .iter()
+        .map(|f| (f.strip_prefix(&out).unwrap().display().to_string(), lang(f)))
+        .filter(|(_, l)| l != "de")
+        .map(|(f, l)| format!("{f}: /Lang {l:?}"))
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+
+    // A language typst cannot set is refused at its place.
+    std::fs::write(&book, text.replace("language = \"en\"", "language = \"de-AT\"")).unwrap();
+    let o = blockprint(&["check", "--content", content.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        report.contains("error[bad_value]: book `bbb.srd` has the language `de-AT`, which is no ISO 639 language code"),
+        "{report}"
+    );
+    assert!(report.contains("┌─ bbb/srd/book.toml:"), "{report}");
+}

@@ -102,6 +102,13 @@ impl Library {
         }
     }
 
+    /// The language every document made from this content is written in (an ISO 639 code: `en`, `de`):
+    /// the first book's `language`, `en` when the content has no book. Templates set it as the text's
+    /// language (hyphenation, quotes, the PDF's `/Lang`).
+    pub fn language(&self) -> &str {
+        self.books.first().map_or("en", |b| b.language.as_str())
+    }
+
     /// The chart with this id.
     pub fn chart(&self, id: &str) -> Option<&Chart> {
         self.charts.iter().find(|c| c.id.value == id)

@@ -539,6 +539,8 @@ pub fn meta(cx: &Checked, req: &Request) -> serde_json::Map<String, serde_json::
         format!("blockprint {}", env!("CARGO_PKG_VERSION")).into(),
     );
     m.insert("content_version".into(), cx.lib.version.clone().into());
+    // The content's language (its book's `language`): every template's text language and the PDF's /Lang.
+    m.insert("lang".into(), cx.lib.language().into());
     m.insert("source".into(), cx.source.clone().into());
     m
 }

@@ -810,6 +810,7 @@ fn merge_into(
     let opts = super::merge::Options {
         title: merged_title(m, req),
         pad_to_even: m.pad_to_even,
+        creator: super::engine::creator(m.audience).map(str::to_owned),
     };
     let sha = write_streamed(&ledger.dir().join(&m.rel), |w| {
         super::merge::merge(inputs, &opts, w)
@@ -817,6 +818,15 @@ fn merge_into(
             .map_err(|e| Error::Bug(format!("cannot merge into {}: {e}", m.rel)))
     })?;
     ledger.made_from(&m.rel, print.to_owned(), sha.clone());
+    // The merged file's maker, read by its audience's rules as the page checker reads every PDF's.
+    if super::pages::enabled() {
+        let path = ledger.dir().join(&m.rel);
+        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let at = (m.rel.clone(), 1);
+        super::pages::record(super::pages::reader::maker_of(&bytes, m.audience), |_| {
+            at.clone()
+        });
+    }
     ledger.record(&m.rel, sha)
 }
 

@@ -426,7 +426,7 @@ impl Engine {
                 doc.info_mut().title = Some(title.into());
                 // A whole document opens with its bookmarks shown (when it has any).
                 let pdf =
-                    super::pdf::open_with_outlines(self.export(template, world, &doc, ident, None)?);
+                    super::pdf::open_with_outlines(self.export(template, world, &doc, ident, audience, None)?);
                 let marks = super::form::marks(&doc).map_err(|m| self.form_failed(template, m))?;
                 return Ok((vec![(String::new(), pdf)], marks));
             }
@@ -455,11 +455,11 @@ impl Engine {
                 // exported as a page range of the whole, untagged, rather than not at all.
                 let pages = doc.pages()[start - 1..end].iter().cloned().collect();
                 let alone = PagedDocument::new(pages, doc.info().clone());
-                let bytes = match self.export(template, world, &alone, ident, None) {
+                let bytes = match self.export(template, world, &alone, ident, part.audience, None) {
                     Ok(bytes) => bytes,
                     Err(_) => {
                         let range = NonZeroUsize::new(start)..=NonZeroUsize::new(end);
-                        self.export(template, world, &doc, ident, Some(PageRanges::new(vec![range])))?
+                        self.export(template, world, &doc, ident, part.audience, Some(PageRanges::new(vec![range])))?
                     }
                 };
                 out.push((format!("-{}", part.name), bytes));
@@ -478,7 +478,7 @@ impl Engine {
                 }
                 self.compile(template, &again, |world, mut doc, _| {
                     doc.info_mut().title = Some(title.into());
-                    let pdf = self.export(template, world, &doc, ident, None)?;
+                    let pdf = self.export(template, world, &doc, ident, audience, None)?;
                     let marks =
                         super::form::marks(&doc).map_err(|m| self.form_failed(template, m))?;
                     Ok((pdf, marks))
@@ -491,22 +491,36 @@ impl Engine {
             })?;
             out.push(("-fillable".into(), fillable));
         }
+        // What each file says of its maker (Creator, Producer, the XMP's tool), read by its audience's
+        // rules as the PDF will carry it.
+        if super::pages::enabled() {
+            let kind = ident.strip_prefix("blockprint/").unwrap_or(ident);
+            for (suffix, bytes) in &out {
+                let who = parts
+                    .iter()
+                    .find(|p| suffix.strip_prefix('-') == Some(p.name.as_str()))
+                    .map_or(audience, |p| p.audience);
+                let at = (format!("{kind}: {file}{suffix}.pdf"), 1);
+                super::pages::record(super::pages::reader::maker_of(bytes, who), |_| at.clone());
+            }
+        }
         Ok(out)
     }
 
-    /// Export a compiled document (or a page range of it) to PDF bytes.
+    /// Export a compiled document (or a page range of it) to PDF bytes, its Creator as [`creator`] says.
     fn export(
         &self,
         template: &str,
         world: &dyn World,
         doc: &PagedDocument,
         ident: &str,
+        audience: Audience,
         ranges: Option<PageRanges>,
     ) -> Result<Vec<u8>> {
         let tagged = ranges.is_none();
         let options = |standards: typst_pdf::PdfStandards| PdfOptions {
             ident: Smart::Custom(ident.to_owned()),
-            creator: Smart::Custom(Some("blockprint".to_owned())),
+            creator: Smart::Custom(creator(audience).map(str::to_owned)),
             timestamp: super::pdf::source_date_epoch(),
             // typst cannot tag a page range: a part is a document of its own ([`Engine::pdf_file`]),
             // and only the fallback for one that cannot be exports a range, untagged.
@@ -829,5 +843,16 @@ impl blockprint_kind::Markdown for Engine {
     }
     fn markdown_error(&self, template: &str, e: &minijinja::Error) -> Error {
         Engine::markdown_error(self, template, e)
+    }
+}
+
+/// What a PDF says made it (its Creator, and a merged file's Producer): the program's name on a GM's
+/// document, where the GM may want to know which tool wrote it; nothing on a player's or a reader's, whose
+/// paper and metadata carry nothing of the program (issue 40). The manifest beside the files names the
+/// program and its version for everyone.
+pub fn creator(audience: Audience) -> Option<&'static str> {
+    match audience {
+        Audience::Gm => Some("blockprint"),
+        Audience::Player | Audience::Reader => None,
     }
 }

@@ -89,6 +89,7 @@ pub fn run(lib: &Library, load_diags: Vec<Diagnostic>) -> Report {
     inline::check(lib, &mut report.diagnostics);
     lookups::check(lib, &mut report.diagnostics);
     people::check(lib, &mut report.diagnostics);
+    languages(lib, &mut report.diagnostics);
     decks::check(lib, &mut report.diagnostics);
     prose::check(lib, &mut report.diagnostics);
     charts::check(lib, &mut report.diagnostics);
@@ -102,6 +103,25 @@ pub fn run(lib: &Library, load_diags: Vec<Diagnostic>) -> Report {
     report.editorial = fills(lib);
     diag::sort(&mut report.diagnostics);
     report
+}
+
+/// A book's `language` is what every template sets as the text's language: typst takes an ISO 639 code of
+/// two or three letters, so anything else would fail at rendering, not here.
+fn languages(lib: &Library, out: &mut Vec<Diagnostic>) {
+    for b in &lib.books {
+        let l = &b.language;
+        if !(2..=3).contains(&l.len()) || !l.bytes().all(|c| c.is_ascii_lowercase()) {
+            out.push(
+                Diagnostic::error(
+                    diag::Kind::BadValue,
+                    &lib.sources,
+                    &b.id.loc,
+                    format!("book `{}` has the language `{l}`, which is no ISO 639 language code", b.id.value),
+                )
+                .with_hint("write the language as two or three lowercase letters, such as `language = \"en\"` or `language = \"de\"`"),
+            );
+        }
+    }
 }
 
 /// Load and check in one step; `Err` only for I/O failures.

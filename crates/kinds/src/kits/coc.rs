@@ -572,6 +572,7 @@ impl CocKit {
             format!("blockprint {}", env!("CARGO_PKG_VERSION")).into(),
         );
         m.insert("content_version".into(), cx.lib.version.clone().into());
+        m.insert("lang".into(), cx.lib.language().into());
         let bug = |e: serde_json::Error| Error::Bug(e.to_string());
         m.insert("about".into(), serde_json::to_value(&about).map_err(bug)?);
         if let Some((_, page, needs)) = PROSE.iter().find(|(doc, _, _)| *doc == name) {

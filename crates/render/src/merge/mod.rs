@@ -48,6 +48,9 @@ pub struct Options {
     /// every input starts on an odd page when printed duplex. The page says so in small grey type
     /// ([`BLANK_NOTE`]), as printed books do, so nobody takes it for a misprint.
     pub pad_to_even: bool,
+    /// The `/Creator` and `/Producer` of the merged file ([`crate::engine::creator`]); none are written
+    /// without it.
+    pub creator: Option<String>,
 }
 
 /// What was merged: `pages` counts every page of the output, the `blank_pages` added for padding included.
@@ -521,8 +524,10 @@ fn write_merged(
     let info = ids.next()?;
     let mut dict = Dictionary::new();
     dict.set("Title", text_string(&opts.title));
-    dict.set("Creator", Object::string_literal("blockprint"));
-    dict.set("Producer", Object::string_literal("blockprint"));
+    if let Some(c) = &opts.creator {
+        dict.set("Creator", Object::string_literal(c.as_str()));
+        dict.set("Producer", Object::string_literal(c.as_str()));
+    }
     w.dict(info, dict)?;
 
     let catalog = ids.next()?;

@@ -91,6 +91,7 @@ fn run(inputs: &[Input], pad: bool) -> Result<(Stats, Vec<u8>), MergeError> {
         &Options {
             title: "Cases: GM file".into(),
             pad_to_even: pad,
+            creator: Some("blockprint".into()),
         },
         &mut out,
     )?;

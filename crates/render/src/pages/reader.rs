@@ -1,6 +1,7 @@
 //! The reader lint: what a page may show depends on who reads it ([`Audience`]). The geometry checks
 //! ([`super::check`]) see ink; this one reads the words, line by line as they print, and the PDF's
-//! metadata (title, subject, keywords), and finds the program showing through the paper.
+//! metadata (title, subject, keywords, and what made it: [`maker_of`]), and finds the program showing
+//! through the paper.
 //!
 //! On player and reader paper (a case's handout, a detective, a deck; the SRD) nothing of the program may
 //! show ([`Rule`]): no seed, hash or content version, no content or rule id, no command line, no README or
@@ -94,7 +95,8 @@ impl Rule {
     /// Whether the rule holds on this audience's paper.
     pub fn applies(self, audience: Audience) -> bool {
         match audience {
-            Audience::Player => self != Rule::Program,
+            // Neither a player's nor a reader's paper names the program (a reader's colophon may).
+            Audience::Player => true,
             Audience::Reader => true,
             Audience::Gm => matches!(
                 self,
@@ -359,6 +361,57 @@ pub fn metadata_of(doc: &PagedDocument, audience: Audience, title: &str) -> Vec<
     metadata(audience, title, info.description.as_deref(), &keywords)
 }
 
+/// What a written PDF says of its maker: the Info dictionary's `/Creator` and `/Producer` and the XMP
+/// metadata's `CreatorTool` and `Producer`, read by the audience's rules (the program's name included: a
+/// player's or a reader's PDF names no tool). A file that does not parse says nothing here.
+pub fn maker_of(pdf: &[u8], audience: Audience) -> Vec<Offence> {
+    let mut fields: Vec<(&str, String)> = Vec::new();
+    if let Ok(doc) = lopdf::Document::load_mem(pdf) {
+        let info = doc
+            .trailer
+            .get(b"Info")
+            .ok()
+            .and_then(|o| o.as_reference().ok())
+            .and_then(|r| doc.get_dictionary(r).ok());
+        for (key, field) in [
+            (&b"Creator"[..], " in the PDF's creator"),
+            (&b"Producer"[..], " in the PDF's producer"),
+        ] {
+            if let Some(text) = info
+                .and_then(|d| d.get(key).ok())
+                .and_then(|o| lopdf::decode_text_string(o).ok())
+            {
+                fields.push((field, text));
+            }
+        }
+    }
+    // The XMP packet is written uncompressed (it must be, for tools that read it without PDF parsing).
+    static XMP: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"<(xmp:CreatorTool|pdf:Producer)>([^<]*)<").expect("the XMP pattern")
+    });
+    let text = String::from_utf8_lossy(pdf);
+    for c in XMP.captures_iter(&text) {
+        let field = if &c[1] == "xmp:CreatorTool" {
+            " in the PDF's XMP creator tool"
+        } else {
+            " in the PDF's XMP producer"
+        };
+        fields.push((field, c[2].to_owned()));
+    }
+    let mut out = Vec::new();
+    for (field, text) in &fields {
+        for rule in Rule::ALL {
+            if !rule.applies(audience) {
+                continue;
+            }
+            if let Some(range) = rule.find(text) {
+                out.push(reading(1, (0.0, 0.0), rule, audience, text, range, field));
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -416,11 +469,11 @@ mod tests {
     }
 
     #[test]
-    fn gm_paper_keeps_notation_and_seeds_and_player_paper_the_program_name() {
+    fn gm_paper_keeps_notation_and_seeds_and_the_program_name() {
         assert!(!Rule::Seed.applies(Audience::Gm));
         assert!(Rule::Notation.applies(Audience::Gm));
         assert!(Rule::Id.applies(Audience::Gm));
-        assert!(!Rule::Program.applies(Audience::Player));
+        assert!(Rule::Program.applies(Audience::Player));
         assert!(Rule::ALL.iter().all(|r| r.applies(Audience::Reader)));
     }
 
