@@ -29,6 +29,8 @@ pub fn print_file(reports: &[Report], to: &Path, title: &str) -> Result<Option<S
     let opts = Options {
         title: title.to_owned(),
         pad_to_even: true,
+        // It holds players' documents too: it names no program (render::engine::creator).
+        creator: None,
     };
     let mut stats = None;
     let mut failure = None;
