@@ -1795,7 +1795,8 @@ fn reference_and_approach_cards_read_their_words_from_the_kit_pages() {
         "{report}"
     );
 
-    // A code span that names nothing the cards compute.
+    // A code span that names nothing the cards compute: refused by `check`, at the span, before any
+    // card is made.
     std::fs::write(&approach, &blurbs).unwrap();
     std::fs::write(
         &reference,
@@ -1803,12 +1804,14 @@ fn reference_and_approach_cards_read_their_words_from_the_kit_pages() {
     )
     .unwrap();
     let o5 = cards(o);
-    assert!(!o5.status.success());
-    let err = String::from_utf8_lossy(&o5.stderr);
+    assert_eq!(o5.status.code(), Some(1));
+    let err =
+        String::from_utf8_lossy(&o5.stdout).into_owned() + &String::from_utf8_lossy(&o5.stderr);
     assert!(
-        err.contains("content/bbb/kit/reference-cards.md names `per-brake` as a value, which the cards do not compute"),
+        err.contains("the `cards` generator reads `per-brake` in the `bbb` kit's page `reference-cards` as a value, which it does not compute"),
         "{err}"
     );
+    assert!(err.contains("┌─ bbb/kit/reference-cards.md:"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
 

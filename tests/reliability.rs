@@ -1367,3 +1367,121 @@ fn a_failing_kit_leaves_the_output_folder_as_it_was() {
         assert!(!t.path().join(format!("absent-{name}")).exists());
     }
 }
+
+/// `check` refuses a code span in the cards' prose that names nothing the cards compute, at the span:
+/// the `data` fuzz target found a reference-cards page that named the chase outcome table's rows
+/// (`outcome`) as a value in a sentence, which `check` accepted and `cards` and `kit-bbb` then failed
+/// on. A span naming a value the cards compute stays accepted wherever a value may stand, and the
+/// cards are made from it.
+#[test]
+fn check_refuses_a_cards_code_span_naming_nothing_the_cards_compute() {
+    let t = tempfile::tempdir().unwrap();
+    let content = t.path().join("content");
+    ok(&blockprint(&["init", "-q", s(&content)]));
+    let reference = content.join("bbb/kit/reference-cards.md");
+    let approach = content.join("bbb/kit/approach-cards.md");
+    let original = std::fs::read_to_string(&reference).unwrap();
+    let original_approach = std::fs::read_to_string(&approach).unwrap();
+    // (file, from, to, the span, the role it is read in, what the generators compute in that role,
+    // the generators that read the page)
+    let both = ["cards", "kit-bbb"];
+    let values = "`outcome-dice`, `lawyer-dice`, `lawyer-odds`, `lawyer-result`, `per-break`";
+    let cases: [(&Path, &str, &str, &str, &str, String, &[&str]); 4] = [
+        (
+            &reference,
+            "### At 0 HP roll `outcome-dice`",
+            "### At 0 HP roll `outcome`",
+            "outcome",
+            "a value",
+            format!("it computes {values}"),
+            &both,
+        ),
+        (
+            &reference,
+            "\n`closing-modifiers`\n",
+            "\nAdd the `closing-modifiers` to the roll.\n",
+            "closing-modifiers",
+            "a value",
+            format!("it computes {values}"),
+            &both,
+        ),
+        (
+            &reference,
+            "\n`closing-modifiers`\n",
+            "\n`closing-modifier`\n",
+            "closing-modifier",
+            "a block",
+            "it computes `closing-modifiers`".to_owned(),
+            &both,
+        ),
+        (
+            &approach,
+            "Coffee, sympathy, a way out.",
+            "Coffee, `sympathy`, a way out.",
+            "sympathy",
+            "a value",
+            "it computes none".to_owned(),
+            &["cards"],
+        ),
+    ];
+    for (file, from, to, span, role, computes, kinds) in cases {
+        let text = std::fs::read_to_string(file).unwrap();
+        assert_eq!(text.matches(from).count(), 1, "{from}");
+        let edited = text.replace(from, to);
+        std::fs::write(file, &edited).unwrap();
+        let o = blockprint(&["check", "--content", s(&content)]);
+        std::fs::write(file, &text).unwrap();
+        let report = String::from_utf8_lossy(&o.stdout).into_owned() + &fails(&o, 1);
+        let at = edited.find(&format!("`{span}`")).unwrap();
+        let line = edited[..at].matches('\n').count() + 1;
+        let column = at - edited[..at].rfind('\n').map_or(0, |n| n + 1) + 1;
+        let page = file.file_stem().unwrap().to_str().unwrap();
+        for kind in kinds {
+            let message = format!(
+                "error[missing_requirement]: the `{kind}` generator reads `{span}` in the `bbb` kit's \
+                 page `{page}` as {role}, which it does not compute ({computes})\n{pad}┌─ \
+                 bbb/kit/{page}.md:{line}:{column}\n",
+                pad = " ".repeat(line.to_string().len() + 1)
+            );
+            assert!(report.contains(&message), "{message}\nin\n{report}");
+        }
+        assert_eq!(
+            report.matches("error[missing_requirement]").count(),
+            kinds.len(),
+            "{report}"
+        );
+        assert!(
+            report.contains(
+                "= help: write the name of one it computes, or write the words without the code \
+                 span, or restore the page from the built-in content (`blockprint init DIR` writes it)"
+            ),
+            "{report}"
+        );
+    }
+    // A value the cards compute, written in a sentence of another card: accepted, and the cards made.
+    let edited = original.replace(
+        "\n`closing-modifiers`\n",
+        "\n`closing-modifiers`\n\nEach Break adds `per-break`.\n",
+    );
+    assert_ne!(edited, original);
+    std::fs::write(&reference, &edited).unwrap();
+    ok(&blockprint(&["check", "--content", s(&content)]));
+    let out = t.path().join("out");
+    ok(&blockprint(&[
+        "make",
+        "cards",
+        "--content",
+        s(&content),
+        "--out",
+        s(&out),
+        "--format",
+        "md",
+        "-q",
+    ]));
+    std::fs::write(&reference, &original).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&approach).unwrap(),
+        original_approach
+    );
+    ok(&blockprint(&["check", "--content", s(&content)]));
+}

@@ -40,6 +40,26 @@ pub struct Requirements {
     /// `(game, page, anchors)`: the game's `[[kit]]` lists the prose page `page`, and the page has a
     /// `##` heading with each anchor (the parts the kit's templates place by anchor).
     pub prose: Vec<(String, String, Vec<String>)>,
+    /// Kit prose pages whose code spans name what the kind computes and places there (the reference
+    /// cards' odds and tables): every code span must name one of them, in the role it is written in.
+    pub slots: Vec<Slots>,
+}
+
+/// What a kind computes for a kit prose page, by the name a code span gives it (see
+/// [`Requirements::slots`]). How a span is written says what it stands for, as the kind reads it: a
+/// paragraph that is only the span is a whole block; a table header cell that is only the span, columns
+/// (or else a value); a table whose one row starts with a cell that is only the span, its rows; any
+/// other span, in a sentence, a heading, a list item or a cell, a value.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Slots {
+    pub game: String,
+    pub page: String,
+    /// The anchors of the `##` parts the kind reads (none: every part).
+    pub parts: Vec<String>,
+    pub values: Vec<String>,
+    pub columns: Vec<String>,
+    pub rows: Vec<String>,
+    pub blocks: Vec<String>,
 }
 
 /// The largest whole number an `int_results` table may give (NPC levels: HP rolls this many dice).
@@ -218,6 +238,7 @@ pub fn check(
     }
     people(lib, kind, req, &missing, out);
     prose_parts(lib, kind, req, out);
+    slot_names(lib, kind, req, out);
     if req.book && lib.books.is_empty() {
         out.push(
             Diagnostic::unlocated(
@@ -473,6 +494,133 @@ fn prose_parts(lib: &Library, kind: &str, req: &Requirements, out: &mut Vec<Diag
                 format!(
                     "add a `##` heading whose anchor is `{a}` (its words in lower case joined by hyphens), or add the built-in part: `blockprint init --update DIR`, DIR being this content folder, adds every part a page lacks"
                 ),
+            ));
+        }
+    }
+}
+
+/// The code spans of the kit prose pages in [`Requirements::slots`]: each names something the kind
+/// computes, in the role it is written in, or it is refused at the span (the page's `##` parts only, as
+/// the kind reads them; a page reported once per kind).
+fn slot_names(lib: &Library, kind: &str, req: &Requirements, out: &mut Vec<Diagnostic>) {
+    use crate::prose::{Block, Inline};
+    /// Every code span of `xs`, read as values.
+    fn values<'a>(xs: &'a [Inline], found: &mut Vec<(&'a str, &'static str)>) {
+        for x in xs {
+            match x {
+                Inline::Code { text } => found.push((text, "a value")),
+                Inline::Strong { content }
+                | Inline::Emph { content }
+                | Inline::Link { content, .. }
+                | Inline::Url { content, .. } => values(content, found),
+                _ => {}
+            }
+        }
+    }
+    fn only_code(xs: &[Inline]) -> Option<&str> {
+        match xs {
+            [Inline::Code { text }] => Some(text),
+            _ => None,
+        }
+    }
+    for slots in &req.slots {
+        let Some(kit) = lib.kit(&slots.game) else {
+            continue;
+        };
+        let Some(page) = kit.page(&slots.page) else {
+            continue;
+        };
+        let parsed = crate::prose::parse(&page.body, &slots.page);
+        // (name, the role it is written in): the blocks of the page's `##` parts.
+        let mut found: Vec<(&str, &'static str)> = Vec::new();
+        // The part a block falls in (`None` before the first `##` heading, which no kind reads).
+        let mut part: Option<&str> = None;
+        for b in &parsed.blocks {
+            if let Block::Heading {
+                level: 2, anchor, ..
+            } = b
+            {
+                part = Some(anchor);
+                continue;
+            }
+            match part {
+                Some(a) if slots.parts.is_empty() || slots.parts.iter().any(|p| p == a) => {}
+                _ => continue,
+            }
+            match b {
+                Block::Heading { content, .. } => values(content, &mut found),
+                Block::Para { content } => match only_code(content) {
+                    Some(name) => found.push((name, "a block")),
+                    None => values(content, &mut found),
+                },
+                Block::List { items, .. } => {
+                    for b in items.iter().flatten() {
+                        if let Block::Para { content } = b {
+                            values(content, &mut found);
+                        }
+                    }
+                }
+                Block::Grid { header, rows } => {
+                    for h in header {
+                        match only_code(h) {
+                            Some(name) if slots.columns.iter().any(|c| c == name) => {}
+                            _ => values(h, &mut found),
+                        }
+                    }
+                    match rows.as_slice() {
+                        [row] if row.first().and_then(|c| only_code(c)).is_some() => {
+                            let name = row.first().and_then(|c| only_code(c)).unwrap_or_default();
+                            found.push((name, "table rows"));
+                        }
+                        _ => rows.iter().flatten().for_each(|c| values(c, &mut found)),
+                    }
+                }
+                _ => {}
+            }
+        }
+        let known = |role: &str| -> &[String] {
+            match role {
+                "a value" => &slots.values,
+                "a block" => &slots.blocks,
+                _ => &slots.rows,
+            }
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        for (name, role) in found {
+            if known(role).iter().any(|k| k == name) || !seen.insert((name, role)) {
+                continue;
+            }
+            // The span in the page (its first occurrence), or the page's first line.
+            let span = format!("`{name}`");
+            let loc = match page.body.find(&span) {
+                Some(at) => Loc {
+                    file: page.file,
+                    span: page.body_offset + at..page.body_offset + at + span.len(),
+                },
+                None => Loc {
+                    file: page.file,
+                    span: page.body_offset..page.body_offset,
+                },
+            };
+            let listed = known(role)
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let listed = if listed.is_empty() {
+                "it computes none".to_owned()
+            } else {
+                format!("it computes {listed}")
+            };
+            out.push(needs(
+                lib,
+                &loc,
+                &slots.game,
+                format!(
+                    "the `{kind}` generator reads `{name}` in the `{}` kit's page `{}` as {role}, which it does not compute ({listed})",
+                    slots.game, slots.page
+                ),
+                "write the name of one it computes, or write the words without the code span, or restore the page from the built-in content (`blockprint init DIR` writes it)",
             ));
         }
     }

@@ -48,6 +48,17 @@ pub fn approach_needs() -> (String, String, Vec<String>) {
     crate::kits::prose_needs(GAME, APPROACH_PAGE, &needs)
 }
 
+/// The requirement that the approach cards' parts name nothing in code spans: the cards compute nothing
+/// to place there (`check` refuses a span, which the cards could not fill).
+pub fn approach_slots() -> blockprint_content::check::requires::Slots {
+    blockprint_content::check::requires::Slots {
+        game: GAME.into(),
+        page: APPROACH_PAGE.into(),
+        parts: approach_anchors(),
+        ..Default::default()
+    }
+}
+
 /// The approach cards: `players` sets of the investigators' three and `players` sets of the NPCs' three,
 /// each with what the kit's page `approach-cards` says of it (the paragraphs under its `##` heading) and
 /// what it does against the other side's approaches (from the content's matrix when given). The faces

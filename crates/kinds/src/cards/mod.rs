@@ -591,6 +591,7 @@ impl Kind for CardsKind {
     fn requires(&self) -> Requirements {
         let mut r = reference::requirements();
         r.prose.push(approach::approach_needs());
+        r.slots.push(approach::approach_slots());
         r
     }
     fn count(&self, _cx: &Checked, req: &Request) -> Result<usize> {

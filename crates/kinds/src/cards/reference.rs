@@ -49,7 +49,43 @@ pub fn requirements() -> Requirements {
             REFERENCE_PAGE,
             &reference_needs(),
         )],
+        slots: vec![reference_slots()],
         ..Requirements::default()
+    }
+}
+
+/// What the reference cards compute and place where the page's code spans name them, by role (see
+/// [`Slots`]): `check` refuses a span naming anything else.
+pub const REFERENCE_VALUES: [&str; 5] = [
+    "outcome-dice",
+    "lawyer-dice",
+    "lawyer-odds",
+    "lawyer-result",
+    "per-break",
+];
+pub const REFERENCE_COLUMNS: [&str; 2] = ["outcome-dice", "sentences"];
+pub const REFERENCE_ROWS: [&str; 7] = [
+    "suits",
+    "outcome",
+    "matrix",
+    "turf-damage",
+    "fight-damage",
+    "pool-odds",
+    "da-odds",
+];
+pub const REFERENCE_BLOCKS: [&str; 1] = ["closing-modifiers"];
+
+/// The requirement that the reference cards' page names only what the cards compute.
+pub fn reference_slots() -> blockprint_content::check::requires::Slots {
+    let own = |xs: &[&str]| xs.iter().map(|x| (*x).to_owned()).collect();
+    blockprint_content::check::requires::Slots {
+        game: GAME.into(),
+        page: REFERENCE_PAGE.into(),
+        parts: Vec::new(),
+        values: own(&REFERENCE_VALUES),
+        columns: own(&REFERENCE_COLUMNS),
+        rows: own(&REFERENCE_ROWS),
+        blocks: own(&REFERENCE_BLOCKS),
     }
 }
 
@@ -599,6 +635,17 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
     slots
         .blocks
         .insert("closing-modifiers", Block::List { items: mods });
+    // What `check` was told the cards compute (`reference_slots`) covers what they do compute.
+    let declared = |names: Vec<&&str>, listed: &[&str]| names.iter().all(|n| listed.contains(n));
+    if !(declared(slots.values.keys().collect(), &REFERENCE_VALUES)
+        && declared(slots.columns.keys().collect(), &REFERENCE_COLUMNS)
+        && declared(slots.rows.keys().collect(), &REFERENCE_ROWS)
+        && declared(slots.blocks.keys().collect(), &REFERENCE_BLOCKS))
+    {
+        return Err(Error::Bug(
+            "the reference cards compute a slot `reference_slots` does not list".into(),
+        ));
+    }
 
     let mut fronts = Vec::new();
     for anchor in page.order.iter().filter(|a| *a != LABELS) {
