@@ -581,3 +581,81 @@ Trailing paragraph -- with "quotes" and 'single' ones... done.
     );
     assert_eq!(got, want, "{md}");
 }
+
+/// The index lists every term of `index = [...]` the chapters use, with its pages: a term is matched as
+/// written (regex characters and `<` are text, not a pattern), a plural counts, a term no chapter uses is
+/// left out; the Markdown editions have no index.
+#[test]
+fn the_index_lists_the_books_terms_with_their_pages_and_reads_terms_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    run_ok(&["init", content.to_str().unwrap()]);
+    let book = content.join("bbb/srd/book.toml");
+    let toml = std::fs::read_to_string(&book).unwrap();
+    std::fs::write(
+        &book,
+        toml.replacen(
+            "index = [\n",
+            "index = [\n  \"a(b\", \"[x]*\", \"\\\\d+\", \"kerb crossing\", \"never used\",\n",
+            1,
+        ),
+    )
+    .unwrap();
+    let chapter = content.join("bbb/srd/dice.md");
+    let prose = std::fs::read_to_string(&chapter).unwrap();
+    std::fs::write(
+        &chapter,
+        prose.replacen(
+            "## Dice notation\n",
+            "## Dice notation\n\nThe a(b rule, the [x]* rule, the \\\\d+ rule, two kerb crossings, and 1234 beside \\\\d.\n",
+            1,
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    run_ok(&[
+        "srd",
+        "--content",
+        content.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--format",
+        "pdf,md",
+        "--check-pages",
+    ]);
+    let pdf = std::fs::read(out.join("srd/block-by-block-srd.pdf")).unwrap();
+    // pdf-extract guesses spaces from typst's glyph widths: pages are compared without whitespace.
+    let squeeze = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace() && *c != '\u{200B}')
+            .collect()
+    };
+    let by_page: Vec<String> = pdf_extract::extract_text_from_mem_by_pages(&pdf)
+        .unwrap()
+        .iter()
+        .map(|t| squeeze(t))
+        .collect();
+    let dice_page = 1 + by_page
+        .iter()
+        .position(|t| t.contains("Thea(brule"))
+        .expect("the planted line prints");
+    // The index is the book's last section on A4: its text from its title on.
+    let all = by_page.concat();
+    let index = &all[all.rfind("BackmatterIndex").expect("an index")..];
+    for term in ["a(b", "[x]*", "\\d+", "kerbcrossing"] {
+        // the term, then its one page, then the next entry (a letter, or the next initial)
+        let entry = format!("{term}{dice_page}");
+        let at = index
+            .find(&entry)
+            .unwrap_or_else(|| panic!("{entry} missing from the index: {index}"));
+        let next = index[at + entry.len()..].chars().next();
+        assert!(
+            next.is_none_or(|c| !c.is_ascii_digit() && c != ',' && c != '–'),
+            "{term}: one page, {dice_page}: {}",
+            &index[at..(at + entry.len() + 12).min(index.len())]
+        );
+    }
+    assert!(!index.contains("neverused"), "{index}");
+    let md = std::fs::read_to_string(out.join("srd/block-by-block-srd.md")).unwrap();
+    assert!(!md.contains("kerb crossing "), "the Markdown has no index");
+}
