@@ -633,7 +633,8 @@ fn the_index_lists_the_books_terms_with_their_pages_and_reads_terms_as_text() {
     let by_page: Vec<String> = pdf_extract::extract_text_from_mem_by_pages(&pdf)
         .unwrap()
         .iter()
-        .map(|t| squeeze(t))
+        .map(String::as_str)
+        .map(squeeze)
         .collect();
     let dice_page = 1 + by_page
         .iter()
