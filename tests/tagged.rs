@@ -163,7 +163,11 @@ fn every_pdf_takes_its_language_from_the_content() {
     let book = content.join("bbb/srd/book.toml");
     let text = std::fs::read_to_string(&book).unwrap();
     assert!(text.contains("language = \"en\""));
-    std::fs::write(&book, text.replace("language = \"en\"", "language = \"de\"")).unwrap();
+    std::fs::write(
+        &book,
+        text.replace("language = \"en\"", "language = \"de\""),
+    )
+    .unwrap();
     let out = dir.path().join("out");
     let o = blockprint(&[
         "build",
@@ -189,7 +193,11 @@ fn every_pdf_takes_its_language_from_the_content() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 
     // A language typst cannot set is refused at its place.
-    std::fs::write(&book, text.replace("language = \"en\"", "language = \"de-AT\"")).unwrap();
+    std::fs::write(
+        &book,
+        text.replace("language = \"en\"", "language = \"de-AT\""),
+    )
+    .unwrap();
     let o = blockprint(&["check", "--content", content.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let report = String::from_utf8_lossy(&o.stdout);

@@ -621,7 +621,12 @@ impl Kind for CardsKind {
                 )
             }
         };
-        let mut layout = impose(&self.opts, req.paper, &cards)?;
+        let opts = if i == 0 {
+            reference_options(&self.opts)
+        } else {
+            self.opts.clone()
+        };
+        let mut layout = impose(&opts, req.paper, &cards)?;
         marks_outside_the_grid(&mut layout);
         let data = CardsData {
             meta: super::meta(cx, req),
@@ -641,4 +646,34 @@ impl Kind for CardsKind {
     fn finish_pdf(&self, doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
         finish(doc, pdf)
     }
+    fn warnings(&self, _cx: &Checked, _req: &Request) -> Result<Vec<String>> {
+        let r = reference_options(&self.opts);
+        Ok(
+            if r.card.w == self.opts.card.w && r.card.h == self.opts.card.h {
+                Vec::new()
+            } else {
+                vec![format!(
+                    "the reference cards' rules do not fit {} cards at 6 pt: they are printed on bridge cards (57 × 89 mm); the approach cards are {}",
+                    self.opts.card.label(),
+                    self.opts.card.label()
+                )]
+            },
+        )
+    }
+}
+
+/// The options the reference cards are laid out with: the ones asked for, on a card at least as wide and
+/// tall as a bridge card (2.25 × 3.5 in), the smallest standard card their rules fit at 6 pt; a smaller
+/// card (mini) prints them on bridge cards instead.
+fn reference_options(opts: &CardOptions) -> CardOptions {
+    let (name, w, h) = layout::SIZES[1];
+    let mut o = opts.clone();
+    if o.card.w < w || o.card.h < h {
+        o.card = layout::CardSize {
+            name: name.to_owned(),
+            w,
+            h,
+        };
+    }
+    o
 }

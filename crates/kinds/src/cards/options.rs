@@ -19,14 +19,14 @@ pub const SINGLE_BLEED: i64 = layout::INCH / 8;
 pub struct LayoutOptions {
     /// Card size: poker (2.5 × 3.5 in, 63 × 88 mm), bridge (2.25 × 3.5 in, 57 × 89 mm), tarot
     /// (70 × 120 mm), mini (1.75 × 2.5 in, 44 × 63 mm), or WxH such as 63x88mm or 2.5x3.5in. The
-    /// reference cards hold too much text for mini cards: there it is scaled under 6 pt.
+    /// reference cards need a bridge card at least: on a smaller one (mini) they print on bridge cards.
     #[arg(
         long,
         default_value = "poker",
         value_name = "SIZE",
         allow_hyphen_values = true
     )]
-    #[schemars(title = "Card size", description = "poker (63 × 88 mm), bridge (57 × 89 mm), tarot (70 × 120 mm), mini (44 × 63 mm), or width x height such as 63x88mm or 2.5x3.5in. Mini cards hold the reference text only under 6 pt.", extend("x-suggest" = ["poker", "bridge", "tarot", "mini"], "examples" = ["bridge"]))]
+    #[schemars(title = "Card size", description = "poker (63 × 88 mm), bridge (57 × 89 mm), tarot (70 × 120 mm), mini (44 × 63 mm), or width x height such as 63x88mm or 2.5x3.5in. The reference cards need a bridge card at least: on a smaller one (mini) they print on bridge cards.", extend("x-suggest" = ["poker", "bridge", "tarot", "mini"], "examples" = ["bridge"]))]
     pub card_size: String,
     /// Space between cards on a sheet: 0 (cards share their cut lines) or a length such as 3mm.
     #[arg(
