@@ -1386,7 +1386,7 @@ fn check_refuses_a_cards_code_span_naming_nothing_the_cards_compute() {
     // the generators that read the page)
     let both = ["cards", "kit-bbb"];
     let values = "`outcome-dice`, `lawyer-dice`, `lawyer-odds`, `lawyer-result`, `per-break`";
-    let cases: [(&Path, &str, &str, &str, &str, String, &[&str]); 4] = [
+    let cases = [
         (
             &reference,
             "### At 0 HP roll `outcome-dice`",
@@ -1394,7 +1394,7 @@ fn check_refuses_a_cards_code_span_naming_nothing_the_cards_compute() {
             "outcome",
             "a value",
             format!("it computes {values}"),
-            &both,
+            &both[..],
         ),
         (
             &reference,
@@ -1403,7 +1403,7 @@ fn check_refuses_a_cards_code_span_naming_nothing_the_cards_compute() {
             "closing-modifiers",
             "a value",
             format!("it computes {values}"),
-            &both,
+            &both[..],
         ),
         (
             &reference,
@@ -1412,7 +1412,7 @@ fn check_refuses_a_cards_code_span_naming_nothing_the_cards_compute() {
             "closing-modifier",
             "a block",
             "it computes `closing-modifiers`".to_owned(),
-            &both,
+            &both[..],
         ),
         (
             &approach,
@@ -1421,7 +1421,7 @@ fn check_refuses_a_cards_code_span_naming_nothing_the_cards_compute() {
             "sympathy",
             "a value",
             "it computes none".to_owned(),
-            &["cards"],
+            &["cards"][..],
         ),
     ];
     for (file, from, to, span, role, computes, kinds) in cases {
