@@ -281,19 +281,18 @@ fn make(kinds: &[String], options: Option<Value>, m: &ArgMatches) -> Result<()> 
         };
         jobs.push((name.as_str(), options));
     }
-    // A paper given where nothing is laid out on paper (`export-csv --paper letter`, `case --format md
-    // --paper letter`) would be ignored: refused instead.
+    // A paper given to kinds that lay nothing out on paper (`export-csv --paper letter`) would be
+    // ignored: refused instead. (A kind that makes PDFs keeps it with `--format json`: its document
+    // data names the paper the PDF would be laid out on.)
     if m.value_source("paper") == Some(clap::parser::ValueSource::CommandLine) {
         let mut pdf = false;
         for (name, _) in &jobs {
             pdf |= project.def(name)?.info().formats.contains(&Format::Pdf);
         }
-        let pdf_asked = args.format.is_empty() || args.format.contains(&Format::Pdf);
-        if !pdf || !pdf_asked {
-            let what = match (kinds, pdf) {
-                ([one], false) => format!("`{one}` makes no PDF"),
-                (_, false) => "none of these kinds makes a PDF".to_owned(),
-                _ => "--format asks for no PDF".to_owned(),
+        if !pdf {
+            let what = match kinds {
+                [one] => format!("`{one}` makes no PDF"),
+                _ => "none of these kinds makes a PDF".to_owned(),
             };
             return Err(Error::Usage(format!(
                 "{what}, so --paper has nothing to lay out\n  = help: leave --paper out"

@@ -10,9 +10,10 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use serde::Serialize;
 
+use crate::app::odds::{self, BadDice, Draws, Field};
 use crate::dice::caret::escaped;
 use crate::dice::question::{Op, parse_number, parse_question};
-use crate::dice::{self, Dist, DistError, Expr};
+use crate::dice::{self, Dist, Expr};
 
 use super::Status;
 
@@ -122,30 +123,34 @@ pub(super) fn warn_success_targets(expr: &Expr) {
     }
 }
 
-fn parse_or_report(src: &str) -> Result<Expr, Status> {
-    dice::parse(src).map_err(|e| {
-        let span = dice::Span {
-            start: e.offset,
-            end: e.offset + e.len,
-        };
-        eprint!(
-            "{}",
-            located("error[bad_dice]", src, span, &e.message, e.hint.as_deref())
-        );
+fn parse_or_report(field: Field, src: &str) -> Result<Expr, Status> {
+    odds::read(field, src).map_err(|b| {
+        report(&b);
         Status::Rules
     })
 }
 
-fn report_dist_error(src: &str, e: &DistError) {
-    // Point at the sub-expression at fault, as for a parse error.
-    let span = e.span.unwrap_or(dice::Span {
-        start: 0,
-        end: src.len(),
-    });
-    eprint!(
-        "{}",
-        located("error[bad_dice]", src, span, &e.message, e.hint.as_deref())
-    );
+/// Report `bad` on stderr: the expression with a caret under its place, or, for a fault of the two
+/// expressions' difference (which has no place in either), the message and its help.
+fn report(bad: &BadDice) {
+    match &bad.span {
+        Some(span) => eprint!(
+            "{}",
+            dice::caret::render(
+                "error[bad_dice]",
+                &bad.source,
+                span.clone(),
+                &bad.message,
+                bad.hint.as_deref()
+            )
+        ),
+        None => {
+            eprintln!("error[bad_dice]: {}", escaped(&bad.message));
+            if let Some(h) = &bad.hint {
+                eprintln!("  = help: {h}");
+            }
+        }
+    }
 }
 
 /// Which question option a value came from.
@@ -217,12 +222,12 @@ pub(super) fn run(src: &str, opts: &Options) -> Status {
             },
         }
     }
-    let expr = match parse_or_report(src) {
+    let expr = match parse_or_report(Field::Expression, src) {
         Ok(e) => e,
         Err(s) => return s,
     };
     if let Some(other) = &opts.vs {
-        let defender = match parse_or_report(other) {
+        let defender = match parse_or_report(Field::Against, other) {
             Ok(e) => e,
             Err(s) => return s,
         };
@@ -231,25 +236,22 @@ pub(super) fn run(src: &str, opts: &Options) -> Status {
         return contest(&expr, &defender, opts);
     }
     warn_success_targets(&expr);
-    let dist = match expr.distribution() {
+    let dist = match odds::distribution(Field::Expression, &expr) {
         Ok(d) => d,
-        Err(e) => {
-            report_dist_error(src, &e);
+        Err(b) => {
+            report(&b);
             return Status::Rules;
         }
     };
     let mut out = odds_out(src, &dist);
-    out.questions = questions
-        .iter()
-        .map(|(op, n)| {
-            let p = dist.probability_where(|x| op.test(x, n));
-            QuestionOut {
-                question: format!("{} {}", op.symbol(), dice::fraction_reduced(n)),
-                op: op.symbol(),
-                value: dice::fraction_reduced(n),
-                approx: dice::approx(&p),
-                probability: dice::fraction_reduced(&p),
-            }
+    out.questions = odds::chances(&dist, &questions)
+        .into_iter()
+        .map(|c| QuestionOut {
+            question: format!("{} {}", c.op.symbol(), dice::fraction_reduced(&c.value)),
+            op: c.op.symbol(),
+            value: dice::fraction_reduced(&c.value),
+            approx: dice::approx(&c.probability),
+            probability: dice::fraction_reduced(&c.probability),
         })
         .collect();
     if opts.json {
@@ -470,28 +472,22 @@ fn chance_out(p: &BigRational) -> ChanceOut {
 }
 
 fn contest(attacker: &Expr, defender: &Expr, opts: &Options) -> Status {
-    let c = match dice::contest(attacker, defender) {
+    let c = match odds::contest(attacker, defender) {
         Ok(c) => c,
-        Err((side, e)) => {
-            match side {
-                dice::Side::First => report_dist_error(attacker.source(), &e),
-                dice::Side::Second => report_dist_error(defender.source(), &e),
-                dice::Side::Difference => {
-                    eprintln!("error[bad_dice]: {}", escaped(&e.message));
-                    if let Some(h) = &e.hint {
-                        eprintln!("  = help: {h}");
-                    }
-                }
-            }
+        Err(b) => {
+            report(&b);
             return Status::Rules;
         }
     };
     let (a, b) = (attacker.source().trim(), defender.source().trim());
-    let (win, draw, loss) = match opts.ties {
-        Ties::Show => (c.win.clone(), Some(c.draw.clone()), c.loss.clone()),
-        Ties::Defender => (c.win.clone(), None, &c.loss + &c.draw),
-        Ties::Attacker => (&c.win + &c.draw, None, c.loss.clone()),
-    };
+    let odds::Outcome { win, draw, loss } = odds::outcome(
+        &c,
+        match opts.ties {
+            Ties::Show => Draws::Apart,
+            Ties::Defender => Draws::Defender,
+            Ties::Attacker => Draws::Attacker,
+        },
+    );
     let margin_src = format!("({a}) - ({b})");
     let out = ContestOut {
         expr: attacker.source().to_owned(),

@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{App, refuse};
 // Control characters written as escapes (`\u{1b}`), as the command line shows them.
+use crate::app::odds::{self, BadDice, Field};
+use crate::dice;
 use crate::dice::caret::escaped;
-use crate::dice::{self, Expr};
 use crate::roll::{self, TableRoll};
 
 /// Values a chart draws at most; a wider distribution is listed but not drawn.
@@ -136,22 +137,22 @@ pub(crate) fn bad(
     }
 }
 
-fn parse(which: &'static str, src: &str) -> Result<Expr, Bad> {
-    dice::parse(src).map_err(|e| {
-        bad(
-            which,
-            src,
-            e.offset,
-            e.offset + e.len,
-            &e.message,
-            e.hint.as_deref(),
-        )
-    })
-}
-
-fn dist_bad(which: &'static str, src: &str, e: &dice::DistError) -> Bad {
-    let (s, t) = e.span.map_or((0, src.len()), |sp| (sp.start, sp.end));
-    bad(which, src, s, t, &e.message, e.hint.as_deref())
+/// The page's report of a [`BadDice`]: its field in words, and a caret under its place (the whole
+/// second expression for a fault of the two together).
+fn bad_dice(b: BadDice) -> Bad {
+    let which = match b.field {
+        Field::Expression => "expression",
+        Field::Against => "against",
+    };
+    let span = b.span.unwrap_or(0..b.source.len());
+    bad(
+        which,
+        &b.source,
+        span.start,
+        span.end,
+        &b.message,
+        b.hint.as_deref(),
+    )
 }
 
 fn chance(question: String, p: &BigRational) -> Chance {
@@ -244,17 +245,17 @@ fn answer(q: &OddsQuery) -> Answer {
     if src.trim().is_empty() {
         return a;
     }
-    let expr = match parse("expression", src) {
+    let expr = match odds::read(Field::Expression, src) {
         Ok(e) => e,
         Err(b) => {
-            a.bad.push(b);
+            a.bad.push(bad_dice(b));
             return a;
         }
     };
-    let dist = match expr.distribution() {
+    let dist = match odds::distribution(Field::Expression, &expr) {
         Ok(d) => d,
-        Err(e) => {
-            a.bad.push(dist_bad("expression", src, &e));
+        Err(b) => {
+            a.bad.push(bad_dice(b));
             return a;
         }
     };
@@ -267,36 +268,29 @@ fn answer(q: &OddsQuery) -> Answer {
         }
         match dice::question::parse_number(text) {
             Ok(n) => {
-                let p = dist.probability_where(|x| op.test(x, &n));
-                a.chances.push(chance(
-                    format!("{field} {}", dice::fraction_reduced(&n)),
-                    &p,
-                ));
+                for c in odds::chances(&dist, &[(op, n)]) {
+                    a.chances.push(chance(
+                        format!("{field} {}", dice::fraction_reduced(&c.value)),
+                        &c.probability,
+                    ));
+                }
             }
             Err(e) => a.bad.push(bad(field, text, 0, text.len(), &e, None)),
         }
     }
     let vs = q.vs.trim_end();
     if !vs.trim().is_empty() {
-        match parse("against", vs) {
-            Ok(other) => match dice::contest(&expr, &other) {
-                Ok(c) => {
-                    a.contest = Some(Contest {
-                        win: chance("higher".into(), &c.win),
-                        draw: chance("equal".into(), &c.draw),
-                        loss: chance("lower".into(), &c.loss),
-                        defender: distribution(vs, &c.second),
-                    });
-                }
-                Err((side, e)) => a.bad.push(match side {
-                    dice::Side::First => dist_bad("expression", src, &e),
-                    dice::Side::Second => dist_bad("against", vs, &e),
-                    dice::Side::Difference => {
-                        bad("against", vs, 0, vs.len(), &e.message, e.hint.as_deref())
-                    }
-                }),
-            },
-            Err(b) => a.bad.push(b),
+        match odds::read(Field::Against, vs).and_then(|other| odds::contest(&expr, &other)) {
+            Ok(c) => {
+                let o = odds::outcome(&c, odds::Draws::Apart);
+                a.contest = Some(Contest {
+                    win: chance("higher".into(), &o.win),
+                    draw: chance("equal".into(), o.draw.as_ref().unwrap_or(&c.draw)),
+                    loss: chance("lower".into(), &o.loss),
+                    defender: distribution(vs, &c.second),
+                });
+            }
+            Err(b) => a.bad.push(bad_dice(b)),
         }
     }
     a.dist = Some(distribution(src, &dist));

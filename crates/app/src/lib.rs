@@ -10,12 +10,14 @@
 //! - [`import`]: tables from Foundry VTT, Roll20 and CSV into content files;
 //! - [`init`]: the built-in content written out as a folder to edit, and such a folder brought up to date;
 //! - [`answers`]: the answers the fronts show as data (the chase answer);
+//! - [`odds`]: the dice-odds answer (a distribution, questions, a contest) and its bad-dice reports;
 //! - [`print`]: one print file of everything a make wrote, each document starting on a front.
 
 pub mod answers;
 pub mod campaign;
 pub mod import;
 pub mod init;
+pub mod odds;
 pub mod print;
 pub mod project;
 
