@@ -26,15 +26,7 @@ pub fn write_all(dir: &Path) -> std::io::Result<usize> {
                     ),
                 ));
             }
-            for (rel, bytes) in &files {
-                let path = dir.join(rel);
-                if !path.exists() {
-                    if let Some(parent) = path.parent() {
-                        std::fs::create_dir_all(parent).map_err(|e| with(parent, e))?;
-                    }
-                    blockprint_render::output::write_atomic(&path, bytes)?;
-                }
-            }
+            write_missing(dir, &files)?;
             return Ok(files.len());
         }
     }
@@ -147,6 +139,23 @@ fn alive(pid: u32) -> bool {
     }
 }
 
+/// Write each of `files` that `dir` lacks (atomically, its folders made as needed); returns the paths
+/// written, in order. A file already there is left as it is.
+fn write_missing(dir: &Path, files: &[(String, Vec<u8>)]) -> std::io::Result<Vec<PathBuf>> {
+    let mut written = Vec::new();
+    for (rel, bytes) in files {
+        let path = dir.join(rel);
+        if !path.exists() {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| with(parent, e))?;
+            }
+            blockprint_render::output::write_atomic(&path, bytes)?;
+            written.push(path);
+        }
+    }
+    Ok(written)
+}
+
 fn with(path: &Path, e: std::io::Error) -> std::io::Error {
     std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
@@ -218,15 +227,8 @@ pub fn add_missing(dir: &Path) -> std::io::Result<Vec<String>> {
             blockprint_render::output::write_atomic(&path, new.as_bytes())?;
         }
     }
-    for (rel, bytes) in &files {
-        let path = dir.join(rel);
-        if !path.exists() {
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| with(parent, e))?;
-            }
-            blockprint_render::output::write_atomic(&path, bytes)?;
-            added.push(format!("wrote {}", path.display()));
-        }
+    for path in write_missing(dir, &files)? {
+        added.push(format!("wrote {}", path.display()));
     }
     Ok(added)
 }
