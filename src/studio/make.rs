@@ -627,6 +627,18 @@ fn view(app: &App, job: &Job, files: bool) -> JobView {
     }
 }
 
+/// `p` relative to `base`, its parts joined by `/` (as the page's links and the zip name them), or
+/// `None` when `p` is not under `base`.
+fn slashed(base: &Path, p: &Path) -> Option<String> {
+    let parts: Vec<String> = p
+        .strip_prefix(base)
+        .ok()?
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Some(parts.join("/"))
+}
+
 /// `/files/…` for a path relative to the output folder, each part percent-encoded.
 fn href(rel: &str) -> String {
     let parts: Vec<String> = rel
@@ -651,15 +663,15 @@ fn list(out: &Path, folder: &str) -> Vec<FileView> {
     found
         .into_iter()
         .filter_map(|p| {
-            let rel = p.strip_prefix(out).ok()?;
-            let rel: Vec<String> = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
+            let rel = slashed(out, &p)?;
             let size = std::fs::metadata(&p).map(|m| m.len()).unwrap_or(0);
             Some(FileView {
-                name: rel[1..].join("/"),
-                href: href(&rel.join("/")),
+                // Without the make's own folder.
+                name: rel
+                    .split_once('/')
+                    .map_or(rel.as_str(), |(_, r)| r)
+                    .to_owned(),
+                href: href(&rel),
                 size,
             })
         })
@@ -1039,14 +1051,7 @@ fn print_view(
 ) -> Result<Option<PrintView>> {
     let to = app.out.join(&job.folder).join(crate::app::print::FILE);
     let title = format!("{}: everything to print", job.title);
-    let rel = |p: &Path| {
-        p.strip_prefix(&app.out).ok().map(|r| {
-            r.components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect::<Vec<_>>()
-                .join("/")
-        })
-    };
+    let rel = |p: &Path| slashed(&app.out, p);
     Ok(match crate::app::print::print_file(reports, &to, &title)? {
         Some(stats) => rel(&to).map(|r| PrintView {
             href: href(&r),
@@ -1183,32 +1188,16 @@ pub(crate) fn refresh_latest(app: &App) -> Option<u32> {
 /// Where each page of a written document is: `<stem>.pdf` page by page, or, for a document split into
 /// parts, `<stem>-<part>.pdf` for as many pages as that file has, part after part.
 fn page_links(out: &Path, dir: &Path, doc: &crate::generators::Document) -> Vec<(String, usize)> {
-    let rel = |p: &Path| -> Option<String> {
-        let r = p.strip_prefix(out).ok()?;
-        Some(
-            r.components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect::<Vec<_>>()
-                .join("/"),
-        )
-    };
     let pages_of = |p: &Path| -> usize {
         std::fs::read(p)
             .ok()
             .and_then(|b| lopdf::Document::load_mem(&b).ok())
             .map_or(0, |d| d.get_pages().len())
     };
-    let files: Vec<PathBuf> = if doc.parts.is_empty() {
-        vec![dir.join(format!("{}.pdf", doc.stem))]
-    } else {
-        doc.parts
-            .iter()
-            .map(|p| dir.join(format!("{}-{}.pdf", doc.stem, p.name)))
-            .collect()
-    };
     let mut links = Vec::new();
-    for f in files {
-        let Some(r) = rel(&f) else { continue };
+    for name in doc.pdf_names() {
+        let f = dir.join(name);
+        let Some(r) = slashed(out, &f) else { continue };
         for n in 1..=pages_of(&f) {
             links.push((r.clone(), n));
         }
@@ -1320,13 +1309,10 @@ pub(crate) fn zip_folder(dir: &Path) -> Result<Vec<u8>> {
         .compression_method(zip::CompressionMethod::Deflated)
         .last_modified_time(zip::DateTime::default());
     for f in files {
-        let rel = f.strip_prefix(dir).map_err(|e| Error::Bug(e.to_string()))?;
-        let name: Vec<String> = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
+        let name = slashed(dir, &f)
+            .ok_or_else(|| Error::Bug(format!("{} is outside {}", f.display(), dir.display())))?;
         let bytes = std::fs::read(&f).map_err(|e| Error::io(&f, e))?;
-        w.start_file(name.join("/"), opts)
+        w.start_file(name, opts)
             .map_err(|e| Error::Bug(format!("zip: {e}")))?;
         std::io::Write::write_all(&mut w, &bytes).map_err(|e| Error::io(&f, e))?;
     }

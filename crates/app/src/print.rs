@@ -33,28 +33,14 @@ pub fn print_file(reports: &[Report], to: &Path, title: &str) -> Result<Option<S
         creator: None,
     };
     let mut stats = None;
-    let mut failure = None;
-    let written =
-        blockprint_render::output::write_streamed(to, |w| match merge::merge(&inputs, &opts, w) {
-            Ok(s) => {
-                stats = Some(s);
-                Ok(())
-            }
-            Err(e) => {
-                let shown = e.to_string();
-                failure = Some(e);
-                Err(std::io::Error::other(shown))
-            }
-        });
-    match (written, failure) {
-        (Ok(_), _) => Ok(stats),
-        (Err(_), Some(e)) => Err(Error::Bug(format!(
-            "cannot gather the print file {}: {e}",
-            to.display()
-        ))),
-        (Err(source), None) => Err(Error::Io {
-            path: to.to_path_buf(),
-            source,
-        }),
-    }
+    blockprint_render::output::stream_into(to, |w| {
+        stats = Some(merge::merge(&inputs, &opts, w).map_err(|e| {
+            Error::Bug(format!(
+                "cannot gather the print file {}: {e}",
+                to.display()
+            ))
+        })?);
+        Ok(())
+    })?;
+    Ok(stats)
 }

@@ -227,6 +227,18 @@ impl Document {
         self.summary = summary;
         self
     }
+    /// The PDF files it is written as, relative to the kind's folder: `<stem>.pdf`, or one
+    /// `<stem>-<part>.pdf` per part, in order.
+    pub fn pdf_names(&self) -> Vec<String> {
+        if self.parts.is_empty() {
+            vec![format!("{}.pdf", self.stem)]
+        } else {
+            self.parts
+                .iter()
+                .map(|p| format!("{}-{}.pdf", self.stem, p.name))
+                .collect()
+        }
+    }
     /// The same, bookmarked as `bookmark` in merged PDFs.
     pub fn bookmark(mut self, bookmark: impl Into<String>) -> Self {
         self.bookmark = bookmark.into();

@@ -492,7 +492,7 @@ fn run_locked(
             ledger.keep(&index.rel);
             kept += 1;
         } else {
-            let sha = write_streamed(&dir.join(&index.rel), fill)?;
+            let sha = super::output::stream_into(&dir.join(&index.rel), fill)?;
             ledger.record(&index.rel, sha)?;
         }
         let _ = std::fs::remove_file(&spool_path);
@@ -705,12 +705,7 @@ fn one(
 /// are cheap).
 fn file_names(doc: &Document, f: Format) -> Vec<String> {
     match f {
-        Format::Pdf if doc.parts.is_empty() => vec![format!("{}.pdf", doc.stem)],
-        Format::Pdf => doc
-            .parts
-            .iter()
-            .map(|p| format!("{}-{}.pdf", doc.stem, p.name))
-            .collect(),
+        Format::Pdf => doc.pdf_names(),
         Format::Json => vec![format!("{}.json", doc.stem)],
         Format::Md | Format::Csv | Format::Txt => Vec::new(),
     }
@@ -812,7 +807,7 @@ fn merge_into(
         pad_to_even: m.pad_to_even,
         creator: super::engine::creator(m.audience).map(str::to_owned),
     };
-    let sha = write_streamed(&ledger.dir().join(&m.rel), |w| {
+    let sha = super::output::stream_into(&ledger.dir().join(&m.rel), |w| {
         super::merge::merge(inputs, &opts, w)
             .map(drop)
             .map_err(|e| Error::Bug(format!("cannot merge into {}: {e}", m.rel)))
@@ -828,27 +823,4 @@ fn merge_into(
         });
     }
     ledger.record(&m.rel, sha)
-}
-
-/// Stream a file into place atomically (see [`super::output::write_streamed`]); returns its sha256.
-fn write_streamed(
-    path: &Path,
-    fill: impl FnOnce(&mut dyn std::io::Write) -> Result<()>,
-) -> Result<String> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
-    }
-    let mut failure = None;
-    let written = super::output::write_streamed(path, |w| {
-        fill(w).map_err(|e| {
-            let io = std::io::Error::other(e.to_string());
-            failure = Some(e);
-            io
-        })
-    });
-    match (written, failure) {
-        (Ok(sha), _) => Ok(sha),
-        (Err(_), Some(e)) => Err(e),
-        (Err(e), None) => Err(Error::io(path, e)),
-    }
 }

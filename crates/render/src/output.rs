@@ -63,6 +63,31 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_streamed(path, |w| w.write_all(bytes)).map(drop)
 }
 
+/// [`write_streamed`] for a writer that fails with blockprint's own error: the folder is made first,
+/// and the writer's error comes back as it was (an I/O error names `path`). Returns the sha256 (hex).
+pub fn stream_into(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> blockprint_content::error::Result<()>,
+) -> blockprint_content::error::Result<String> {
+    use blockprint_content::error::Error;
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+    }
+    let mut failure = None;
+    let written = write_streamed(path, |w| {
+        fill(w).map_err(|e| {
+            let io = std::io::Error::other(e.to_string());
+            failure = Some(e);
+            io
+        })
+    });
+    match (written, failure) {
+        (Ok(sha), _) => Ok(sha),
+        (Err(_), Some(e)) => Err(e),
+        (Err(e), None) => Err(Error::io(path, e)),
+    }
+}
+
 /// Stream into a temporary file (`.<name>.tmp-<pid>`) beside `path`, then rename it into place, so a
 /// killed process never leaves a truncated file under the output name; returns the sha256 (hex). No
 /// fsync: the rename is atomic against a killed process, which is what a batch must survive, and fsyncing
