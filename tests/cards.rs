@@ -795,9 +795,28 @@ fn approach_cards_come_in_one_set_per_player() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|f| f["kind"] == "approach")
+        .filter(|f| f["kind"] == "approach" && f["write_in"] != true)
         .collect();
     assert_eq!(fronts.len(), 30);
+    // 30 cards leave 3 on the last sheet of nine: its 6 other places take write-in cards, 3 a side.
+    let write_ins: Vec<&serde_json::Value> = data["faces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["write_in"] == true)
+        .map(|f| &f["side"])
+        .collect();
+    assert_eq!(
+        write_ins,
+        [
+            "investigator",
+            "investigator",
+            "investigator",
+            "npc",
+            "npc",
+            "npc"
+        ]
+    );
     for name in [
         "Good Cop",
         "Bad Cop",
@@ -843,7 +862,7 @@ fn approach_cards_come_in_one_set_per_player() {
     );
     assert!(md.contains("\n## Clam Up\n\n**NPC approach**\n"), "{md}");
     assert!(
-        md.starts_with("# Approach\n\n*Print file:* 5 sets, one per player, of the investigators' three cards and the NPCs' three, each card marked with its set; the investigators' cards have backs reading Investigator · Approach, the NPCs' cards backs reading NPC · Approach.\n"),
+        md.starts_with("# Approach\n\n*Print file:* 5 sets, one per player, of the investigators' three cards and the NPCs' three, each card marked with its set; the investigators' cards have backs reading Investigator · Approach, the NPCs' cards backs reading NPC · Approach. The last sheet's 6 other places hold write-in cards with each side's back: lines for a house approach's name, its look and what it does against the other side's three, or for a lost card.\n"),
         "{md}"
     );
     assert_eq!(md.matches("## Good Cop").count(), 1, "each face once");

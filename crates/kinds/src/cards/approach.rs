@@ -61,10 +61,13 @@ pub fn approach_slots() -> blockprint_content::check::requires::Slots {
 
 /// The approach cards: `players` sets of the investigators' three and `players` sets of the NPCs' three,
 /// each with what the kit's page `approach-cards` says of it (the paragraphs under its `##` heading) and
-/// what it does against the other side's approaches (from the content's matrix when given). The faces
-/// list starts with the two backs (investigators', NPCs'); the Markdown's data names them and the sets.
+/// what it does against the other side's approaches (from the content's matrix when given), then
+/// `write_ins` write-in cards (half of them, rounded up, the investigators', the rest the NPCs'). The
+/// faces list starts with the two backs (investigators', NPCs'); the Markdown's data names them, the sets
+/// and the write-in cards.
 pub fn approach_cards(
     players: u32,
+    write_ins: usize,
     cx: &Checked,
 ) -> Result<(Vec<Face>, Vec<Card>, serde_json::Value)> {
     let anchors = approach_anchors();
@@ -161,13 +164,41 @@ pub fn approach_cards(
                     against: against.clone(),
                     set,
                     set_label: format!("{set_word} {set}"),
+                    write_in: false,
                 }));
             }
+        }
+    }
+    // The write-in cards: the side's label and the other side's approaches, the rest left to the pen.
+    let investigators = write_ins.div_ceil(2);
+    for (back, side, label, others, count) in [
+        (0, "investigator", &inv_face, NPC, investigators),
+        (1, "npc", &npc_face, INVESTIGATOR, write_ins - investigators),
+    ] {
+        for _ in 0..count {
+            cards.push(Card {
+                front: faces.len(),
+                back,
+            });
+            faces.push(Face::Approach(Approach {
+                side: side.into(),
+                label: label.clone(),
+                name: String::new(),
+                blurb: String::new(),
+                against: others
+                    .iter()
+                    .map(|o| (format!("{vs} {}", printed(o)), String::new()))
+                    .collect(),
+                set: 0,
+                set_label: String::new(),
+                write_in: true,
+            }));
         }
     }
     let md = serde_json::json!({
         "title": backs[0].subtitle,
         "players": players,
+        "write_ins": write_ins,
         "backs": backs.iter().map(|b| [&b.title, &b.subtitle]).collect::<Vec<_>>(),
     });
     Ok((faces, cards, md))

@@ -90,6 +90,11 @@ pub struct Approach {
     pub set: u32,
     /// What the card prints for its set (`Set 3`).
     pub set_label: String,
+    /// A write-in card: the side's label and the other side's approaches, with lines to write the name,
+    /// the look and the outcomes on (a house approach, or a lost card's replacement). Its name, blurb,
+    /// outcomes and set label are empty and its set is 0.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub write_in: bool,
 }
 
 /// The word before an obstacle's damage, for a deck whose content gives none (`damage = "…"`).

@@ -611,7 +611,8 @@ impl Kind for CardsKind {
                 )
             }
             _ => {
-                let (faces, cards, md) = approach::approach_cards(self.players, cx)?;
+                let write_ins = write_ins(&self.opts, req.paper, 6 * self.players as usize)?;
+                let (faces, cards, md) = approach::approach_cards(self.players, write_ins, cx)?;
                 (
                     "approach",
                     "Block by Block: approach cards",
@@ -660,6 +661,23 @@ impl Kind for CardsKind {
             },
         )
     }
+}
+
+/// How many write-in approach cards fill the last sheet of `cards` approach cards laid out with `opts`
+/// on `paper`: its empty places when it would otherwise be half full or less (a sheet that would go mostly
+/// to waste gives the players blank cards for house approaches and lost cards instead), else none. Single
+/// cards, which a print service charges by the card, get none.
+fn write_ins(opts: &CardOptions, paper: Paper, cards: usize) -> Result<usize> {
+    if opts.single {
+        return Ok(0);
+    }
+    let per = opts.sheet(paper).grid().map_err(Error::Usage)?.fronts.len();
+    let used = cards % per.max(1);
+    Ok(if used > 0 && 2 * used <= per {
+        per - used
+    } else {
+        0
+    })
 }
 
 /// The options the reference cards are laid out with: the ones asked for, on a card at least as wide and
