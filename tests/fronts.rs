@@ -100,3 +100,49 @@ fn the_new_campaign_form_says_what_campaign_new_says() {
     assert_eq!(form, cli_args);
     assert_eq!(form.len(), 7);
 }
+
+#[test]
+fn page_faults_go_to_the_sink_that_asks_for_them_and_to_no_other() {
+    // No process-wide report: whether pages are checked is the sink's to say, and each fault reaches
+    // it as an event. A template of the user's prints 5 pt text on the caseload sheet.
+    use blockprint::app::{Collector, Event};
+    use blockprint::project::{Batch, Output, Project};
+    let dir = tempfile::tempdir().unwrap();
+    let templates = dir.path().join("templates");
+    std::fs::create_dir_all(templates.join("sheet")).unwrap();
+    let text = std::fs::read_to_string(root().join("templates/sheet/caseload.typ")).unwrap();
+    std::fs::write(
+        templates.join("sheet/caseload.typ"),
+        text + "\n#text(size: 5pt)[Tiny words]\n",
+    )
+    .unwrap();
+    let project = Project::open(None, Some(&templates)).unwrap();
+    let faults = |sink: &Collector, out: &str| -> Vec<String> {
+        let output = Output::new(dir.path().join(out));
+        project
+            .make(
+                &[("sheet", serde_json::json!({}))],
+                &Batch::default(),
+                &output,
+                sink,
+            )
+            .unwrap();
+        sink.take()
+            .into_iter()
+            .filter_map(|e| match e {
+                Event::PageFault(line) => Some(line),
+                _ => None,
+            })
+            .collect()
+    };
+    let found = faults(&Collector::checking_pages(), "checked");
+    assert!(
+        found.iter().any(|l| l
+            == "sheet: caseload.pdf p. 2 at 25.0 × 24.9 mm: legibility: 5.0 pt text (at least 6 pt): “Tiny words”"),
+        "{found:#?}"
+    );
+    assert_eq!(
+        faults(&Collector::default(), "unchecked"),
+        Vec::<String>::new()
+    );
+}

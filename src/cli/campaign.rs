@@ -95,8 +95,7 @@ pub struct Common {
 }
 
 /// Run a campaign command.
-pub(super) fn run(cmd: CampaignCommand) -> Result<()> {
-    let sink = &super::term::Terminal::default();
+pub(super) fn run(cmd: CampaignCommand, sink: &super::term::Terminal) -> Result<()> {
     let said = match cmd {
         CampaignCommand::New(a) => {
             let project = open(&a.content, &a.fonts)?;

@@ -10,6 +10,7 @@ use clap::builder::TypedValueParser;
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 use serde_json::Value;
 
+use super::term::Terminal;
 use super::{BatchArgs, ContentArg, FontArgs, OutputArgs};
 use crate::error::{Error, Result};
 use crate::generators::{KindDef, Registry};
@@ -254,22 +255,23 @@ pub fn old_make_order(
     None
 }
 
-/// Run a command the registry defines, if `name` is one: `make KIND`, an alias, `kit` or `export`.
-pub fn dispatch(name: &str, m: &ArgMatches) -> Option<Result<()>> {
+/// Run a command the registry defines, if `name` is one: `make KIND`, an alias, `kit` or `export`; its
+/// news goes to `term`.
+pub fn dispatch(name: &str, m: &ArgMatches, term: &Terminal) -> Option<Result<()>> {
     match name {
         "make" => {
             let (kind, sub) = m.subcommand()?;
-            Some(make(&[kind.to_owned()], None, sub))
+            Some(make(&[kind.to_owned()], None, sub, term))
         }
-        "kit" => Some(kit(m)),
-        "export" => Some(export(m)),
-        n if ALIASES.contains(&n) => Some(make(&[n.to_owned()], None, m)),
+        "kit" => Some(kit(m, term)),
+        "export" => Some(export(m, term)),
+        n if ALIASES.contains(&n) => Some(make(&[n.to_owned()], None, m, term)),
         _ => None,
     }
 }
 
 /// Make `kinds` with the options parsed from `m` (the same options for each), or with `options`.
-fn make(kinds: &[String], options: Option<Value>, m: &ArgMatches) -> Result<()> {
+fn make(kinds: &[String], options: Option<Value>, m: &ArgMatches, term: &Terminal) -> Result<()> {
     let args = MakeArgs::from_arg_matches(m).map_err(|e| Error::Usage(e.to_string()))?;
     let project = args.project()?;
     let mut jobs = Vec::new();
@@ -329,17 +331,12 @@ fn make(kinds: &[String], options: Option<Value>, m: &ArgMatches) -> Result<()> 
         )));
     }
     project
-        .make(
-            &jobs,
-            &batch_of(m)?,
-            &args.output(),
-            &super::term::Terminal::default(),
-        )
+        .make(&jobs, &batch_of(m)?, &args.output(), term)
         .map(drop)
 }
 
 /// `kit GAME`: `make kit-GAME`, or every kit.
-fn kit(m: &ArgMatches) -> Result<()> {
+fn kit(m: &ArgMatches, term: &Terminal) -> Result<()> {
     let game = m.get_one::<String>("game").cloned().unwrap_or_default();
     let kinds: Vec<String> = if game == "all" {
         let args = MakeArgs::from_arg_matches(m).map_err(|e| Error::Usage(e.to_string()))?;
@@ -350,11 +347,11 @@ fn kit(m: &ArgMatches) -> Result<()> {
     } else {
         vec![format!("kit-{game}")]
     };
-    make(&kinds, None, m)
+    make(&kinds, None, m, term)
 }
 
 /// `export --to TARGET [--foundry-version N] [IDS…]`: `make export-TARGET [IDS…]`.
-fn export(m: &ArgMatches) -> Result<()> {
+fn export(m: &ArgMatches, term: &Terminal) -> Result<()> {
     let to = m.get_one::<String>("to").cloned().unwrap_or_default();
     let version = m.get_one::<u8>("foundry_version").copied();
     let kind = match (to.as_str(), version) {
@@ -378,7 +375,7 @@ fn export(m: &ArgMatches) -> Result<()> {
             "--excel applies to CSV only (--to csv); leave it out".into(),
         ));
     }
-    make(&[kind], None, m)
+    make(&[kind], None, m, term)
 }
 
 /// `make --list` (with `--json`, the same as JSON).
@@ -432,6 +429,7 @@ pub(super) fn build(
     output: &OutputArgs,
     fonts: &FontArgs,
     count: u32,
+    term: &Terminal,
 ) -> Result<()> {
     let fonts = fonts.load()?;
     let project =
@@ -446,7 +444,7 @@ pub(super) fn build(
         &batch,
         &[(&crate::generators::case::INFO.name, case)],
         &self::output(output, Vec::new()),
-        &super::term::Terminal::default(),
+        term,
     )
 }
 

@@ -443,7 +443,7 @@ pub fn run_matches(m: &clap::ArgMatches) -> ExitCode {
         if let Some(color) = m.get_one::<clap::ColorChoice>("color") {
             term::init(*color);
         }
-        return with_page_check(check_pages, || match make::dispatch(name, sub) {
+        return with_page_check(check_pages, |term| match make::dispatch(name, sub, term) {
             Some(r) => done(r),
             None => fail(&crate::error::Error::Bug(format!("`{name}` is no command"))),
         });
@@ -472,7 +472,9 @@ fn run_in_order(cli: Cli, order: Vec<(odds::Asked, String)>) -> ExitCode {
              give it to make, build, campaign or serve"
         )));
     }
-    with_page_check(cli.check_pages, move || run_command(command, order))
+    with_page_check(cli.check_pages, move |term| {
+        run_command(command, order, term)
+    })
 }
 
 /// The name of `command` when it typesets no page, so that `--check-pages` would check nothing.
@@ -496,15 +498,15 @@ fn typesets_nothing(command: &Command) -> Option<&'static str> {
     })
 }
 
-/// Run `f`, and with `--check-pages`, check every page it typesets: each fault is listed and the run
-/// ends with 1.
-fn with_page_check(check_pages: bool, f: impl FnOnce() -> ExitCode) -> ExitCode {
-    if !check_pages {
-        return f();
-    }
-    crate::render::pages::start();
-    let code = f();
-    let found = crate::render::pages::take();
+/// Run `f` with the run's terminal, and with `--check-pages`, check every page it typesets: each fault
+/// is listed at the end and the run ends with 1.
+fn with_page_check(
+    check_pages: bool,
+    f: impl FnOnce(&std::sync::Arc<term::Terminal>) -> ExitCode,
+) -> ExitCode {
+    let term = std::sync::Arc::new(term::Terminal::checking_pages(check_pages));
+    let code = f(&term);
+    let found = term.page_faults();
     if found.is_empty() {
         return code;
     }
@@ -523,7 +525,11 @@ fn with_page_check(check_pages: bool, f: impl FnOnce() -> ExitCode) -> ExitCode 
     }
 }
 
-fn run_command(command: Command, order: Vec<(odds::Asked, String)>) -> ExitCode {
+fn run_command(
+    command: Command,
+    order: Vec<(odds::Asked, String)>,
+    term: &std::sync::Arc<term::Terminal>,
+) -> ExitCode {
     let status = match command {
         Command::Check {
             content,
@@ -585,7 +591,17 @@ fn run_command(command: Command, order: Vec<(odds::Asked, String)>) -> ExitCode 
             output,
             fonts,
             count,
-        } => return done(make::build(&content, &batch, &case, &output, &fonts, count)),
+        } => {
+            return done(make::build(
+                &content,
+                &batch,
+                &case,
+                &output,
+                &fonts,
+                count,
+                term.as_ref(),
+            ));
+        }
         Command::Draw {
             id,
             seed,
@@ -594,8 +610,8 @@ fn run_command(command: Command, order: Vec<(odds::Asked, String)>) -> ExitCode 
             json,
         } => cards::draw(&id, seed, count, &content, json),
         Command::Chase { command } => chase::run(command),
-        Command::Campaign { command } => return done(campaign::run(command)),
-        Command::Serve(args) => return done(serve::run(args)),
+        Command::Campaign { command } => return done(campaign::run(command, term.as_ref())),
+        Command::Serve(args) => return done(serve::run(args, term.clone())),
         Command::Import {
             from,
             files,

@@ -40,7 +40,10 @@ pub struct ServeArgs {
     pub campaigns: Option<PathBuf>,
 }
 
-pub(super) fn run(args: ServeArgs) -> crate::error::Result<()> {
+pub(super) fn run(
+    args: ServeArgs,
+    log: std::sync::Arc<super::term::Terminal>,
+) -> crate::error::Result<()> {
     crate::studio::serve(crate::studio::Options {
         content: args.content.content,
         templates: args.content.templates,
@@ -52,6 +55,6 @@ pub(super) fn run(args: ServeArgs) -> crate::error::Result<()> {
         max_jobs: usize::from(args.max_jobs),
         campaign: args.campaign,
         campaigns: args.campaigns,
-        log: std::sync::Arc::new(super::term::Terminal::default()),
+        log,
     })
 }

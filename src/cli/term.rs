@@ -101,14 +101,47 @@ pub fn eprint(text: &str) {
 
 /// The command line's [`Sink`](crate::app::Sink): each event's line on stderr, its `error:`/`warning:`
 /// head coloured as every other line is, and while a kind makes two documents or more, a progress bar on
-/// a terminal.
+/// a terminal. With `--check-pages` it asks for every page to be checked and keeps the page faults for the
+/// end of the run ([`Terminal::page_faults`]).
 #[derive(Debug, Default)]
 pub struct Terminal {
     bars: std::sync::Mutex<std::collections::BTreeMap<String, indicatif::ProgressBar>>,
+    check_pages: bool,
+    faults: std::sync::Mutex<Vec<String>>,
+}
+
+impl Terminal {
+    /// The terminal of a run that checks every page it typesets (`--check-pages`) or none.
+    pub fn checking_pages(check_pages: bool) -> Self {
+        Terminal {
+            check_pages,
+            ..Terminal::default()
+        }
+    }
+
+    /// The page faults reported so far, sorted and each once (documents are typeset on several
+    /// threads, in no fixed order), and the list emptied.
+    pub fn page_faults(&self) -> Vec<String> {
+        let mut found = std::mem::take(&mut *self.faults.lock().unwrap_or_else(|e| e.into_inner()));
+        found.sort();
+        found.dedup();
+        found
+    }
 }
 
 impl crate::app::Sink for Terminal {
+    fn checks_pages(&self) -> bool {
+        self.check_pages
+    }
+
     fn event(&self, e: crate::app::Event) {
+        if let crate::app::Event::PageFault(line) = e {
+            self.faults
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(line);
+            return;
+        }
         let crate::app::Event::Progress { kind, done, total } = e else {
             let text = format!("{}\n", e.text());
             let bars = self.bars.lock().unwrap_or_else(|e| e.into_inner());

@@ -141,6 +141,9 @@ pub(crate) struct Action {
 struct Collected {
     out: Vec<String>,
     notes: std::sync::Mutex<Vec<String>>,
+    /// The server's log: pages are checked when it asks for it (`serve --check-pages`), and each fault
+    /// goes to it as well as to the notes.
+    log: Option<Arc<dyn Sink>>,
 }
 
 impl Collected {
@@ -156,7 +159,14 @@ impl Collected {
 }
 
 impl Sink for Collected {
+    fn checks_pages(&self) -> bool {
+        self.log.as_ref().is_some_and(|l| l.checks_pages())
+    }
+
     fn event(&self, e: Event) {
+        if let (Event::PageFault(_), Some(log)) = (&e, &self.log) {
+            log.event(e.clone());
+        }
         if !matches!(e, Event::Progress { .. }) {
             self.notes
                 .lock()
@@ -400,7 +410,10 @@ async fn on_project(
     };
     let run = app.clone();
     let ran = tokio::task::spawn_blocking(move || {
-        let mut said = Collected::default();
+        let mut said = Collected {
+            log: Some(run.log.clone()),
+            ..Collected::default()
+        };
         let loaded = run.loaded();
         let r = match &loaded.project {
             Ok(project) => f(project, &said),

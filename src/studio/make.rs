@@ -97,15 +97,26 @@ pub(crate) struct Job {
     warnings: Mutex<Vec<String>>,
 }
 
-/// A make's sink: its warnings go to its page; its notes (seeds, "wrote …") are the page's facts
-/// already, and progress is counted from the files written.
-struct JobSink<'a>(&'a Job);
+/// A make's sink: its warnings and page faults go to its page; its notes (seeds, "wrote …") are the
+/// page's facts already, and progress is counted from the files written. Pages are checked when the
+/// server's log asks for it (`serve --check-pages`), and each fault goes to the log as well.
+struct JobSink<'a> {
+    job: &'a Job,
+    log: &'a dyn crate::app::Sink,
+}
 
 impl crate::app::Sink for JobSink<'_> {
+    fn checks_pages(&self) -> bool {
+        self.log.checks_pages()
+    }
+
     fn event(&self, e: crate::app::Event) {
         use crate::app::Event;
+        if let Event::PageFault(_) = &e {
+            self.log.event(e.clone());
+        }
         if let Event::Warning(t) | Event::Failed(t) | Event::PageFault(t) = e
-            && let Ok(mut w) = self.0.warnings.lock()
+            && let Ok(mut w) = self.job.warnings.lock()
             && !w.contains(&t)
         {
             w.push(t);
@@ -1014,7 +1025,10 @@ fn make(app: &App, job: &Job, req: &MakeRequest, paper: Paper) -> Result<()> {
             &[(req.kind.as_str(), options.clone())],
             &batch,
             &output,
-            &JobSink(job),
+            &JobSink {
+                job,
+                log: app.log.as_ref(),
+            },
         );
         finished.store(true, Ordering::Relaxed);
         r

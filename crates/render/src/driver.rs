@@ -246,7 +246,7 @@ fn run_locked(
     // and state, and every file it lists is as made. Decided before any document is made (no rolling,
     // simulating or typesetting); the page checker, which reads every page typeset, always goes the
     // ordinary way.
-    if !super::pages::enabled()
+    if !sink.checks_pages()
         && let Some(files) = super::manifest::up_to_date(&dir, &identity, &record)
     {
         // What a killed run was writing when it died goes, as on the ordinary way.
@@ -439,7 +439,7 @@ fn run_locked(
             .filter(|((_, inputs), _)| !inputs.is_empty())
             .filter_map(|((m, inputs), print)| {
                 merged.push(serde_json::json!({ "rel": m.rel, "about": m.about }));
-                if super::pages::enabled() {
+                if sink.checks_pages() {
                     let found = super::pages::reader::metadata(
                         m.audience,
                         &merged_title(m, req),
@@ -447,7 +447,7 @@ fn run_locked(
                         &[],
                     );
                     let at = (format!("{}: {}", kind.name(), m.rel), 1);
-                    super::pages::record(found, |_| at.clone());
+                    super::pages::report(sink, found, |_| at.clone());
                 }
                 // Made from exactly these parts before and still on disk as made: kept, not merged again.
                 if ledger.is_current_from(&m.rel, print) {
@@ -458,7 +458,7 @@ fn run_locked(
                     return None;
                 }
                 let ledger = &ledger;
-                Some(s.spawn(move || merge_into(m, inputs, req, ledger, print)))
+                Some(s.spawn(move || merge_into(m, inputs, req, ledger, print, sink)))
             })
             .collect();
         for h in handles {
@@ -801,6 +801,7 @@ fn merge_into(
     req: &Request,
     ledger: &Ledger,
     print: &str,
+    sink: &dyn Sink,
 ) -> Result<()> {
     let opts = super::merge::Options {
         title: merged_title(m, req),
@@ -814,13 +815,15 @@ fn merge_into(
     })?;
     ledger.made_from(&m.rel, print.to_owned(), sha.clone());
     // The merged file's maker, read by its audience's rules as the page checker reads every PDF's.
-    if super::pages::enabled() {
+    if sink.checks_pages() {
         let path = ledger.dir().join(&m.rel);
         let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
         let at = (m.rel.clone(), 1);
-        super::pages::record(super::pages::reader::maker_of(&bytes, m.audience), |_| {
-            at.clone()
-        });
+        super::pages::report(
+            sink,
+            super::pages::reader::maker_of(&bytes, m.audience),
+            |_| at.clone(),
+        );
     }
     ledger.record(&m.rel, sha)
 }

@@ -382,7 +382,7 @@ impl Engine {
         let (mut out, marks) = self.compile(template, data, |world, mut doc, warnings| {
             self.warn_missing_glyphs(title, template, data, Some(&doc), sink);
             self.show_warnings(template, world, warnings, sink);
-            if super::pages::enabled() {
+            if sink.checks_pages() {
                 let kind = ident.strip_prefix("blockprint/").unwrap_or(ident);
                 let starts = part_starts(&doc);
                 let name = |page: usize| -> (String, usize) {
@@ -408,7 +408,7 @@ impl Engine {
                 };
                 let mut found = super::pages::check(&doc);
                 found.extend(super::pages::reader::lint(&doc, reader));
-                super::pages::record(found, name);
+                super::pages::report(sink, found, name);
                 // The metadata each file will carry: the part's title, or the document's.
                 let mut meta = Vec::new();
                 if parts.is_empty() {
@@ -419,7 +419,7 @@ impl Engine {
                 }
                 for (at, who, title) in meta {
                     let found = super::pages::reader::metadata_of(&doc, who, title);
-                    super::pages::record(found, |_| at.clone());
+                    super::pages::report(sink, found, |_| at.clone());
                 }
             }
             if parts.is_empty() {
@@ -493,7 +493,7 @@ impl Engine {
         }
         // What each file says of its maker (Creator, Producer, the XMP's tool), read by its audience's
         // rules as the PDF will carry it.
-        if super::pages::enabled() {
+        if sink.checks_pages() {
             let kind = ident.strip_prefix("blockprint/").unwrap_or(ident);
             for (suffix, bytes) in &out {
                 let who = parts
@@ -501,7 +501,9 @@ impl Engine {
                     .find(|p| suffix.strip_prefix('-') == Some(p.name.as_str()))
                     .map_or(audience, |p| p.audience);
                 let at = (format!("{kind}: {file}{suffix}.pdf"), 1);
-                super::pages::record(super::pages::reader::maker_of(bytes, who), |_| at.clone());
+                super::pages::report(sink, super::pages::reader::maker_of(bytes, who), |_| {
+                    at.clone()
+                });
             }
         }
         Ok(out)

@@ -33,6 +33,8 @@
 
 use std::fmt;
 
+use blockprint_kind::sink::{Event, Sink};
+
 use typst::foundations::{Label, NativeElement, Selector, Value};
 use typst::introspection::{Introspector, MetadataElem};
 use typst::layout::{Abs, Frame, FrameItem, FrameKind, Point, Transform};
@@ -1125,40 +1127,18 @@ fn headings_after(
     all.get(i + 1).copied()
 }
 
-/// What the checker found in this process's documents, once a run asked for it ([`start`]): one line per
-/// offence, `kind: file p. N at X × Y mm: fault: what: “text”`.
-static REPORT: std::sync::Mutex<Option<Vec<String>>> = std::sync::Mutex::new(None);
-
-/// Check every page this process typesets from now on (`--check-pages`).
-pub fn start() {
-    *REPORT.lock().unwrap_or_else(|e| e.into_inner()) = Some(Vec::new());
-}
-
-/// Whether pages are being checked.
-pub fn enabled() -> bool {
-    REPORT.lock().unwrap_or_else(|e| e.into_inner()).is_some()
-}
-
-/// Note a document's offences; `name` maps a page of the document to its file and page in that file.
-pub fn record(offences: Vec<Offence>, name: impl Fn(usize) -> (String, usize)) {
-    if offences.is_empty() {
-        return;
-    }
-    let mut report = REPORT.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(lines) = report.as_mut() else { return };
+/// Send a document's offences to `sink`, each as an [`Event::PageFault`] line `kind: file p. N at X × Y
+/// mm: fault: what: “text”`; `name` maps a page of the document to its file and page in that file. The
+/// caller asked for them with [`Sink::checks_pages`]; a front that lists them sorts them (documents are
+/// typeset on several threads).
+pub fn report(sink: &dyn Sink, offences: Vec<Offence>, name: impl Fn(usize) -> (String, usize)) {
     for o in offences {
         let (file, page) = name(o.page);
-        lines.push(format!("{file} {}", Offence { page, ..o }));
+        sink.event(Event::PageFault(format!(
+            "{file} {}",
+            Offence { page, ..o }
+        )));
     }
-}
-
-/// Everything noted so far, sorted (documents are typeset on several threads), and the list emptied.
-pub fn take() -> Vec<String> {
-    let mut report = REPORT.lock().unwrap_or_else(|e| e.into_inner());
-    let mut lines = report.as_mut().map(std::mem::take).unwrap_or_default();
-    lines.sort();
-    lines.dedup();
-    lines
 }
 
 #[cfg(test)]
