@@ -127,7 +127,37 @@ pub struct Diagnostic {
     pub outcomes: Vec<i64>,
     #[serde(skip)]
     pub loc: Option<Loc>,
+    /// The dice expression the diagnostic points into and the place in it, when it does: the text
+    /// report shows the expression under the file's line with the dice crate's caret renderer.
+    #[serde(skip)]
+    pub dice: Option<DiceSpot>,
 }
+
+/// A place in a dice expression: the expression as written (a table's `dice`, an inline roll's text
+/// between its braces, a lookup's value) and the bytes of it at fault.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiceSpot {
+    pub expr: String,
+    pub at: Range<usize>,
+}
+
+impl DiceSpot {
+    /// The note a text report shows: `dice: EXPR` and a caret line under the place, each control
+    /// character escaped ([`blockprint_dice::caret`]); its second line lines up under the first's
+    /// expression once a report indents it.
+    pub fn note(&self) -> String {
+        let l = blockprint_dice::caret::locate(&self.expr, self.at.clone(), "", None);
+        format!(
+            "{DICE_LABEL}{}\n{}{}",
+            l.source,
+            " ".repeat(DICE_LABEL.len()),
+            l.caret
+        )
+    }
+}
+
+/// What a [`DiceSpot::note`]'s first line starts with.
+const DICE_LABEL: &str = "dice: ";
 
 impl Diagnostic {
     /// An error at `loc` in `sources`.
@@ -158,6 +188,7 @@ impl Diagnostic {
             hint: None,
             outcomes: Vec::new(),
             loc: Some(loc.clone()),
+            dice: None,
         }
     }
 
@@ -174,6 +205,7 @@ impl Diagnostic {
             hint: None,
             outcomes: Vec::new(),
             loc: None,
+            dice: None,
         }
     }
 
@@ -184,6 +216,15 @@ impl Diagnostic {
 
     pub fn with_table(mut self, id: &str) -> Self {
         self.table = Some(id.to_owned());
+        self
+    }
+
+    /// The diagnostic points at the bytes `at` of the dice expression `expr` (see [`DiceSpot`]).
+    pub fn in_dice(mut self, expr: &str, at: Range<usize>) -> Self {
+        self.dice = Some(DiceSpot {
+            expr: expr.to_owned(),
+            at,
+        });
         self
     }
 
@@ -246,9 +287,14 @@ pub fn render_text_styled(diags: &[Diagnostic], sources: &[Source], colour: bool
             };
             cs = cs.with_labels(vec![Label::primary(loc.file, span)]);
         }
-        if let Some(h) = &d.hint {
-            cs = cs.with_notes(vec![format!("help: {}", visible(h))]);
+        let mut notes = Vec::new();
+        if let Some(spot) = &d.dice {
+            notes.push(spot.note());
         }
+        if let Some(h) = &d.hint {
+            notes.push(format!("help: {}", visible(h)));
+        }
+        cs = cs.with_notes(notes);
         let rendered = if colour {
             let mut w = term::termcolor::Ansi::new(Vec::new());
             term::emit_to_write_style(&mut w, &config, &files, &cs)
@@ -389,4 +435,26 @@ pub fn render_json(diags: &[Diagnostic]) -> serde_json::Value {
         "warnings": of(Severity::Warning),
         "notes": of(Severity::Note),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dice_spot_shows_the_expression_escaped_with_a_caret_under_the_place() {
+        let spot = DiceSpot {
+            expr: "2d6\u{7}+1".into(),
+            at: 3..4,
+        };
+        assert_eq!(spot.note(), "dice: 2d6\\u{7}+1\n         ^^^^^");
+        let text = render_text(
+            &[Diagnostic::unlocated(Kind::BadDice, "unexpected `\\u{7}`").in_dice("1d", 1..2)],
+            &[],
+        );
+        assert_eq!(
+            text,
+            "error[bad_dice]: unexpected `\\u{7}`\n = dice: 1d\n          ^\n\n"
+        );
+    }
 }

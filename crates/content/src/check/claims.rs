@@ -395,6 +395,7 @@ fn contest(
                     &e.loc,
                     format!("`{}` is not a dice expression: {}", e.value, err.message),
                 )
+                .in_dice(&e.value, err.offset..err.offset + err.len)
                 .with_table(id);
                 d = d.with_hint(
                     err.hint

@@ -213,11 +213,14 @@ fn support(
                 .hint
                 .clone()
                 .unwrap_or_else(|| "write the die as e.g. `2d6`, `1d100` or `d%`".to_owned());
-            out.push(bad(
-                loc,
-                format!("`dice = \"{}\"`: {}", table.dice.value, e.message),
-                &hint,
-            ));
+            out.push(
+                bad(
+                    loc,
+                    format!("`dice = \"{}\"`: {}", table.dice.value, e.message),
+                    &hint,
+                )
+                .in_dice(&table.dice.value, e.offset..e.offset + e.len),
+            );
             return None;
         }
     };
@@ -244,11 +247,15 @@ fn support(
                 ),
                 None => table.dice.loc.clone(),
             };
-            out.push(bad(
+            let mut d = bad(
                 loc,
                 format!("`dice = \"{}\"`: {}", table.dice.value, e.message),
                 e.hint.as_deref().unwrap_or("use a smaller dice expression"),
-            ));
+            );
+            if let Some(sp) = e.span {
+                d = d.in_dice(&table.dice.value, sp.start..sp.end);
+            }
+            out.push(d);
             return None;
         }
     };

@@ -70,6 +70,7 @@ fn text<'a>(
                             &loc,
                             format!("inline roll `{{{expr}}}`: {}", e.message),
                         )
+                        .in_dice(expr, e.offset..e.offset + e.len)
                         .with_table(owner)
                         .with_hint(hint),
                     );
@@ -134,7 +135,11 @@ pub(super) fn zero_divisor_diagnostic(
         .hint
         .unwrap_or_else(|| "make sure no divisor can be 0".to_owned());
     let message = format!("{what}: {}", e.message);
-    Some(Diagnostic::error(Kind::BadDice, &lib.sources, &loc, message).with_hint(hint))
+    Some(
+        Diagnostic::error(Kind::BadDice, &lib.sources, &loc, message)
+            .in_dice(expr.source(), span.start..span.end)
+            .with_hint(hint),
+    )
 }
 
 /// `bad_dice` warnings for count-successes targets of `expr` that no die can meet or every die meets
@@ -163,6 +168,7 @@ pub(super) fn success_target_warnings(
                 &loc,
                 format!("{what}: {}", w.message),
             )
+            .in_dice(expr.source(), w.span.start..w.span.end)
             .with_hint(w.hint)
         })
         .collect()

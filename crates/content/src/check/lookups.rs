@@ -88,6 +88,7 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                                 &loc,
                                 format!("`{s}` for `{}`: {}", e.key.value, err.message),
                             )
+                            .in_dice(s, err.offset..err.offset + err.len)
                             .with_table(id)
                             .with_hint(
                                 err.hint.clone().unwrap_or_else(|| {
