@@ -1485,3 +1485,168 @@ fn check_refuses_a_cards_code_span_naming_nothing_the_cards_compute() {
     );
     ok(&blockprint(&["check", "--content", s(&content)]));
 }
+
+/// Content files in memory: (path relative to the content folder, with `/`; bytes).
+type ContentFiles = Vec<(String, Vec<u8>)>;
+
+/// The files of a folder as `load_files` takes them (relative path with `/`, bytes), in path order, the
+/// `.toml` and `.md` files only and a README at the top left out (as `ContentRoot::scan` and the `data`
+/// fuzz target read a content folder).
+fn content_files(root: &Path) -> ContentFiles {
+    fn walk(root: &Path, dir: &Path, out: &mut ContentFiles) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let p = e.path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else if matches!(p.extension().and_then(|x| x.to_str()), Some("toml" | "md")) {
+                let rel = p
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.push((rel, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, root, &mut out);
+    out.retain(|(rel, _)| rel != "README.md");
+    out
+}
+
+/// The incremental check the `data` fuzz target runs (the loader's and the checker's caches, kept from
+/// one content to the next, each differing from the last in a file or more) gives what a whole load and
+/// check give, to the last diagnostic, fraction and item: over every game's folder, every `data` seed
+/// (the built-in content with one file replaced, as the target replaces it), edits of each seed (cut
+/// short, another die, its numbers changed) and every checker fixture, each twice.
+#[test]
+fn the_incremental_check_gives_the_whole_checks_report() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let builtin = content_files(&repo.join("content"));
+    let game = |rel: &str| rel.split('/').next().unwrap_or(rel).to_owned();
+    let mut contents: Vec<(String, ContentFiles)> = Vec::new();
+    let mut games: Vec<String> = builtin.iter().map(|(rel, _)| game(rel)).collect();
+    games.dedup();
+    for g in &games {
+        let own: Vec<_> = builtin
+            .iter()
+            .filter(|(rel, _)| game(rel) == *g)
+            .cloned()
+            .collect();
+        contents.push((format!("content/{g}"), own));
+    }
+    let mut seeds: Vec<_> = std::fs::read_dir(repo.join("fuzz/seeds/data"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    seeds.sort();
+    assert!(
+        seeds.len() >= builtin.len(),
+        "a seed for every content file"
+    );
+    for seed in &seeds {
+        let bytes = std::fs::read(seed).unwrap();
+        let [pick, _, text @ ..] = &bytes[..] else {
+            panic!("{} is shorter than two bytes", seed.display());
+        };
+        let text: String = String::from_utf8_lossy(text)
+            .chars()
+            .map(|c| {
+                if blockprint::content::forbidden_control(c) {
+                    ' '
+                } else {
+                    c
+                }
+            })
+            .collect();
+        let i = *pick as usize % builtin.len();
+        let picked = &builtin[i].0;
+        let half = text.len() / 2;
+        let half = (0..=half)
+            .rev()
+            .find(|&n| text.is_char_boundary(n))
+            .unwrap();
+        let variants = [
+            text.clone(),
+            text[..half].to_owned(),
+            text.replace("2d6", "1d8")
+                .replace("1d100", "2d10")
+                .replace("d6", "d4"),
+            text.replace('1', "2").replace('4', "9"),
+            text.replace("## ", "# ").replace("{table:", "{table:x"),
+        ];
+        for (v, new) in variants.into_iter().enumerate() {
+            let files = builtin
+                .iter()
+                .enumerate()
+                .filter(|(_, (rel, _))| game(rel) == game(picked))
+                .map(|(j, (rel, b))| {
+                    (
+                        rel.clone(),
+                        if j == i {
+                            new.clone().into_bytes()
+                        } else {
+                            b.clone()
+                        },
+                    )
+                })
+                .collect();
+            contents.push((format!("{} (variant {v})", seed.display()), files));
+        }
+    }
+    let mut fixtures: Vec<_> = std::fs::read_dir(repo.join("tests/fixtures/check"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("content").is_dir())
+        .collect();
+    fixtures.sort();
+    for f in &fixtures {
+        let files = content_files(&f.join("content"));
+        contents.push((f.display().to_string(), files.clone()));
+        contents.push((format!("{} (again)", f.display()), files));
+    }
+    let mut load_cache = blockprint::content::LoadCache::default();
+    let mut check_cache = check::Cache::default();
+    let (mut refused, mut accepted) = (0, 0);
+    // Twice over, so that every content is also met with the caches holding it.
+    for round in 0..2 {
+        for (name, files) in &contents {
+            let (lib, diags) = blockprint::content::load_files(files.clone());
+            let whole = check::run(&lib, diags);
+            let (cached_lib, cached_diags) =
+                blockprint::content::load_files_cached(files.clone(), &mut load_cache);
+            assert_eq!(
+                format!("{cached_lib:?}"),
+                format!("{lib:?}"),
+                "{name}: the library (round {round})"
+            );
+            let cached = check::run_cached(&cached_lib, cached_diags, &mut check_cache);
+            assert_eq!(
+                cached.diagnostics, whole.diagnostics,
+                "{name}: the diagnostics (round {round})"
+            );
+            assert_eq!(cached.odds, whole.odds, "{name}: the odds (round {round})");
+            assert_eq!(
+                cached.editorial, whole.editorial,
+                "{name}: the editorial fills (round {round})"
+            );
+            assert_eq!(
+                format!("{:?}", cached.stats),
+                format!("{:?}", whole.stats),
+                "{name}"
+            );
+            if whole.errors() > 0 {
+                refused += 1;
+            } else {
+                accepted += 1;
+            }
+        }
+    }
+    // Both verdicts are compared, many times each.
+    assert!(
+        refused >= 100 && accepted >= 100,
+        "{refused} refused, {accepted} accepted"
+    );
+}

@@ -8,7 +8,11 @@
 //! file's new text (invalid UTF-8 and control characters made into text first). The content checked is
 //! that file's game: the files under the same top folder (`bbb/`, `coc/` …), which is complete content
 //! on its own (`check` accepts each game's folder alone), so an input costs the checking of one game,
-//! not of five. Content `check` accepts must then make the kind's first document and render it in
+//! not of five. And the check is incremental, with the same verdict: the loader keeps each file's parse
+//! (`LoadCache`) and the checker the dice distributions and chapter parses (`check::Cache`) from one
+//! input to the next, so of the game only the replaced file is parsed again, and only its dice and
+//! chapters worked out again; every rule still runs over the whole game (`tests/reliability.rs`
+//! compares incremental and whole checks over the seeds and the checker's fixtures). Content `check` accepts must then make the kind's first document and render it in
 //! every format but PDF without an error (one kind an input: the SRD alone costs more than all the
 //! others together). `BLOCKPRINT_FUZZ_STATS=N` prints every N inputs how many `check` accepted and
 //! where the time went. With `BLOCKPRINT_FUZZ_PDF=N` one accepted input in N (the first, then every
@@ -21,7 +25,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use blockprint::content::{forbidden_control, load_files};
+use blockprint::content::{LoadCache, forbidden_control, load_files_cached};
 use blockprint::generators::{Checked, Registry, Request};
 use blockprint::render::{Engine, Format, Paper, Templates, driver};
 use libfuzzer_sys::fuzz_target;
@@ -30,6 +34,7 @@ struct Setup {
     files: Vec<(String, Vec<u8>)>,
     registry: Registry,
     engine: Engine,
+    caches: std::sync::Mutex<Caches>,
     /// Typeset one accepted input in this many to PDF (0: never).
     pdf_every: u64,
     /// Print the figures every this many inputs (0: never).
@@ -85,10 +90,20 @@ fn game(rel: &str) -> &str {
     rel.split('/').next().unwrap_or(rel)
 }
 
+/// What loading and checking keep from one input for the next (see [`checked`]).
+#[derive(Default)]
+struct Caches {
+    load: LoadCache,
+    check: blockprint::check::Cache,
+}
+
 /// Load and check `files` with what every registered kind requires; `None` when `check` refuses them.
-fn checked(registry: &Registry, files: Vec<(String, Vec<u8>)>) -> Option<Checked> {
-    let (lib, diags) = load_files(files);
-    let mut report = blockprint::check::run(&lib, diags);
+/// The loader and the checker keep their work in `caches`: of the game's files, only the one the input
+/// replaced is parsed again, and only its dice and chapters worked out again; the verdict is the same as
+/// a whole check's (`tests/reliability.rs` compares the two over these seeds and the checker's fixtures).
+fn checked(registry: &Registry, caches: &mut Caches, files: Vec<(String, Vec<u8>)>) -> Option<Checked> {
+    let (lib, diags) = load_files_cached(files, &mut caches.load);
+    let mut report = blockprint::check::run_cached(&lib, diags, &mut caches.check);
     for k in registry.kinds() {
         blockprint::check::requires::check(
             &lib,
@@ -112,6 +127,7 @@ fn setup() -> &'static Setup {
         let templates = Templates::builtin();
         let registry = Registry::new(&templates).unwrap();
         let engine = Engine::new(templates, Default::default()).unwrap();
+        let mut caches = Caches::default();
         let mut games: Vec<&str> = files.iter().map(|(rel, _)| game(rel)).collect();
         games.dedup();
         for g in games {
@@ -121,7 +137,7 @@ fn setup() -> &'static Setup {
                 .cloned()
                 .collect();
             assert!(
-                checked(&registry, own).is_some(),
+                checked(&registry, &mut caches, own).is_some(),
                 "check refuses the unmodified `{g}` content: the target would test nothing there"
             );
         }
@@ -135,6 +151,7 @@ fn setup() -> &'static Setup {
             files,
             registry,
             engine,
+            caches: std::sync::Mutex::new(caches),
             pdf_every,
             stats: std::env::var("BLOCKPRINT_FUZZ_STATS")
                 .map(|v| v.parse().unwrap_or(1000))
@@ -196,7 +213,7 @@ fuzz_target!(|data: &[u8]| {
         })
         .collect();
     let t = Instant::now();
-    let cx = checked(&s.registry, files);
+    let cx = checked(&s.registry, &mut s.caches.lock().unwrap(), files);
     CHECK_US.fetch_add(t.elapsed().as_micros() as u64, Ordering::Relaxed);
     let Some(cx) = cx else {
         return;

@@ -21,8 +21,8 @@ pub mod text;
 use std::collections::BTreeMap;
 
 pub use load::{
-    BadFile, ContentRoot, EMBEDDED, Files, MAX_FILE_BYTES, MAX_TOTAL_BYTES, forbidden_control,
-    load, load_files,
+    BadFile, ContentRoot, EMBEDDED, Files, LoadCache, MAX_FILE_BYTES, MAX_TOTAL_BYTES,
+    forbidden_control, load, load_files, load_files_cached,
 };
 pub use model::{
     Book, Chapter, ClaimColumn, ClaimRow, ClaimedOdds, Deck, Entry, EntryValue, Forms, Kit,
@@ -91,6 +91,37 @@ pub struct Library {
 }
 
 impl Library {
+    /// Add the items of `part` (one file's, loaded on their own) after this library's.
+    pub(crate) fn append(&mut self, part: &Library) {
+        // Every list named, so that a new kind of item cannot be forgotten here.
+        let Library {
+            version: _,
+            sources: _,
+            tables,
+            lookups,
+            decks,
+            npcs,
+            books,
+            rulings,
+            kits,
+            charts,
+            tracks,
+            claimed_odds,
+            table_index: _,
+            lookup_index: _,
+        } = part;
+        self.tables.extend_from_slice(tables);
+        self.lookups.extend_from_slice(lookups);
+        self.decks.extend_from_slice(decks);
+        self.npcs.extend_from_slice(npcs);
+        self.books.extend_from_slice(books);
+        self.rulings.extend_from_slice(rulings);
+        self.kits.extend_from_slice(kits);
+        self.charts.extend_from_slice(charts);
+        self.tracks.extend_from_slice(tracks);
+        self.claimed_odds.extend_from_slice(claimed_odds);
+    }
+
     pub(crate) fn reindex(&mut self) {
         self.table_index.clear();
         self.lookup_index.clear();

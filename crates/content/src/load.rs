@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::collections::BTreeMap;
 
 use include_dir::{Dir, include_dir};
+use serde::Deserialize;
 use toml::Spanned;
 
 use super::model::*;
@@ -311,17 +312,70 @@ fn special_kind(meta: &std::fs::Metadata) -> &'static str {
 /// Load every `.toml` file under `root`. I/O failures are `Err`; content problems are diagnostics.
 pub fn load(root: &ContentRoot) -> io::Result<(Library, Vec<Diagnostic>)> {
     let Files { files, bad } = root.scan()?;
-    Ok(load_scanned(files, bad))
+    Ok(load_scanned(files, bad, None))
 }
 
 /// Load content from files already in memory: (path relative to the root with `/` separators, bytes),
 /// sorted by path as [`ContentRoot::scan`] gives them. For tests and fuzzing, which need no folder.
 pub fn load_files(files: Vec<(String, Vec<u8>)>) -> (Library, Vec<Diagnostic>) {
-    load_scanned(files, Vec::new())
+    load_scanned(files, Vec::new(), None)
+}
+
+/// [`load_files`] keeping each TOML file's parse in `cache` for the next load: a file with the same path,
+/// place in path order and text as one loaded before is not parsed again; its items, source and
+/// diagnostics are copied from the cache. The result is the same as [`load_files`]'s (a test compares the
+/// two over the fuzz seeds and the checker's fixtures). For loops that load content again after changing
+/// one file of it (the `data` fuzz target, which replaces one file an input).
+pub fn load_files_cached(
+    files: Vec<(String, Vec<u8>)>,
+    cache: &mut LoadCache,
+) -> (Library, Vec<Diagnostic>) {
+    load_scanned(files, Vec::new(), Some(cache))
+}
+
+/// The TOML files [`load_files_cached`] has parsed: for each path, the last two texts seen (so both the
+/// original of a file and an edit of it stay), with what loading each gave.
+#[derive(Debug, Default)]
+pub struct LoadCache {
+    files: BTreeMap<String, Vec<Parsed>>,
+}
+
+/// One TOML file as loaded: at place `file` with `source`, it made the items in `part` and `diags`.
+#[derive(Debug)]
+struct Parsed {
+    file: usize,
+    source: Source,
+    part: Library,
+    diags: Vec<Diagnostic>,
+}
+
+impl LoadCache {
+    /// How many texts of one path are kept.
+    const PER_PATH: usize = 2;
+
+    fn get(&mut self, path: &str, file: usize, bytes: &[u8]) -> Option<&Parsed> {
+        let list = self.files.get_mut(path)?;
+        let i = list
+            .iter()
+            .position(|p| p.file == file && p.source.text.as_bytes() == bytes)?;
+        // The most recently used first.
+        list[..=i].rotate_right(1);
+        list.first()
+    }
+
+    fn put(&mut self, parsed: Parsed) {
+        let list = self.files.entry(parsed.source.path.clone()).or_default();
+        list.insert(0, parsed);
+        list.truncate(Self::PER_PATH);
+    }
 }
 
 /// Load scanned files, reporting the ones the scan could not take (`bad`) as located errors.
-fn load_scanned(files: Vec<(String, Vec<u8>)>, bad: Vec<BadFile>) -> (Library, Vec<Diagnostic>) {
+fn load_scanned(
+    files: Vec<(String, Vec<u8>)>,
+    bad: Vec<BadFile>,
+    mut cache: Option<&mut LoadCache>,
+) -> (Library, Vec<Diagnostic>) {
     let mut lib = Library::default();
     let mut diags = Vec::new();
     for b in bad {
@@ -341,6 +395,12 @@ fn load_scanned(files: Vec<(String, Vec<u8>)>, bad: Vec<BadFile>) -> (Library, V
             continue;
         }
         let file = lib.sources.len();
+        if let Some(hit) = cache.as_mut().and_then(|c| c.get(&path, file, &bytes)) {
+            lib.sources.push(hit.source.clone());
+            diags.extend(hit.diags.iter().cloned());
+            lib.append(&hit.part);
+            continue;
+        }
         let text = match String::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
@@ -359,63 +419,79 @@ fn load_scanned(files: Vec<(String, Vec<u8>)>, bad: Vec<BadFile>) -> (Library, V
             }
         };
         lib.sources.push(Source::new(path, text));
-        let text = &lib.sources[file].text;
-        // Syntax first, so a TOML mistake is told apart from a schema mistake.
-        match toml::de::DeTable::parse(text) {
-            Err(e) => {
-                let loc = error_loc(file, e.span(), text.len());
-                diags.push(
-                    Diagnostic::error(
-                        Kind::Parse,
-                        &lib.sources,
-                        &loc,
-                        format!("invalid TOML: {}", first_line(e.message())),
-                    )
-                    .with_hint(
-                        "fix the TOML syntax at the marked place (quotes, commas, brackets)",
-                    ),
-                );
-                continue;
-            }
-            Ok(doc) if doc.get_ref().is_empty() => {
-                // Most often a save that failed: everything the file held would vanish silently.
-                diags.push(
-                    Diagnostic::error(
-                        Kind::Schema,
-                        &lib.sources,
-                        &loc(file, 0..0),
-                        "the file defines nothing (it is empty, or holds only comments)",
-                    )
-                    .with_hint(
-                        "restore the file's tables, or delete the file if it is meant to go",
-                    ),
-                );
-                continue;
-            }
-            Ok(doc) => {
-                // TOML refuses raw control characters, but escapes (`\u001b`, `\e`) make them. The
-                // items still load, so the rest of the check runs; the errors stop every output.
-                toml_controls(&lib.sources, file, doc.get_ref(), &mut diags);
-            }
+        let mut own = Vec::new();
+        let part = toml_file(&lib.sources, file, &mut own);
+        if let Some(c) = cache.as_mut() {
+            c.put(Parsed {
+                file,
+                source: lib.sources[file].clone(),
+                part: part.clone(),
+                diags: own.clone(),
+            });
         }
-        match toml::from_str::<FileDoc>(text) {
-            Ok(mut doc) => {
-                limit_rows(&lib.sources, file, &mut doc, &mut diags);
-                add_doc(&mut lib, file, doc)
-            }
-            Err(e) => {
-                let loc = error_loc(file, e.span(), text.len());
-                let msg = first_line(e.message()).to_owned();
-                let hint = schema_hint(&msg);
-                diags
-                    .push(Diagnostic::error(Kind::Schema, &lib.sources, &loc, msg).with_hint(hint));
-            }
-        }
+        diags.extend(own);
+        lib.append(&part);
     }
     chapters(&mut lib, &markdown, &mut diags);
     lib.version = version(&lib.sources);
     lib.reindex();
     (lib, diags)
+}
+
+/// Parse and read one TOML file, `sources[file]`: its items (in a library of their own) and its
+/// diagnostics.
+fn toml_file(sources: &[Source], file: usize, diags: &mut Vec<Diagnostic>) -> Library {
+    let mut part = Library::default();
+    let text = &sources[file].text;
+    // Syntax first, so a TOML mistake is told apart from a schema mistake. The document is parsed
+    // once: the schema is read from the parsed tree, not from the text again.
+    let doc = match toml::de::DeTable::parse(text) {
+        Err(e) => {
+            let loc = error_loc(file, e.span(), text.len());
+            diags.push(
+                Diagnostic::error(
+                    Kind::Parse,
+                    sources,
+                    &loc,
+                    format!("invalid TOML: {}", first_line(e.message())),
+                )
+                .with_hint("fix the TOML syntax at the marked place (quotes, commas, brackets)"),
+            );
+            return part;
+        }
+        Ok(doc) if doc.get_ref().is_empty() => {
+            // Most often a save that failed: everything the file held would vanish silently.
+            diags.push(
+                Diagnostic::error(
+                    Kind::Schema,
+                    sources,
+                    &loc(file, 0..0),
+                    "the file defines nothing (it is empty, or holds only comments)",
+                )
+                .with_hint("restore the file's tables, or delete the file if it is meant to go"),
+            );
+            return part;
+        }
+        Ok(doc) => {
+            // TOML refuses raw control characters, but escapes (`\u001b`, `\e`) make them. The
+            // items still load, so the rest of the check runs; the errors stop every output.
+            toml_controls(sources, file, doc.get_ref(), diags);
+            doc
+        }
+    };
+    match FileDoc::deserialize(toml::de::Deserializer::from(doc)) {
+        Ok(mut doc) => {
+            limit_rows(sources, file, &mut doc, diags);
+            add_doc(&mut part, file, doc)
+        }
+        Err(e) => {
+            let loc = error_loc(file, e.span(), text.len());
+            let msg = first_line(e.message()).to_owned();
+            let hint = schema_hint(&msg);
+            diags.push(Diagnostic::error(Kind::Schema, sources, &loc, msg).with_hint(hint));
+        }
+    }
+    part
 }
 
 /// The most rows a table (or entries a lookup) may have. The largest built-in table has 100; the limit

@@ -29,15 +29,67 @@ const LIST_MAX: usize = 1000;
 const OVERLAPS_MAX: usize = 100;
 const ROWS_PER_OUTCOME: usize = 8;
 
+/// The outcomes of one dice expression, worked out once per check: many tables roll the same dice
+/// (`1d6`, `2d6`, `1d100`), and the exact distribution and the rows' sums are the checker's dearest work.
+#[derive(Debug)]
+pub(super) struct Support {
+    /// The integer outcomes, ascending.
+    keys: Vec<i64>,
+    /// How many equally likely ways the dice fall (the least common multiple of the denominators).
+    ways: num_bigint::BigInt,
+    /// `before[i]`: the ways of the outcomes before `keys[i]` (a running sum, `keys.len() + 1` long),
+    /// so a row's odds are one subtraction and one reduction, not a sum of fractions.
+    before: Vec<num_bigint::BigInt>,
+}
+
+impl Support {
+    fn new(outcomes: Vec<(i64, BigRational)>) -> Support {
+        let ways = outcomes
+            .iter()
+            .fold(num_bigint::BigInt::from(1), |acc, (_, p)| {
+                num_integer::Integer::lcm(&acc, p.denom())
+            });
+        let mut before = Vec::with_capacity(outcomes.len() + 1);
+        let mut sum = num_bigint::BigInt::zero();
+        before.push(sum.clone());
+        for (_, p) in &outcomes {
+            sum += p.numer() * (&ways / p.denom());
+            before.push(sum.clone());
+        }
+        Support {
+            keys: outcomes.into_iter().map(|(v, _)| v).collect(),
+            ways,
+            before,
+        }
+    }
+
+    /// The probability of the outcomes at positions `first..end`: the same reduced fraction as their
+    /// probabilities added up one by one.
+    fn odds(&self, first: usize, end: usize) -> BigRational {
+        BigRational::new(&self.before[end] - &self.before[first], self.ways.clone())
+    }
+}
+
+/// The distributions worked out, by dice text (those with an error are not kept: their diagnostics are
+/// made again for each table).
+pub(super) type Supports = std::collections::HashMap<String, std::sync::Arc<Support>>;
+
+/// How many dice texts [`Supports`] keeps between checks; past that it starts again empty.
+pub(super) const SUPPORTS_MAX: usize = 4096;
+
 /// Check one table; `Some` odds when its dice are sound (rows may still have problems, reported in `out`).
-pub(super) fn check(lib: &Library, table: &Table, out: &mut Vec<Diagnostic>) -> Option<TableOdds> {
+pub(super) fn check(
+    lib: &Library,
+    table: &Table,
+    supports: &mut Supports,
+    out: &mut Vec<Diagnostic>,
+) -> Option<TableOdds> {
     let id = &table.id.value;
-    let support = support(lib, table, out)?;
-    let (min, max) = (support.first()?.0, support.last()?.0);
-    let values: BTreeMap<i64, &BigRational> = support.iter().map(|(v, p)| (*v, p)).collect();
+    let support = support(lib, table, supports, out)?;
+    let (min, max) = (*support.keys.first()?, *support.keys.last()?);
 
     // Which rows cover which outcomes (by position in `keys`, the outcomes in order).
-    let keys: Vec<i64> = values.keys().copied().collect();
+    let keys = &support.keys;
     let mut covered: Vec<Vec<usize>> = vec![Vec::new(); keys.len()];
     let mut ranges: Vec<Option<OnRange>> = Vec::new();
     let mut sound = true;
@@ -61,7 +113,7 @@ pub(super) fn check(lib: &Library, table: &Table, out: &mut Vec<Diagnostic>) -> 
             }
         };
         ranges.push(Some(range));
-        let (first, end) = positions(&keys, range);
+        let (first, end) = positions(keys, range);
         for rows in &mut covered[first..end] {
             // A few rows per outcome tell every overlap worth telling; keeping them all would make a
             // table of thousands of overlapping rows cost rows² × outcomes.
@@ -69,7 +121,7 @@ pub(super) fn check(lib: &Library, table: &Table, out: &mut Vec<Diagnostic>) -> 
                 rows.push(i);
             }
         }
-        let outside = out_of_range(&keys, range, min, max);
+        let outside = out_of_range(keys, range, min, max);
         if !outside.is_empty() {
             sound = false;
             out.push(
@@ -88,7 +140,7 @@ pub(super) fn check(lib: &Library, table: &Table, out: &mut Vec<Diagnostic>) -> 
                 .with_hint(format!(
                     "{} rolls {}; keep `on` within that",
                     table.dice.value,
-                    describe(&values.keys().copied().collect::<Vec<_>>())
+                    describe(keys)
                 ))
                 .with_outcomes(outside.into_iter().take(LIST_MAX).collect()),
             );
@@ -177,17 +229,14 @@ pub(super) fn check(lib: &Library, table: &Table, out: &mut Vec<Diagnostic>) -> 
     duplicate_results(lib, table, out);
 
     sound.then(|| TableOdds {
-        outcomes: values.len(),
-        ways: values.values().fold(num_bigint::BigInt::from(1), |acc, p| {
-            num_integer::Integer::lcm(&acc, p.denom())
-        }),
+        outcomes: keys.len(),
+        ways: support.ways.clone(),
         rows: ranges
             .iter()
             .map(|r| {
                 let r = r.expect("sound tables have readable ranges");
-                values
-                    .range(r.lo..=r.hi.unwrap_or(i64::MAX))
-                    .fold(BigRational::zero(), |acc, (_, p)| acc + *p)
+                let (first, end) = positions(keys, r);
+                support.odds(first, end)
             })
             .collect(),
     })
@@ -197,8 +246,9 @@ pub(super) fn check(lib: &Library, table: &Table, out: &mut Vec<Diagnostic>) -> 
 fn support(
     lib: &Library,
     table: &Table,
+    supports: &mut Supports,
     out: &mut Vec<Diagnostic>,
-) -> Option<Vec<(i64, BigRational)>> {
+) -> Option<std::sync::Arc<Support>> {
     let id = &table.id.value;
     let bad = |loc: Loc, msg: String, hint: &str| {
         Diagnostic::error(Kind::BadDice, &lib.sources, &loc, msg)
@@ -233,6 +283,9 @@ fn support(
     ) {
         out.push(d.with_table(id));
     }
+    if let Some(known) = supports.get(&table.dice.value) {
+        return Some(known.clone());
+    }
     let dist = match expr.distribution() {
         Ok(d) => d,
         Err(e) => {
@@ -260,7 +313,11 @@ fn support(
         }
     };
     match dist.integer_outcomes() {
-        Some(v) if !v.is_empty() => Some(v),
+        Some(v) if !v.is_empty() => {
+            let known = std::sync::Arc::new(Support::new(v));
+            supports.insert(table.dice.value.clone(), known.clone());
+            Some(known)
+        }
         _ => {
             out.push(bad(
                 table.dice.loc.clone(),

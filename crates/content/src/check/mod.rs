@@ -74,14 +74,36 @@ pub struct Fill {
 
 /// Check a loaded library; `load_diags` are the loader's own parse/schema diagnostics, kept in the report.
 pub fn run(lib: &Library, load_diags: Vec<Diagnostic>) -> Report {
+    run_cached(lib, load_diags, &mut Cache::default())
+}
+
+/// What [`run_cached`] keeps from one check for the next, each a pure function of the text it is
+/// kept under: the exact distribution of each dice expression (by its text), and what each chapter's
+/// text parses to (its directives, links, anchors and nesting, by slug and text). Within one check it
+/// already saves work (many tables roll `1d6` or `2d6`); across checks of content that changed in one
+/// file, only that file's new dice and chapters are worked out.
+#[derive(Debug, Default)]
+pub struct Cache {
+    supports: coverage::Supports,
+    parses: prose::Parses,
+}
+
+/// [`run`] with work kept in `cache` between calls: the report is the same as [`run`]'s (a test
+/// compares the two over the fuzz seeds and the checker's fixtures, one after another with one cache).
+pub fn run_cached(lib: &Library, load_diags: Vec<Diagnostic>, cache: &mut Cache) -> Report {
     let mut report = Report {
         diagnostics: load_diags,
         ..Report::default()
     };
     ids::check(lib, &mut report.diagnostics);
     ids::tags(lib, &mut report.diagnostics);
+    if cache.supports.len() > coverage::SUPPORTS_MAX {
+        cache.supports.clear();
+    }
     for table in &lib.tables {
-        if let Some(odds) = coverage::check(lib, table, &mut report.diagnostics) {
+        if let Some(odds) =
+            coverage::check(lib, table, &mut cache.supports, &mut report.diagnostics)
+        {
             report.stats.outcomes += odds.outcomes;
             report.odds.entry(table.id.value.clone()).or_insert(odds);
         }
@@ -91,7 +113,7 @@ pub fn run(lib: &Library, load_diags: Vec<Diagnostic>) -> Report {
     people::check(lib, &mut report.diagnostics);
     languages(lib, &mut report.diagnostics);
     decks::check(lib, &mut report.diagnostics);
-    prose::check(lib, &mut report.diagnostics);
+    prose::check(lib, &mut cache.parses, &mut report.diagnostics);
     charts::check(lib, &mut report.diagnostics);
     tracks::check(lib, &mut report.diagnostics);
     claims::check(lib, &mut report.diagnostics);

@@ -5,24 +5,57 @@
 //! stock NPCs) of a book's game that no chapter places, so the booklet can never leave one out.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use crate::diag::{Diagnostic, Kind, Loc};
-use crate::prose::{Found, MAX_NESTING, RefKind, parse};
+use crate::prose::{Found, MAX_NESTING, Parsed, RefKind, parse};
 use crate::{Book, Library, Located, OwnTables, game};
 
-pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
+/// What checking a chapter needs of its parse (its directives, links, anchors and nesting; not its
+/// blocks), kept between checks: for each slug, the last two bodies seen and what they parsed to.
+#[derive(Debug, Default)]
+pub(super) struct Parses {
+    by_slug: BTreeMap<String, Vec<(String, Arc<Parsed>)>>,
+}
+
+impl Parses {
+    const PER_SLUG: usize = 2;
+
+    /// `parse(body, slug)` without its blocks, parsed again only for a body not seen before.
+    fn get(&mut self, body: &str, slug: &str) -> Arc<Parsed> {
+        let list = self.by_slug.entry(slug.to_owned()).or_default();
+        if let Some(i) = list.iter().position(|(b, _)| b == body) {
+            list[..=i].rotate_right(1);
+            return list[0].1.clone();
+        }
+        let mut parsed = parse(body, slug);
+        parsed.blocks = Vec::new();
+        let parsed = Arc::new(parsed);
+        list.insert(0, (body.to_owned(), parsed.clone()));
+        list.truncate(Self::PER_SLUG);
+        parsed
+    }
+}
+
+pub(super) fn check(lib: &Library, parses: &mut Parses, out: &mut Vec<Diagnostic>) {
     if lib.books.is_empty() {
         return;
     }
     let mut placed: BTreeSet<(RefKind, String)> = BTreeSet::new();
     for book in &lib.books {
-        let anchors: BTreeMap<&str, Vec<String>> = book
+        // Each chapter is parsed once: its anchors for the links of every chapter, the rest for its own.
+        let parsed: Vec<_> = book
             .chapters
             .iter()
-            .map(|c| (c.slug.as_str(), parse(&c.body, &c.slug).anchors))
+            .map(|c| parses.get(&c.body, &c.slug))
             .collect();
-        for c in &book.chapters {
-            let parsed = parse(&c.body, &c.slug);
+        let anchors: BTreeMap<&str, &Vec<String>> = book
+            .chapters
+            .iter()
+            .zip(&parsed)
+            .map(|(c, p)| (c.slug.as_str(), &p.anchors))
+            .collect();
+        for (c, parsed) in book.chapters.iter().zip(&parsed) {
             let at = |offset: usize, len: usize| Loc {
                 file: c.file,
                 span: c.body_offset + offset..c.body_offset + offset + len,
@@ -125,7 +158,7 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                                     msg,
                                 )
                                 .with_table(&book.id.value)
-                                .with_hint(hint(book, anchors.get(chapter.as_str()))),
+                                .with_hint(hint(book, anchors.get(chapter.as_str()).copied())),
                             );
                         }
                     }
