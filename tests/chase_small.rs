@@ -6,7 +6,7 @@ use blockprint_chase::model::System;
 use blockprint_chase::rbf::{self, Cell, ChallengeCell, Rbf, Track};
 use blockprint_chase::storypath::{self, Side, Storypath};
 use blockprint_chase::urban_world::{self, Leader, UrbanWorld};
-use blockprint_chase::{Budget, Built, Chase, OptionError, P, exact, policy_index};
+use blockprint_chase::{Budget, Built, Chase, Opt, OptionError, P, exact, policy_index};
 use num_traits::{One, Pow, Zero};
 
 fn lib() -> blockprint_content::Library {
@@ -428,7 +428,7 @@ fn bad_options_name_the_option() {
             },
             &lib
         )),
-        "--quarry"
+        Opt::Quarry
     );
     assert_eq!(
         err(urban_world::build(
@@ -440,7 +440,7 @@ fn bad_options_name_the_option() {
             },
             &lib
         )),
-        "--pursuer"
+        Opt::Pursuer
     );
     assert_eq!(
         err(urban_world::build(
@@ -452,7 +452,7 @@ fn bad_options_name_the_option() {
             },
             &lib
         )),
-        "--rungs"
+        Opt::Rungs
     );
     assert_eq!(
         err(storypath::build(
@@ -462,7 +462,7 @@ fn bad_options_name_the_option() {
             },
             &lib
         )),
-        "--quarry-pool"
+        Opt::QuarryPool
     );
     assert_eq!(
         err(storypath::build(
@@ -472,7 +472,7 @@ fn bad_options_name_the_option() {
             },
             &lib
         )),
-        "--limit"
+        Opt::Limit
     );
     assert_eq!(
         err(rbf::build(
@@ -483,7 +483,7 @@ fn bad_options_name_the_option() {
             },
             &lib
         )),
-        "--track"
+        Opt::Track
     );
     assert_eq!(
         err(rbf::build(
@@ -494,12 +494,15 @@ fn bad_options_name_the_option() {
             },
             &lib
         )),
-        "--evader-start"
+        Opt::EvaderStart
     );
     // A track with no exit does not connect to a way out.
     let mut t = straight(5);
     t.cells[5].exit = false;
-    assert_eq!(Rbf::new(t, [0, 1], [0, 0]).err().unwrap().option, "--track");
+    assert_eq!(
+        Rbf::new(t, [0, 1], [0, 0]).err().unwrap().option,
+        Opt::Track
+    );
     let mut t = straight(5);
     t.cells[2].challenge = Some(ChallengeCell {
         title: "x".into(),
@@ -507,11 +510,14 @@ fn bad_options_name_the_option() {
         minus: 2,
         damage: 1,
     });
-    assert_eq!(Rbf::new(t, [0, 1], [0, 0]).err().unwrap().option, "--track");
+    assert_eq!(
+        Rbf::new(t, [0, 1], [0, 0]).err().unwrap().option,
+        Opt::Track
+    );
     let info = UrbanWorld::new(Leader::Stat(0), Leader::Stat(0)).info();
     assert_eq!(
         policy_index(&info, Some("nope")).err().unwrap().option,
-        "--policy"
+        Opt::Policy
     );
 }
 

@@ -146,3 +146,77 @@ fn page_faults_go_to_the_sink_that_asks_for_them_and_to_no_other() {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn every_error_code_is_unique_and_documented() {
+    use blockprint::chase::Problem;
+    let doc = std::fs::read_to_string(root().join("docs/errors.md")).unwrap();
+    let listed: Vec<(String, u8)> = doc
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .map(|l| {
+            let (code, rest) = l.split_once("` | ").unwrap();
+            let exit = rest.split(" |").next().unwrap().parse().unwrap();
+            (code.to_owned(), exit)
+        })
+        .collect();
+    let codes: Vec<&str> = listed.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(
+        codes,
+        Problem::CODES,
+        "docs/errors.md lists the chase codes in order"
+    );
+    let mut unique = codes.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), codes.len(), "a code is listed twice");
+    // The exit statuses listed are the ones the errors map to.
+    let exit_of = |code: &str| listed.iter().find(|(c, _)| c == code).unwrap().1;
+    assert_eq!(
+        exit_of("chase-missing-table"),
+        Problem::MissingTable { table: "t".into() }.exit_code()
+    );
+    assert_eq!(
+        exit_of("chase-reach"),
+        Problem::Reach { got: 4 }.exit_code()
+    );
+    assert_eq!(
+        exit_of("chase-defaults"),
+        Problem::Defaults {
+            message: String::new()
+        }
+        .exit_code()
+    );
+}
+
+#[test]
+fn every_chase_option_the_library_names_is_a_flag_of_chase_odds() {
+    // The chase crate names options in its own words; the command line's one mapping turns each
+    // into a flag, which must be a flag of some system's `chase odds`.
+    let cli = blockprint::cli::help::command();
+    let odds = cli
+        .find_subcommand("chase")
+        .and_then(|c| c.find_subcommand("odds"))
+        .unwrap();
+    let mut flags: std::collections::BTreeSet<String> = odds
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+        .collect();
+    for system in odds.get_subcommands() {
+        for a in system.get_arguments() {
+            if let Some(l) = a.get_long() {
+                flags.insert(format!("--{l}"));
+            }
+        }
+    }
+    for opt in blockprint::chase::Opt::ALL {
+        if opt == blockprint::chase::Opt::System {
+            continue;
+        }
+        let flag = blockprint::cli::chase::flag(opt);
+        assert!(
+            flags.contains(&flag),
+            "{opt:?}: {flag} is no flag of chase odds"
+        );
+    }
+}

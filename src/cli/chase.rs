@@ -136,28 +136,39 @@ pub(crate) fn with_system_help(cmd: clap::Command) -> clap::Command {
     })
 }
 
+/// The flag that sets a chase option: `--` and its argument id with dashes (`quarry_pool` is
+/// `--quarry-pool`). The one place the command line names the chase crate's options
+/// ([`chase::error::Opt`]); the chase crate words them in its own terms.
+pub fn flag(opt: chase::Opt) -> String {
+    format!("--{}", opt.id().replace('_', "-"))
+}
+
+/// A chase option error on stderr, the option named by its flag; the status its problem maps to (2 for
+/// a bad value, 1 for content at fault).
 fn option_error(e: &chase::OptionError) -> Status {
-    eprintln!("error: {e}");
-    Status::Io
+    eprintln!("error: {}", e.named(&flag(e.option)));
+    Status::from_exit(e.exit_code())
 }
 
 /// [`option_error`] for a question on `content`: a table the system rolls on that the content folder
 /// lacks is named with the folder and the fix on the first line (exit 1, a content error), not as a
 /// bad value of the option that reached for it.
 fn content_error(e: &chase::OptionError, content: &Option<PathBuf>) -> Status {
-    let (Some(dir), Some(rest)) = (content, e.message.strip_prefix("no table `")) else {
+    let (Some(dir), chase::Problem::MissingTable { table }) = (content, &e.problem) else {
         return option_error(e);
     };
-    let table = rest.split('`').next().unwrap_or(rest);
-    let own = if e.option == "--track-seed" {
-        ", or give a track of your own with --track GAPS"
+    let own = if e.option == chase::Opt::TrackSeed {
+        format!(
+            ", or give a track of your own with {} GAPS",
+            flag(chase::Opt::Track)
+        )
     } else {
-        ""
+        String::new()
     };
     eprintln!(
         "error: the content in {} has no table `{table}`, which {} rolls on\n  = help: add it (`blockprint init --update {}` adds the built-in tables a folder lacks){own}",
         dir.display(),
-        e.option,
+        flag(e.option),
         dir.display()
     );
     Status::Rules

@@ -23,7 +23,7 @@ macro_rules! eprint {
 
 pub(crate) mod campaign;
 mod cards;
-pub(crate) mod chase;
+pub mod chase;
 mod check;
 pub mod help;
 mod import;

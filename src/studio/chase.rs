@@ -368,7 +368,14 @@ fn work_out(app: &App, q: &[(String, String)], cancel: Cancel) -> Shown {
     let budget = Budget::with_cancel(cancel);
     let answer = parse_odds(&args).and_then(|(s, options)| {
         chase_odds(&s, &options, lib, &budget).map_err(|e| match e {
-            Unanswered::Refused(e) => format!("error: {e}"),
+            // The option named by its field's long name, as the page's command line spells it.
+            Unanswered::Refused(e) => {
+                let field = e.option.id().replace('_', "-");
+                match shown.fields.iter().find(|f| f.name == field) {
+                    Some(f) => format!("error: {}", e.named(&format!("--{}", f.name))),
+                    None => format!("error: {e}"),
+                }
+            }
             // No one reads it: the client has gone.
             Unanswered::Cancelled => e.to_string(),
         })

@@ -51,6 +51,7 @@
 pub mod bbb;
 pub mod budget;
 pub mod coc;
+pub mod error;
 pub mod exact;
 pub mod model;
 pub mod odds;
@@ -66,8 +67,8 @@ use serde::{Deserialize, Serialize};
 pub use budget::{Budget, Cancel, Cancelled, Stop};
 pub use exact::TooBig;
 pub use model::{
-    Chance, Check, Ending, Event, LIMIT_ENDING, OptionError, P, Policy, Ruling, System, SystemInfo,
-    Unit, policy_index,
+    Chance, Check, Ending, Event, LIMIT_ENDING, Opt, OptionError, P, Policy, Problem, Ruling,
+    System, SystemInfo, Unit, policy_index,
 };
 pub use odds::{EndingOdds, Length, Method, Odds};
 pub use sim::{PlayLog, Step};
@@ -175,13 +176,13 @@ pub fn odds_with_runs(
 pub fn refusal(stop: &Stop, policy: &str) -> OptionError {
     match stop {
         Stop::TooBig(t) => OptionError::new(
-            "--policy",
-            format!(
-                "`{policy}` cannot be worked out for this chase within a question's budget ({}); the other policies are answered, by a simulation where the exact answer is out of reach",
-                t.reason
-            ),
+            Opt::Policy,
+            Problem::TooBig {
+                policy: policy.to_owned(),
+                reason: t.reason.clone(),
+            },
         ),
-        Stop::Cancelled => OptionError::new("--policy", Cancelled.to_string()),
+        Stop::Cancelled => OptionError::new(Opt::Policy, Problem::Cancelled),
     }
 }
 

@@ -249,32 +249,9 @@ pub enum Event {
     },
 }
 
-/// A bad option: what `--option` was given and why it cannot be. The command line exits with 2.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OptionError {
-    /// The option as typed, with its dashes: "--quarry-level".
-    pub option: String,
-    pub message: String,
-}
+pub use crate::error::{Opt, OptionError, Problem};
 
-impl OptionError {
-    pub fn new(option: &str, message: impl Into<String>) -> Self {
-        OptionError {
-            option: option.into(),
-            message: message.into(),
-        }
-    }
-}
-
-impl std::fmt::Display for OptionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "invalid value for {}: {}", self.option, self.message)
-    }
-}
-
-impl std::error::Error for OptionError {}
-
-/// The index of `id` among `info.policies`, or an error naming `--policy` and listing the choices.
+/// The index of `id` among `info.policies`, or an error naming the policy option and listing the choices.
 pub fn policy_index(info: &SystemInfo, id: Option<&str>) -> Result<usize, OptionError> {
     let Some(id) = id else { return Ok(0) };
     info.policies
@@ -283,12 +260,12 @@ pub fn policy_index(info: &SystemInfo, id: Option<&str>) -> Result<usize, Option
         .ok_or_else(|| {
             let names: Vec<&str> = info.policies.iter().map(|p| p.id.as_str()).collect();
             OptionError::new(
-                "--policy",
-                format!(
-                    "{} has no policy `{id}`; its policies are: {}",
-                    info.name,
-                    names.join(", ")
-                ),
+                Opt::Policy,
+                Problem::NoPolicy {
+                    system: info.name.clone(),
+                    given: id.to_owned(),
+                    policies: names.iter().map(|n| (*n).to_owned()).collect(),
+                },
             )
         })
 }
@@ -331,7 +308,14 @@ pub fn capital(s: &str) -> String {
 /// A system's options at their defaults, as the command line reads them with none given (`name` is the
 /// system's command, for the error clap would give if a default failed its own check).
 pub fn defaults<A: clap::Args + clap::FromArgMatches>(name: &str) -> Result<A, OptionError> {
-    let bad = |e: clap::Error| OptionError::new(name, e.to_string());
+    let bad = |e: clap::Error| {
+        OptionError::new(
+            Opt::System,
+            Problem::Defaults {
+                message: format!("{name}: {e}"),
+            },
+        )
+    };
     let m = A::augment_args(clap::Command::new(name.to_owned()))
         .try_get_matches_from([name])
         .map_err(bad)?;

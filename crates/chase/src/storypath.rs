@@ -13,8 +13,8 @@ use rand_chacha::ChaCha20Rng;
 use blockprint_content::{EntryValue, Library};
 
 use crate::model::{
-    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, applies,
-    are_dice, policy_index, roll_dice,
+    Chance, Check, Ending, Opt, OptionError, P, Policy, Problem, Ruling, System, SystemInfo, Unit,
+    applies, are_dice, policy_index, roll_dice,
 };
 use crate::{Built, Chase, Grid, GridTable};
 
@@ -211,8 +211,8 @@ pub struct Storypath {
 }
 
 fn check(
-    option: &str,
-    what: &str,
+    option: Opt,
+    what: &'static str,
     v: u32,
     r: &std::ops::RangeInclusive<u32>,
 ) -> Result<(), OptionError> {
@@ -221,7 +221,12 @@ fn check(
     } else {
         Err(OptionError::new(
             option,
-            format!("{what} runs from {} to {}, not {v}", r.start(), r.end()),
+            Problem::Range {
+                what,
+                lo: i64::from(*r.start()),
+                hi: i64::from(*r.end()),
+                got: i64::from(v),
+            },
         ))
     }
 }
@@ -247,23 +252,19 @@ impl Storypath {
         die: u32,
         target: u32,
     ) -> Result<Storypath, OptionError> {
-        for (who, s) in [("quarry", quarry), ("pursuer", pursuer)] {
-            check(
-                &format!("--{who}-pool"),
-                "a pool (Skill + Attribute dice)",
-                s.pool,
-                &POOLS,
-            )?;
-            check(&format!("--{who}-laps"), "the laps needed", s.laps, &LAPS)?;
-            check(
-                &format!("--{who}-head-start"),
-                "a Head Start's rating",
-                s.head_start,
-                &RATINGS,
-            )?;
+        for (opts, s) in [
+            [Opt::QuarryPool, Opt::QuarryLaps, Opt::QuarryHeadStart],
+            [Opt::PursuerPool, Opt::PursuerLaps, Opt::PursuerHeadStart],
+        ]
+        .into_iter()
+        .zip([quarry, pursuer])
+        {
+            check(opts[0], "a pool (Skill + Attribute dice)", s.pool, &POOLS)?;
+            check(opts[1], "the laps needed", s.laps, &LAPS)?;
+            check(opts[2], "a Head Start's rating", s.head_start, &RATINGS)?;
         }
-        check("--limit", "the interval limit", limit, &LIMITS)?;
-        check("--hazard", "a Hazard's rating", hazard, &RATINGS)?;
+        check(Opt::Limit, "the interval limit", limit, &LIMITS)?;
+        check(Opt::Hazard, "a Hazard's rating", hazard, &RATINGS)?;
         Ok(Storypath {
             quarry,
             pursuer,
@@ -586,8 +587,13 @@ pub fn system(args: &Args, lib: &Library) -> Result<Storypath, OptionError> {
     };
     if !LAPS.contains(&args.laps) {
         return Err(OptionError::new(
-            "--laps",
-            format!("the laps needed run from 1 to 20, not {}", args.laps),
+            Opt::Laps,
+            Problem::Range {
+                what: "the laps needed",
+                lo: 1,
+                hi: 20,
+                got: i64::from(args.laps),
+            },
         ));
     }
     let limit = args.limit.unwrap_or(2 * q.laps.max(p.laps));

@@ -273,7 +273,11 @@ fn bad_options_name_the_option() {
         v.extend_from_slice(args);
         match Cli::try_parse_from(v) {
             Err(e) => e.to_string(),
-            Ok(c) => c.s.build(&l).err().expect("refused").to_string(),
+            // Named by its flag, as the command line names it.
+            Ok(c) => {
+                let e = c.s.build(&l).err().expect("refused");
+                e.named(&format!("--{}", e.option.id().replace('_', "-")))
+            }
         }
     };
     assert!(err(&["coc", "--quarry-mov", "-3"]).contains("--quarry-mov"));
@@ -304,7 +308,7 @@ fn bad_options_name_the_option() {
         policy_index(&info, Some("floor-it"))
             .unwrap_err()
             .to_string(),
-        "invalid value for --policy: Block by Block has no policy `floor-it`; its policies are: slow, swerve, unaware"
+        "invalid value for the policy: Block by Block has no policy `floor-it`; its policies are: slow, swerve, unaware"
     );
 }
 

@@ -14,8 +14,8 @@ use rand_chacha::ChaCha20Rng;
 use blockprint_content::Library;
 
 use crate::model::{
-    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, applies,
-    are_dice, capital, policy_index, roll_dice,
+    Chance, Check, Ending, Opt, OptionError, P, Policy, Problem, Ruling, System, SystemInfo, Unit,
+    applies, are_dice, capital, policy_index, roll_dice,
 };
 use crate::{Built, Chase, Grid, GridTable};
 
@@ -77,19 +77,24 @@ pub enum Leader {
 
 impl Leader {
     /// `+2`, `-1`, `0`, or `npc:3`, as the options take it.
-    pub fn parse(option: &str, s: &str) -> Result<Leader, OptionError> {
+    pub fn parse(option: Opt, s: &str) -> Result<Leader, OptionError> {
         let s = s.trim();
         if let Some(p) = s.strip_prefix("npc:") {
             let n: u32 = p.parse().map_err(|_| {
                 OptionError::new(
                     option,
-                    format!("`{s}`: NPC points are a whole number from 1 to 3 (npc:2)"),
+                    Problem::NpcPoints {
+                        given: s.to_owned(),
+                    },
                 )
             })?;
             if !POINTS.contains(&n) {
                 return Err(OptionError::new(
                     option,
-                    format!("`{s}`: an NPC party has 1 to 3 points in a stat, not {n}"),
+                    Problem::NpcPointsRange {
+                        given: s.to_owned(),
+                        points: n,
+                    },
                 ));
             }
             return Ok(Leader::Npc(n));
@@ -98,13 +103,17 @@ impl Leader {
         let n: i64 = t.trim_start_matches('+').parse().map_err(|_| {
             OptionError::new(
                 option,
-                format!("`{s}`: give the leader's stat as a modifier from −3 to +3 (+2, -1), or npc:N for an all-NPC party"),
+                Problem::LeaderStat {
+                    given: s.to_owned(),
+                },
             )
         })?;
         if !STATS.contains(&n) {
             return Err(OptionError::new(
                 option,
-                format!("`{s}`: a Dungeon World stat modifier runs from −3 to +3"),
+                Problem::LeaderStatRange {
+                    given: s.to_owned(),
+                },
             ));
         }
         Ok(Leader::Stat(n))
@@ -255,18 +264,17 @@ impl UrbanWorld {
     pub fn with_ladder(mut self, rungs: u32, start: u32) -> Result<UrbanWorld, OptionError> {
         if !(1..=MAX_RUNGS).contains(&rungs) {
             return Err(OptionError::new(
-                "--rungs",
-                format!(
-                    "a ladder has 1 to {MAX_RUNGS} rungs between Escape! and Capture!, not {rungs}"
-                ),
+                Opt::Rungs,
+                Problem::Rungs {
+                    max: MAX_RUNGS,
+                    got: rungs,
+                },
             ));
         }
         if !(1..=rungs).contains(&start) {
             return Err(OptionError::new(
-                "--start",
-                format!(
-                    "the chase starts on one of the ladder's rungs, 1 to {rungs} (1 is next to Escape!), not {start}"
-                ),
+                Opt::Start,
+                Problem::LadderStart { rungs, got: start },
             ));
         }
         self.rungs = rungs;
@@ -468,8 +476,8 @@ pub fn kit_page(lib: &Library, game: &str) -> Result<serde_json::Value, OptionEr
 
 /// The chase the options describe.
 pub fn system(args: &Args) -> Result<UrbanWorld, OptionError> {
-    let q = Leader::parse("--quarry", &args.quarry)?;
-    let p = Leader::parse("--pursuer", &args.pursuer)?;
+    let q = Leader::parse(Opt::Quarry, &args.quarry)?;
+    let p = Leader::parse(Opt::Pursuer, &args.pursuer)?;
     let start = args.start.unwrap_or(args.rungs.div_ceil(2).max(1));
     UrbanWorld::new(q, p).with_ladder(args.rungs, start)
 }

@@ -15,8 +15,8 @@ use num_traits::{One, Zero};
 use rand_chacha::ChaCha20Rng;
 
 use crate::model::{
-    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, applies,
-    are_dice, policy_index, roll_dice,
+    Chance, Check, Ending, Opt, OptionError, P, Policy, Problem, Ruling, System, SystemInfo, Unit,
+    applies, are_dice, policy_index, roll_dice,
 };
 use crate::{Built, Cell, Chase, Grid, GridTable};
 

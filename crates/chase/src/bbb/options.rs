@@ -58,14 +58,16 @@ pub struct Args {
 }
 
 /// `wis=1,dex=-2` → modifiers in suit order.
-fn parse_mods(option: &str, text: &str) -> Result<[i32; 4], OptionError> {
+fn parse_mods(option: Opt, text: &str) -> Result<[i32; 4], OptionError> {
     let mut mods = [0i32; 4];
     let mut given: [Option<&str>; 4] = [None; 4];
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let Some((name, v)) = part.split_once('=') else {
             return Err(OptionError::new(
                 option,
-                format!("`{part}` is not NAME=VALUE (e.g. dex=2)"),
+                Problem::ModSyntax {
+                    part: part.to_owned(),
+                },
             ));
         };
         let i = match name.trim().to_ascii_lowercase().as_str() {
@@ -76,28 +78,33 @@ fn parse_mods(option: &str, text: &str) -> Result<[i32; 4], OptionError> {
             other => {
                 return Err(OptionError::new(
                     option,
-                    format!("`{other}` is no chase attribute (wis, cha, dex, int)"),
+                    Problem::ModAttribute {
+                        name: other.to_owned(),
+                    },
                 ));
             }
         };
         if let Some(first) = given[i] {
             return Err(OptionError::new(
                 option,
-                format!(
-                    "`{part}` gives {} a second time (after `{first}`): give each attribute once",
-                    ["Wisdom", "Charisma", "Dexterity", "Intelligence"][i]
-                ),
+                Problem::ModTwice {
+                    part: part.to_owned(),
+                    attribute: ["Wisdom", "Charisma", "Dexterity", "Intelligence"][i],
+                    first: first.to_owned(),
+                },
             ));
         }
         given[i] = Some(part);
         let v: i32 = v.trim().trim_start_matches('+').parse().map_err(|_| {
-            OptionError::new(option, format!("`{}` is not a whole number", v.trim()))
+            OptionError::new(
+                option,
+                Problem::ModNumber {
+                    text: v.trim().to_owned(),
+                },
+            )
         })?;
         if !(-5..=5).contains(&v) {
-            return Err(OptionError::new(
-                option,
-                format!("a modifier of {v} is outside -5 to +5"),
-            ));
+            return Err(OptionError::new(option, Problem::ModRange { got: v }));
         }
         mods[i] = v;
     }
@@ -112,8 +119,8 @@ impl Args {
         quarry_hp: i16,
         pursuer_hp: i16,
     ) -> Result<Bbb, OptionError> {
-        let qm = parse_mods("--quarry-mods", &self.quarry_mods)?;
-        let pm = parse_mods("--pursuer-mods", &self.pursuer_mods)?;
+        let qm = parse_mods(Opt::QuarryMods, &self.quarry_mods)?;
+        let pm = parse_mods(Opt::PursuerMods, &self.pursuer_mods)?;
         let q_crowded = self.quarry_occupants >= self.pursuer_occupants + 2;
         let p_crowded = self.pursuer_occupants >= self.quarry_occupants + 2;
         let loser = |w| self.natural_loser == Some(w);

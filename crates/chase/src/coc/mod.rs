@@ -16,8 +16,8 @@ use rand_chacha::ChaCha20Rng;
 use crate::bbb::Die;
 use crate::exact::TooBig;
 use crate::model::{
-    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, applies,
-    are_dice, policy_index, roll_dice,
+    Chance, Check, Ending, Opt, OptionError, P, Policy, Problem, Ruling, System, SystemInfo, Unit,
+    applies, are_dice, policy_index, roll_dice,
 };
 use crate::{Built, Chase, Grid, GridTable};
 

@@ -59,7 +59,7 @@ impl Args {
         let gaps = match &self.track {
             Some(t) => parse_track(t)?,
             None => seeded_track(lib, self.track_seed)
-                .map_err(|e| OptionError::new("--track-seed", e))?,
+                .map_err(|p| OptionError::new(Opt::TrackSeed, p))?,
         };
         let runner = |mov, speed, sk: u32, dex, build| Runner {
             mov,

@@ -18,7 +18,17 @@ fn level_of(tag: &str) -> Option<Level> {
 /// The kit's seeded track (ruling `coc.ruling.track`): the same rolls, in the same order, from the same
 /// ChaCha20 stream as the kit's `track-seeded` page, so `--track-seed N` is the track `kit coc --seed N`
 /// prints.
-pub fn seeded_track(lib: &Library, seed: u64) -> Result<Vec<Gap>, String> {
+pub fn seeded_track(lib: &Library, seed: u64) -> Result<Vec<Gap>, Problem> {
+    let roll = |table: &str, rng: &mut ChaCha20Rng| {
+        roll_table(lib, table, rng).map_err(|e| match lib.table(table) {
+            None => Problem::MissingTable {
+                table: table.to_owned(),
+            },
+            Some(_) => Problem::Roll {
+                message: e.to_string(),
+            },
+        })
+    };
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     rng.set_stream(TRACK_STREAM);
     let tag = |table: &str, row: usize, of: &[&str]| -> String {
@@ -30,7 +40,7 @@ pub fn seeded_track(lib: &Library, seed: u64) -> Result<Vec<Gap>, String> {
     };
     let mut gaps = Vec::new();
     for _ in 1..LOCATIONS {
-        let level = roll_table(lib, "coc.hazard.random", &mut rng).map_err(|e| e.to_string())?;
+        let level = roll("coc.hazard.random", &mut rng)?;
         let t = tag(
             "coc.hazard.random",
             level.row,
@@ -40,14 +50,14 @@ pub fn seeded_track(lib: &Library, seed: u64) -> Result<Vec<Gap>, String> {
             gaps.push(Gap::Clear);
             continue;
         };
-        let kind = roll_table(lib, "coc.track.obstacle", &mut rng).map_err(|e| e.to_string())?;
+        let kind = roll("coc.track.obstacle", &mut rng)?;
         let barrier = tag("coc.track.obstacle", kind.row, &["hazard", "barrier"]) == "barrier";
         let table = if barrier {
             "coc.barrier.sample"
         } else {
             "coc.hazard.foot"
         };
-        let what = roll_table(lib, table, &mut rng).map_err(|e| e.to_string())?;
+        let what = roll(table, &mut rng)?;
         if barrier {
             let hp = lib
                 .lookup("coc.barrier.hp")
@@ -56,11 +66,8 @@ pub fn seeded_track(lib: &Library, seed: u64) -> Result<Vec<Gap>, String> {
                     blockprint_content::EntryValue::Integer(n) => u32::try_from(n).ok(),
                     blockprint_content::EntryValue::Text(_) => None,
                 })
-                .ok_or_else(|| {
-                    format!(
-                        "barrier `{}` has no hit points in coc.barrier.hp",
-                        what.result
-                    )
+                .ok_or_else(|| Problem::NoBarrierHp {
+                    barrier: what.result.clone(),
                 })?;
             gaps.push(Gap::Barrier(l, hp));
         } else {
@@ -72,7 +79,7 @@ pub fn seeded_track(lib: &Library, seed: u64) -> Result<Vec<Gap>, String> {
 
 /// `clear,regular,hard-barrier:15,…` → gaps.
 pub fn parse_track(text: &str) -> Result<Vec<Gap>, OptionError> {
-    let err = |m: String| OptionError::new("--track", m);
+    let err = |p: Problem| OptionError::new(Opt::Track, p);
     let mut gaps = Vec::new();
     for part in text.split(',').map(str::trim) {
         let (kind, hp) = match part.split_once(':') {
@@ -90,31 +97,29 @@ pub fn parse_track(text: &str) -> Result<Vec<Gap>, OptionError> {
                     .ok()
                     .filter(|&n| (1..=1000).contains(&n))
                     .ok_or_else(|| {
-                        err(format!(
-                            "`{h}` in `{part}` is not a barrier's hit points (1 to 1000)"
-                        ))
+                        err(Problem::BarrierHp {
+                            hp: h.to_owned(),
+                            part: part.to_owned(),
+                        })
                     })?;
                 let level = level_of(b.trim_end_matches("-barrier")).unwrap_or(Level::Regular);
                 Gap::Barrier(level, hp)
             }
             (b, None) if b.ends_with("-barrier") => {
-                return Err(err(format!(
-                    "barrier `{part}` needs its hit points: `{part}:10`"
-                )));
+                return Err(err(Problem::BarrierNeedsHp {
+                    part: part.to_owned(),
+                }));
             }
             _ => {
-                return Err(err(format!(
-                    "`{part}` is not a gap (clear, regular, hard, extreme, or regular-barrier:HP, hard-barrier:HP, extreme-barrier:HP)"
-                )));
+                return Err(err(Problem::Gap {
+                    part: part.to_owned(),
+                }));
             }
         };
         gaps.push(gap);
     }
     if gaps.len() < 2 || gaps.len() > 30 {
-        return Err(err(format!(
-            "a track needs 2 to 30 gaps (3 to 31 locations); this one has {}",
-            gaps.len()
-        )));
+        return Err(err(Problem::TrackLength { gaps: gaps.len() }));
     }
     Ok(gaps)
 }

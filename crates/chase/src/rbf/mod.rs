@@ -15,8 +15,8 @@ use rand_chacha::ChaCha20Rng;
 use blockprint_content::Library;
 
 use crate::model::{
-    Chance, Check, Ending, OptionError, P, Policy, Ruling, System, SystemInfo, Unit, applies,
-    capital, policy_index,
+    Chance, Check, Ending, Opt, OptionError, P, Policy, Problem, Ruling, System, SystemInfo, Unit,
+    applies, capital, policy_index,
 };
 use crate::{Built, Chase, Grid, GridTable};
 
@@ -230,37 +230,39 @@ const WHO: [&str; 2] = ["the pursuer", "the evader"];
 impl Rbf {
     pub fn new(track: Track, start: [i64; 2], tokens: [u32; 2]) -> Result<Rbf, OptionError> {
         track.validate()?;
-        for (i, opt) in ["--pursuer-start", "--evader-start"].iter().enumerate() {
+        for (i, opt) in [Opt::PursuerStart, Opt::EvaderStart]
+            .into_iter()
+            .enumerate()
+        {
             let Some(c) = track.cell(start[i]) else {
                 return Err(OptionError::new(
                     opt,
-                    format!(
-                        "space {} is not on track `{}` (spaces {} to {})",
-                        start[i],
-                        track.id,
-                        track.first,
-                        track.last()
-                    ),
+                    Problem::StartOffTrack {
+                        space: start[i],
+                        track: track.id.clone(),
+                        first: track.first,
+                        last: track.last(),
+                    },
                 ));
             };
             if c.exit {
                 return Err(OptionError::new(
                     opt,
-                    format!(
-                        "space {} is the exit: a runner there has left the track",
-                        start[i]
-                    ),
+                    Problem::StartOnExit { space: start[i] },
                 ));
             }
         }
-        for (i, opt) in ["--pursuer-tokens", "--evader-tokens"].iter().enumerate() {
+        for (i, opt) in [Opt::PursuerTokens, Opt::EvaderTokens]
+            .into_iter()
+            .enumerate()
+        {
             if tokens[i] > MAX_START_TOKENS {
                 return Err(OptionError::new(
                     opt,
-                    format!(
-                        "a runner starts with 0 to {MAX_START_TOKENS} Sprint Tokens, not {}",
-                        tokens[i]
-                    ),
+                    Problem::Tokens {
+                        max: MAX_START_TOKENS,
+                        got: tokens[i],
+                    },
                 ));
             }
         }
@@ -270,11 +272,11 @@ impl Rbf {
             .any(|c| c.exit)
         {
             return Err(OptionError::new(
-                "--evader-start",
-                format!(
-                    "no exit lies ahead of space {} on track `{}`",
-                    start[1], track.id
-                ),
+                Opt::EvaderStart,
+                Problem::NoExitAhead {
+                    space: start[1],
+                    track: track.id.clone(),
+                },
             ));
         }
         Ok(Rbf {

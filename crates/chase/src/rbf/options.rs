@@ -88,22 +88,17 @@ pub fn system(args: &Args, lib: &Library) -> Result<Rbf, OptionError> {
             .iter()
             .find(|t| &t.id.value == id)
             .ok_or_else(|| {
-                let ids: Vec<&str> = lib.tracks.iter().map(|t| t.id.value.as_str()).collect();
                 OptionError::new(
-                    "--track",
-                    format!(
-                        "the content has no track `{id}`; its tracks are: {}",
-                        if ids.is_empty() {
-                            "none".to_owned()
-                        } else {
-                            ids.join(", ")
-                        }
-                    ),
+                    Opt::Track,
+                    Problem::NoSuchTrack {
+                        given: id.clone(),
+                        tracks: lib.tracks.iter().map(|t| t.id.value.clone()).collect(),
+                    },
                 )
             })?,
-        None => default_track(lib).ok_or_else(|| {
-            OptionError::new("--track", "the content has no [[track]] to run a chase on")
-        })?,
+        None => {
+            default_track(lib).ok_or_else(|| OptionError::new(Opt::Track, Problem::NoTracks))?
+        }
     };
     let track = track_of(t);
     let start = [
@@ -122,8 +117,8 @@ pub fn system(args: &Args, lib: &Library) -> Result<Rbf, OptionError> {
     ];
     if !(1..=3).contains(&args.reach) {
         return Err(OptionError::new(
-            "--reach",
-            format!("a Strike reaches 1 to 3 spaces, not {}", args.reach),
+            Opt::Reach,
+            Problem::Reach { got: args.reach },
         ));
     }
     let mut r = Rbf::new(track, start, tokens)?;

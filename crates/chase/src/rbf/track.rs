@@ -1,6 +1,7 @@
 //! A chase track as the model reads it: spaces in running order, each with its challenge.
 
 use super::*;
+use crate::error::TrackFault;
 
 /// One space of a track.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -44,40 +45,39 @@ impl Track {
     /// The reasons the track cannot carry a chase (the content checker says the same in more detail),
     /// as an error naming `--track`.
     pub fn validate(&self) -> Result<(), OptionError> {
-        let bad = |m: String| {
+        let bad = |fault: TrackFault| {
             Err(OptionError::new(
-                "--track",
-                format!("track `{}`: {m}", self.id),
+                Opt::Track,
+                Problem::BadTrack {
+                    track: self.id.clone(),
+                    fault,
+                },
             ))
         };
         if self.cells.len() < 2 {
-            return bad("a track needs at least two spaces".into());
+            return bad(TrackFault::TooShort);
         }
         if !self.cells.iter().any(|c| c.exit) {
-            return bad("it has no exit, so the evader can never get away".into());
+            return bad(TrackFault::NoExit);
         }
         for (i, c) in self.cells.iter().enumerate() {
             let n = self.first + i as i64;
             if let Some(ch) = &c.challenge {
                 if self.cell(ch.plus).is_none() || ch.plus <= n + 1 {
-                    return bad(format!(
-                        "the + path of the challenge on space {n} does not lead to a space ahead of the next one"
-                    ));
+                    return bad(TrackFault::PlusPath(n));
                 }
                 if self.cell(ch.minus).is_none() || ch.minus > n {
-                    return bad(format!(
-                        "the − path of the challenge on space {n} does not lead to a space at or behind it"
-                    ));
+                    return bad(TrackFault::MinusPath(n));
                 }
                 if c.exit {
-                    return bad(format!("space {n} is an exit and holds a challenge"));
+                    return bad(TrackFault::ExitChallenge(n));
                 }
             }
         }
         // Every space before the first exit must lead on to it: a step from the last space goes nowhere.
         let first_exit = self.cells.iter().position(|c| c.exit).unwrap_or(0);
         if first_exit == 0 {
-            return bad(format!("its first space ({}) is the exit", self.first));
+            return bad(TrackFault::FirstIsExit(self.first));
         }
         Ok(())
     }
