@@ -120,6 +120,32 @@ impl Error {
         }
     }
 
+    /// Every code, in the order `docs/errors.md` lists them.
+    pub const CODES: [&'static str; 8] = [
+        "content",
+        "rules",
+        "usage",
+        "io",
+        "conflict",
+        "template",
+        "template-builtin",
+        "bug",
+    ];
+
+    /// The error's stable code (kebab case): what kind of failure it is, whatever its message.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Content { .. } => "content",
+            Error::Rules(_) => "rules",
+            Error::Usage(_) => "usage",
+            Error::Io { .. } => "io",
+            Error::Conflict { .. } => "conflict",
+            Error::Template { builtin: false, .. } => "template",
+            Error::Template { builtin: true, .. } => "template-builtin",
+            Error::Bug(_) => "bug",
+        }
+    }
+
     /// The process exit status for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
@@ -156,6 +182,36 @@ mod tests {
         assert_eq!(t(false).exit_code(), 1);
         assert!(t(true).to_string().contains("bug in blockprint"));
         assert!(!t(true).to_string().contains("content error"));
+    }
+
+    #[test]
+    fn every_kind_of_error_has_its_own_listed_code() {
+        let t = |builtin| Error::Template {
+            builtin,
+            template: String::new(),
+            diags: vec![],
+        };
+        let all = [
+            Error::Content {
+                count: 1,
+                root: String::new(),
+                rendered: String::new(),
+                diagnostics: vec![],
+            },
+            Error::Rules(String::new()),
+            Error::Usage(String::new()),
+            Error::io("x", std::io::Error::other("x")),
+            Error::Conflict {
+                dir: "x".into(),
+                theirs: String::new(),
+                ours: String::new(),
+            },
+            t(false),
+            t(true),
+            Error::Bug(String::new()),
+        ];
+        let codes: Vec<&str> = all.iter().map(Error::code).collect();
+        assert_eq!(codes, Error::CODES);
     }
 
     #[test]
