@@ -19,6 +19,7 @@
 //! pointing at its first page, an `/Info` with the title and no dates, a classic xref table and an `/ID` made
 //! from a SHA-256 of everything before it: the same inputs give byte-identical output.
 mod copy;
+mod parse;
 mod read;
 #[cfg(test)]
 mod tests;

@@ -34,7 +34,8 @@ pub(super) fn load(path: &Path) -> Result<Document, MergeError> {
 
 /// A document holding only what the merge reads — the catalog, the page tree, the structure tree and
 /// everything reachable from them (not the outline, `/Info`, XMP metadata or ID tree) — parsed object by
-/// object through lopdf's `Reader` (lopdf's parser is slow, ~10 µs for a small dictionary). `None` for a
+/// object by [`super::parse`] (lopdf's parser is slow, ~10 µs for a small dictionary), or lopdf's `Reader`
+/// for what that leaves. `None` for a
 /// file without exactly one classic xref table.
 pub(super) fn load_needed(bytes: &[u8]) -> Option<lopdf::Result<Document>> {
     use lopdf::xref::{Xref, XrefEntry, XrefType};
@@ -123,8 +124,13 @@ pub(super) fn load_needed(bytes: &[u8]) -> Option<lopdf::Result<Document>> {
         if objects.contains_key(&id) {
             continue;
         }
-        let Ok(obj) = reader.get_object(id, &mut HashSet::new()) else {
-            continue; // as lopdf's loader does; a reference to it is reported when copying
+        // The lean reader first (typst's objects), lopdf's for anything it leaves.
+        let obj = match super::parse::object(bytes, &reader.document.reference_table, id) {
+            Some(obj) => obj,
+            None => match reader.get_object(id, &mut HashSet::new()) {
+                Ok(obj) => obj,
+                Err(_) => continue, // as lopdf's loader does; a reference to it is reported when copying
+            },
         };
         let dict = match &obj {
             Object::Dictionary(d) => Some(d),
