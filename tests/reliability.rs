@@ -1518,7 +1518,7 @@ fn content_files(root: &Path) -> ContentFiles {
 
 /// The incremental check the `data` fuzz target runs (the loader's and the checker's caches, kept from
 /// one content to the next, each differing from the last in a file or more) gives what a whole load and
-/// check give, to the last diagnostic, fraction and item: over every game's folder, every `data` seed
+/// check give, to the last diagnostic, fraction and item, and so does each kind's requirements check: over every game's folder, every `data` seed
 /// (the built-in content with one file replaced, as the target replaces it), edits of each seed (cut
 /// short, another die, its numbers changed) and every checker fixture, each twice.
 #[test]
@@ -1607,6 +1607,8 @@ fn the_incremental_check_gives_the_whole_checks_report() {
         contents.push((f.display().to_string(), files.clone()));
         contents.push((format!("{} (again)", f.display()), files));
     }
+    let templates = blockprint::render::Templates::builtin();
+    let registry = blockprint::generators::Registry::new(&templates).unwrap();
     let mut load_cache = blockprint::content::LoadCache::default();
     let mut check_cache = check::Cache::default();
     let (mut refused, mut accepted) = (0, 0);
@@ -1637,6 +1639,21 @@ fn the_incremental_check_gives_the_whole_checks_report() {
                 format!("{:?}", whole.stats),
                 "{name}"
             );
+            // What each kind requires, through the same cache.
+            for k in registry.kinds() {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                let (req, always) = (k.requires(), k.requires_always());
+                check::requires::check(&lib, k.name(), &req, always, &mut a);
+                check::requires::check_cached(
+                    &cached_lib,
+                    k.name(),
+                    &req,
+                    always,
+                    &mut check_cache,
+                    &mut b,
+                );
+                assert_eq!(b, a, "{name}: what `{}` requires (round {round})", k.name());
+            }
             if whole.errors() > 0 {
                 refused += 1;
             } else {

@@ -105,11 +105,12 @@ fn checked(registry: &Registry, caches: &mut Caches, files: Vec<(String, Vec<u8>
     let (lib, diags) = load_files_cached(files, &mut caches.load);
     let mut report = blockprint::check::run_cached(&lib, diags, &mut caches.check);
     for k in registry.kinds() {
-        blockprint::check::requires::check(
+        blockprint::check::requires::check_cached(
             &lib,
             k.name(),
             &k.requires(),
             k.requires_always(),
+            &mut caches.check,
             &mut report.diagnostics,
         );
     }

@@ -333,11 +333,24 @@ pub fn load_files_cached(
     load_scanned(files, Vec::new(), Some(cache))
 }
 
-/// The TOML files [`load_files_cached`] has parsed: for each path, the last two texts seen (so both the
+/// The files [`load_files_cached`] has read: for each path, the last two texts seen (so both the
 /// original of a file and an edit of it stay), with what loading each gave.
 #[derive(Debug, Default)]
 pub struct LoadCache {
     files: BTreeMap<String, Vec<Parsed>>,
+    chapters: BTreeMap<String, Vec<ReadChapter>>,
+}
+
+/// One Markdown page as loaded: at place `file`, as page `slug` of `owner` (a book or kit), with
+/// `source` it made `chapter` (none when its front matter is wrong) and `diags`.
+#[derive(Debug)]
+struct ReadChapter {
+    file: usize,
+    owner: String,
+    slug: String,
+    source: Source,
+    chapter: Option<Chapter>,
+    diags: Vec<Diagnostic>,
 }
 
 /// One TOML file as loaded: at place `file` with `source`, it made the items in `part` and `diags`.
@@ -366,6 +379,31 @@ impl LoadCache {
     fn put(&mut self, parsed: Parsed) {
         let list = self.files.entry(parsed.source.path.clone()).or_default();
         list.insert(0, parsed);
+        list.truncate(Self::PER_PATH);
+    }
+
+    fn chapter(
+        &mut self,
+        path: &str,
+        file: usize,
+        bytes: &[u8],
+        owner: &str,
+        slug: &str,
+    ) -> Option<&ReadChapter> {
+        let list = self.chapters.get_mut(path)?;
+        let i = list.iter().position(|c| {
+            c.file == file
+                && c.owner == owner
+                && c.slug == slug
+                && c.source.text.as_bytes() == bytes
+        })?;
+        list[..=i].rotate_right(1);
+        list.first()
+    }
+
+    fn put_chapter(&mut self, read: ReadChapter) {
+        let list = self.chapters.entry(read.source.path.clone()).or_default();
+        list.insert(0, read);
         list.truncate(Self::PER_PATH);
     }
 }
@@ -432,7 +470,7 @@ fn load_scanned(
         diags.extend(own);
         lib.append(&part);
     }
-    chapters(&mut lib, &markdown, &mut diags);
+    chapters(&mut lib, &markdown, &mut diags, cache);
     lib.version = version(&lib.sources);
     lib.reindex();
     (lib, diags)
@@ -689,7 +727,12 @@ fn located<T>(file: usize, s: Spanned<T>) -> Located<T> {
 /// Resolve each book's chapter slugs to `<book folder>/<slug>.md`, and each kit's page slugs to
 /// `<kit folder>/kit/<slug>.md`; read their front matter, and report missing chapters, bad front matter,
 /// and Markdown files beside a book (or in a kit's `kit/` folder) that it does not list.
-fn chapters(lib: &mut Library, markdown: &BTreeMap<String, Vec<u8>>, diags: &mut Vec<Diagnostic>) {
+fn chapters(
+    lib: &mut Library,
+    markdown: &BTreeMap<String, Vec<u8>>,
+    diags: &mut Vec<Diagnostic>,
+    mut cache: Option<&mut LoadCache>,
+) {
     let folder_of = |lib: &Library, file: usize| match lib.sources[file].path.rsplit_once('/') {
         Some((dir, _)) => format!("{dir}/"),
         None => String::new(),
@@ -697,7 +740,15 @@ fn chapters(lib: &mut Library, markdown: &BTreeMap<String, Vec<u8>>, diags: &mut
     for b in 0..lib.books.len() {
         let folder = folder_of(lib, lib.books[b].id.loc.file);
         let (id, order) = (lib.books[b].id.clone(), lib.books[b].order.clone());
-        lib.books[b].chapters = pages(lib, &id, &folder, &order, "chapters", markdown, diags);
+        lib.books[b].chapters = pages(
+            lib,
+            &id,
+            (&folder, "chapters"),
+            &order,
+            markdown,
+            diags,
+            cache.as_deref_mut(),
+        );
     }
     for k in 0..lib.kits.len() {
         if lib.kits[k].order.is_empty() {
@@ -705,19 +756,28 @@ fn chapters(lib: &mut Library, markdown: &BTreeMap<String, Vec<u8>>, diags: &mut
         }
         let folder = format!("{}kit/", folder_of(lib, lib.kits[k].id.loc.file));
         let (id, order) = (lib.kits[k].id.clone(), lib.kits[k].order.clone());
-        lib.kits[k].pages = pages(lib, &id, &folder, &order, "pages", markdown, diags);
+        lib.kits[k].pages = pages(
+            lib,
+            &id,
+            (&folder, "pages"),
+            &order,
+            markdown,
+            diags,
+            cache.as_deref_mut(),
+        );
     }
 }
 
-/// The Markdown pages `<folder><slug>.md` listed in `order` (the `key` of the book or kit `owner`).
+/// The Markdown pages `<folder><slug>.md` listed in `order` (the `key` of the book or kit `owner`),
+/// read anew or taken from `cache`.
 fn pages(
     lib: &mut Library,
     owner: &Located<String>,
-    folder: &str,
+    (folder, key): (&str, &str),
     order: &[Located<String>],
-    key: &str,
     markdown: &BTreeMap<String, Vec<u8>>,
     diags: &mut Vec<Diagnostic>,
+    mut cache: Option<&mut LoadCache>,
 ) -> Vec<Chapter> {
     let mut found = Vec::new();
     {
@@ -732,6 +792,16 @@ fn pages(
                 continue;
             };
             let file = lib.sources.len();
+            if let Some(hit) = cache
+                .as_deref_mut()
+                .and_then(|c| c.chapter(&path, file, bytes, &owner.value, &slug.value))
+            {
+                lib.sources.push(hit.source.clone());
+                diags.extend(hit.diags.iter().cloned());
+                found.extend(hit.chapter.clone());
+                continue;
+            }
+            let (diags_before, found_before) = (diags.len(), found.len());
             lib.sources.push(Source::new(
                 path.clone(),
                 String::from_utf8_lossy(bytes).into_owned(),
@@ -792,6 +862,19 @@ fn pages(
                             "start the chapter with `+++`, a line `title = \"…\"`, and `+++`",
                         ),
                 ),
+            }
+            // A page that is not UTF-8 is read anew each time (its text is not its bytes).
+            if let Some(c) = cache.as_deref_mut()
+                && std::str::from_utf8(bytes).is_ok()
+            {
+                c.put_chapter(ReadChapter {
+                    file,
+                    owner: owner.value.clone(),
+                    slug: slug.value.clone(),
+                    source: lib.sources[file].clone(),
+                    chapter: found[found_before..].first().cloned(),
+                    diags: diags[diags_before..].to_vec(),
+                });
             }
         }
         // Markdown beside the book that the book does not list.

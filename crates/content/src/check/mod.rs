@@ -77,9 +77,9 @@ pub fn run(lib: &Library, load_diags: Vec<Diagnostic>) -> Report {
     run_cached(lib, load_diags, &mut Cache::default())
 }
 
-/// What [`run_cached`] keeps from one check for the next, each a pure function of the text it is
-/// kept under: the exact distribution of each dice expression (by its text), and what each chapter's
-/// text parses to (its directives, links, anchors and nesting, by slug and text). Within one check it
+/// What [`run_cached`] (and [`requires::check_cached`]) keep from one check for the next, each a pure
+/// function of the text it is kept under: the exact distribution of each dice expression (by its
+/// text), and what each chapter's and kit page's text parses to (by slug and text). Within one check it
 /// already saves work (many tables roll `1d6` or `2d6`); across checks of content that changed in one
 /// file, only that file's new dice and chapters are worked out.
 #[derive(Debug, Default)]

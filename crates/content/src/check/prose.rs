@@ -11,8 +11,8 @@ use crate::diag::{Diagnostic, Kind, Loc};
 use crate::prose::{Found, MAX_NESTING, Parsed, RefKind, parse};
 use crate::{Book, Library, Located, OwnTables, game};
 
-/// What checking a chapter needs of its parse (its directives, links, anchors and nesting; not its
-/// blocks), kept between checks: for each slug, the last two bodies seen and what they parsed to.
+/// Chapters' and kit pages' parses, kept between checks: for each slug, the last two bodies seen and
+/// what they parsed to.
 #[derive(Debug, Default)]
 pub(super) struct Parses {
     by_slug: BTreeMap<String, Vec<(String, Arc<Parsed>)>>,
@@ -21,16 +21,14 @@ pub(super) struct Parses {
 impl Parses {
     const PER_SLUG: usize = 2;
 
-    /// `parse(body, slug)` without its blocks, parsed again only for a body not seen before.
-    fn get(&mut self, body: &str, slug: &str) -> Arc<Parsed> {
+    /// `parse(body, slug)`, parsed again only for a body not seen before.
+    pub(super) fn get(&mut self, body: &str, slug: &str) -> Arc<Parsed> {
         let list = self.by_slug.entry(slug.to_owned()).or_default();
         if let Some(i) = list.iter().position(|(b, _)| b == body) {
             list[..=i].rotate_right(1);
             return list[0].1.clone();
         }
-        let mut parsed = parse(body, slug);
-        parsed.blocks = Vec::new();
-        let parsed = Arc::new(parsed);
+        let parsed = Arc::new(parse(body, slug));
         list.insert(0, (body.to_owned(), parsed.clone()));
         list.truncate(Self::PER_SLUG);
         parsed

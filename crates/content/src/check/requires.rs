@@ -108,6 +108,18 @@ pub fn check(
     always: bool,
     out: &mut Vec<Diagnostic>,
 ) {
+    check_cached(lib, kind, req, always, &mut super::Cache::default(), out);
+}
+
+/// [`check`] with the kit pages' parses kept in `cache` (see [`super::Cache`]): the same diagnostics.
+pub fn check_cached(
+    lib: &Library,
+    kind: &str,
+    req: &Requirements,
+    always: bool,
+    cache: &mut super::Cache,
+    out: &mut Vec<Diagnostic>,
+) {
     if !always && !req.touched_by(lib) {
         return;
     }
@@ -237,8 +249,8 @@ pub fn check(
         }
     }
     people(lib, kind, req, &missing, out);
-    prose_parts(lib, kind, req, out);
-    slot_names(lib, kind, req, out);
+    prose_parts(lib, kind, req, &mut cache.parses, out);
+    slot_names(lib, kind, req, &mut cache.parses, out);
     if req.book && lib.books.is_empty() {
         out.push(
             Diagnostic::unlocated(
@@ -425,7 +437,13 @@ fn people(
 
 /// The kit prose pages and the `##` headings a kind places by anchor (see [`Requirements::prose`]): a
 /// page the kit does not list is refused at the kit's id, a missing heading at the page's first line.
-fn prose_parts(lib: &Library, kind: &str, req: &Requirements, out: &mut Vec<Diagnostic>) {
+fn prose_parts(
+    lib: &Library,
+    kind: &str,
+    req: &Requirements,
+    parses: &mut super::prose::Parses,
+    out: &mut Vec<Diagnostic>,
+) {
     // A page two documents read (the Call of Cthulhu track, blank and seeded) is reported once.
     let mut seen = std::collections::BTreeSet::new();
     for (g, slug, anchors) in &req.prose {
@@ -443,7 +461,7 @@ fn prose_parts(lib: &Library, kind: &str, req: &Requirements, out: &mut Vec<Diag
             ));
             continue;
         };
-        let found = crate::prose::parse(&page.body, slug);
+        let found = parses.get(&page.body, slug);
         let headings = found
             .blocks
             .iter()
@@ -502,7 +520,13 @@ fn prose_parts(lib: &Library, kind: &str, req: &Requirements, out: &mut Vec<Diag
 /// The code spans of the kit prose pages in [`Requirements::slots`]: each names something the kind
 /// computes, in the role it is written in, or it is refused at the span (the page's `##` parts only, as
 /// the kind reads them; a page reported once per kind).
-fn slot_names(lib: &Library, kind: &str, req: &Requirements, out: &mut Vec<Diagnostic>) {
+fn slot_names(
+    lib: &Library,
+    kind: &str,
+    req: &Requirements,
+    parses: &mut super::prose::Parses,
+    out: &mut Vec<Diagnostic>,
+) {
     use crate::prose::{Block, Inline};
     /// Every code span of `xs`, read as values.
     fn values<'a>(xs: &'a [Inline], found: &mut Vec<(&'a str, &'static str)>) {
@@ -530,7 +554,7 @@ fn slot_names(lib: &Library, kind: &str, req: &Requirements, out: &mut Vec<Diagn
         let Some(page) = kit.page(&slots.page) else {
             continue;
         };
-        let parsed = crate::prose::parse(&page.body, &slots.page);
+        let parsed = parses.get(&page.body, &slots.page);
         // (name, the role it is written in): the blocks of the page's `##` parts.
         let mut found: Vec<(&str, &'static str)> = Vec::new();
         // The part a block falls in (`None` before the first `##` heading, which no kind reads).
