@@ -163,6 +163,7 @@ fn every_error_code_is_unique_and_documented() {
     let codes: Vec<&str> = listed.iter().map(|(c, _)| c.as_str()).collect();
     let defined: Vec<&str> = Problem::CODES
         .into_iter()
+        .chain(blockprint::roll::RollError::CODES)
         .chain(blockprint::error::Error::CODES)
         .collect();
     assert_eq!(codes, defined, "docs/errors.md lists the codes in order");

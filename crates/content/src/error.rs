@@ -159,7 +159,7 @@ impl Error {
 
 impl From<crate::roll::RollError> for Error {
     fn from(e: crate::roll::RollError) -> Self {
-        Error::Rules(e.0)
+        Error::Rules(e.to_string())
     }
 }
 

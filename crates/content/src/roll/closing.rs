@@ -24,9 +24,9 @@ pub(super) struct Band {
 
 /// The bands of the threshold lookup, in order.
 pub(super) fn threshold_bands(lib: &Library) -> Result<Vec<Band>, RollError> {
-    let l = lib
-        .lookup(THRESHOLD)
-        .ok_or_else(|| RollError(format!("no lookup `{THRESHOLD}`")))?;
+    let l = lib.lookup(THRESHOLD).ok_or_else(|| RollError::NoLookup {
+        lookup: THRESHOLD.to_owned(),
+    })?;
     Ok(l.entries
         .iter()
         .map(|e| Band {
@@ -47,19 +47,17 @@ pub(super) fn band_at(bands: &[Band], minutes: i64) -> Result<usize, RollError> 
     bands
         .iter()
         .position(|b| b.up_to_minutes.is_none_or(|u| minutes <= u))
-        .ok_or_else(|| {
-            RollError(format!(
-                "lookup `{THRESHOLD}` has no band for {} hours; leave `up_to_hours` off the last band",
-                minutes as f64 / 60.0
-            ))
+        .ok_or_else(|| RollError::NoBand {
+            lookup: THRESHOLD.to_owned(),
+            hours: minutes as f64 / 60.0,
         })
 }
 
 /// The whole-number value of `key` in lookup `id`.
 pub(super) fn lookup_int(lib: &Library, id: &str, key: &str) -> Result<i64, RollError> {
-    let l = lib
-        .lookup(id)
-        .ok_or_else(|| RollError(format!("no lookup `{id}`")))?;
+    let l = lib.lookup(id).ok_or_else(|| RollError::NoLookup {
+        lookup: id.to_owned(),
+    })?;
     match l
         .entries
         .iter()
@@ -67,9 +65,10 @@ pub(super) fn lookup_int(lib: &Library, id: &str, key: &str) -> Result<i64, Roll
         .map(|e| &e.value.value)
     {
         Some(EntryValue::Integer(n)) => Ok(*n),
-        _ => Err(RollError(format!(
-            "lookup `{id}` has no whole-number entry `{key}`"
-        ))),
+        _ => Err(RollError::NoEntry {
+            lookup: id.to_owned(),
+            key: key.to_owned(),
+        }),
     }
 }
 
@@ -113,9 +112,9 @@ pub(super) fn da_odds(
     };
     let columns = suspect_columns(lib)?;
     let d20 = dice::parse("1d20")
-        .map_err(|e| RollError(e.message))?
+        .map_err(|e| RollError::Dice { message: e.message })?
         .distribution()
-        .map_err(|e| RollError(e.message))?;
+        .map_err(|e| RollError::Dice { message: e.message })?;
     let outcomes = d20.outcomes();
     let mut blocks: Vec<ChargeOdds> = Vec::new();
     for charge in charges {

@@ -188,12 +188,12 @@ pub fn split_attribute(key: &str) -> (String, String) {
 pub fn classes(lib: &Library) -> Result<&Lookup, RollError> {
     lib.lookup_with_role("class")
         .filter(|c| !c.entries.is_empty())
-        .ok_or_else(|| RollError("the content has no class lookup (`role = \"class\"`)".into()))
+        .ok_or(RollError::NoClasses)
 }
 
 /// The class key matching `wanted` (any case), or an error listing the classes.
 pub fn find_class(lib: &Library, wanted: &str) -> Result<String, String> {
-    let c = classes(lib).map_err(|e| e.0)?;
+    let c = classes(lib).map_err(|e| e.to_string())?;
     c.entries
         .iter()
         .find(|e| e.key.value.eq_ignore_ascii_case(wanted.trim()))
@@ -226,20 +226,18 @@ impl<'a> Dice<'a> {
 
     /// Roll a dice expression to a whole number.
     pub fn roll(&mut self, expr: &str) -> Result<i64, RollError> {
-        let e = dice::parse(expr).map_err(|e| RollError(format!("`{expr}`: {}", e.message)))?;
+        let e = dice::parse(expr).map_err(|e| super::table::at(expr, &e.message))?;
         let v = e
             .roll(&mut self.rng)
-            .map_err(|e| RollError(e.message))?
+            .map_err(|e| RollError::Dice { message: e.message })?
             .value;
         v.to_integer()
             .try_into()
             .ok()
             .filter(|_| v.is_integer())
-            .ok_or_else(|| {
-                RollError(format!(
-                    "`{expr}` rolled {}, not a whole number",
-                    display_value(&v)
-                ))
+            .ok_or_else(|| RollError::NotWhole {
+                what: expr.to_owned(),
+                value: display_value(&v),
             })
     }
 
@@ -261,12 +259,9 @@ impl<'a> Dice<'a> {
         tags.iter()
             .find(|g| self.tagged(t, g))
             .copied()
-            .ok_or_else(|| {
-                RollError(format!(
-                    "the row rolled on `{}` carries none of the tags {}",
-                    t.table,
-                    tags.join(", ")
-                ))
+            .ok_or_else(|| RollError::NoTag {
+                table: t.table.clone(),
+                tags: tags.iter().map(|t| (*t).to_owned()).collect(),
             })
     }
 
@@ -333,9 +328,9 @@ fn entry_text(l: &Lookup, key: &str) -> Option<String> {
 
 /// The modifier of a score, from the modifier table (rows are looked up by the score as a roll).
 pub fn modifier_of(lib: &Library, score: i64) -> Result<i64, RollError> {
-    let t = lib
-        .table(MODIFIER)
-        .ok_or_else(|| RollError(format!("no table `{MODIFIER}`")))?;
+    let t = lib.table(MODIFIER).ok_or_else(|| RollError::NoTable {
+        table: MODIFIER.to_owned(),
+    })?;
     let max = dice::parse(&t.dice.value)
         .ok()
         .and_then(|e| e.distribution().ok())
@@ -345,10 +340,9 @@ pub fn modifier_of(lib: &Library, score: i64) -> Result<i64, RollError> {
         .iter()
         .find(|r| crate::text::parse_on(&r.on.value, max).is_ok_and(|on| on.contains(score)))
         .and_then(|r| r.modifier)
-        .ok_or_else(|| {
-            RollError(format!(
-                "`{MODIFIER}` has no row with a modifier for {score}"
-            ))
+        .ok_or_else(|| RollError::NoModifierRow {
+            table: MODIFIER.to_owned(),
+            score,
         })
 }
 
@@ -381,9 +375,9 @@ pub fn roll_detective(
     };
 
     // Attributes: 3d6 in order.
-    let attr_lookup = lib
-        .lookup(ATTRIBUTES)
-        .ok_or_else(|| RollError(format!("no lookup `{ATTRIBUTES}`")))?;
+    let attr_lookup = lib.lookup(ATTRIBUTES).ok_or_else(|| RollError::NoLookup {
+        lookup: ATTRIBUTES.to_owned(),
+    })?;
     let mut attributes = Vec::new();
     for e in &attr_lookup.entries {
         let (name, abbr) = split_attribute(&e.key.value);
@@ -414,14 +408,16 @@ pub fn roll_detective(
         let raised = lib
             .lookup(FORCED)
             .and_then(|l| entry_text(l, &class))
-            .ok_or_else(|| RollError(format!("`{FORCED}` has no entry for class `{class}`")))?;
+            .ok_or_else(|| RollError::NoForcedEntry {
+                lookup: FORCED.to_owned(),
+                class: class.clone(),
+            })?;
         let (_, a) = attributes
             .iter_mut()
             .find(|(k, _)| *k == raised)
-            .ok_or_else(|| {
-                RollError(format!(
-                    "`{FORCED}` names `{raised}`, which is not an attribute"
-                ))
+            .ok_or_else(|| RollError::ForcedNotAttribute {
+                lookup: FORCED.to_owned(),
+                raised: raised.to_string(),
             })?;
         rolls.push(format!(
             "No score above {FORCE_ABOVE}: {} raised to {RAISED_SCORE} (the {class}'s attribute)",
@@ -438,12 +434,16 @@ pub fn roll_detective(
         .iter()
         .find(|(k, _)| k == CON_KEY)
         .map(|(_, a)| a.modifier)
-        .ok_or_else(|| RollError(format!("`{ATTRIBUTES}` has no `{CON_KEY}`")))?;
+        .ok_or_else(|| RollError::NoCon {
+            lookup: ATTRIBUTES.to_owned(),
+            key: CON_KEY.to_owned(),
+        })?;
     let con_abbr = split_attribute(CON_KEY).1;
 
     // HP: the class's hit die plus the CON modifier, at least 1.
-    let die = entry_text(class_lookup, &class)
-        .ok_or_else(|| RollError(format!("no hit die for class `{class}`")))?;
+    let die = entry_text(class_lookup, &class).ok_or_else(|| RollError::NoHitDie {
+        class: class.to_string(),
+    })?;
     let hp_roll = d.roll(&die)?;
     let total = hp_roll + con_modifier;
     let max = total.max(1);
@@ -474,7 +474,9 @@ pub fn roll_detective(
     ));
     let rel_lookup = lib
         .lookup(RELATIONSHIPS)
-        .ok_or_else(|| RollError(format!("no lookup `{RELATIONSHIPS}`")))?;
+        .ok_or_else(|| RollError::NoLookup {
+            lookup: RELATIONSHIPS.to_owned(),
+        })?;
     let mut roles: Vec<(i64, usize, String)> = rel_lookup
         .entries
         .iter()

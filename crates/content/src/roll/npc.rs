@@ -109,7 +109,9 @@ fn roll_hp(
         .iter()
         .find(|e| e.key.value == class)
         .map(|e| e.value.value.to_string())
-        .ok_or_else(|| RollError(format!("no hit die for class `{class}`")))?;
+        .ok_or_else(|| RollError::NoHitDie {
+            class: class.to_string(),
+        })?;
     let dice = (0..level)
         .map(|_| d.roll(&die))
         .collect::<Result<Vec<_>, _>>()?;
@@ -142,7 +144,7 @@ pub fn roll_stock(lib: &Library, batch_seed: u64, index: usize) -> Result<Npc, R
     let n: &StockNpc = lib
         .npcs
         .get(index)
-        .ok_or_else(|| RollError(format!("no stock NPC number {}", index + 1)))?;
+        .ok_or_else(|| RollError::NoStockNpc { number: index + 1 })?;
     let seed = item_seed(batch_seed, STOCK_STREAM, index as u32 + 1);
     let mut d = Dice::new(lib, seed);
     let mut rolls = Vec::new();
@@ -208,12 +210,14 @@ pub fn roll_random(
     let class_lookup = classes(lib)?;
     let (ci, cr) = d.uniform(class_lookup.entries.len())?;
     let level_roll = d.table(LEVEL)?;
-    let rolled_level: u32 = level_roll.text.trim().parse().map_err(|_| {
-        RollError(format!(
-            "`{LEVEL}` rolled `{}`, not a level",
-            level_roll.text
-        ))
-    })?;
+    let rolled_level: u32 = level_roll
+        .text
+        .trim()
+        .parse()
+        .map_err(|_| RollError::NotALevel {
+            table: LEVEL.to_owned(),
+            rolled: level_roll.text.clone(),
+        })?;
     let notable = match (opts.level, &opts.class) {
         (Some(l), _) => l > 0,
         (None, Some(_)) => true,

@@ -376,7 +376,7 @@ pub fn recruits(lib: &Library, setup: &Setup) -> Result<Vec<Recruit>, StepError>
                         class: None,
                     },
                 )
-                .map_err(|e| StepError(format!("cannot roll detective {number}: {}", e.0)))?;
+                .map_err(|e| StepError(format!("cannot roll detective {number}: {e}")))?;
                 let rel = |word: &str| {
                     d.relationships
                         .iter()

@@ -97,7 +97,7 @@ impl Play<'_> {
                         &mut rng,
                     )
                     .map_err(|e| {
-                        StepError(format!("cannot roll {}'s assignment: {}", r.name, e.0))
+                        StepError(format!("cannot roll {}'s assignment: {}", r.name, e))
                     })?;
                     let odds = self.row_odds(&t);
                     self.roll(

@@ -169,17 +169,13 @@ pub fn roll_case_at(
         .rolls
         .first()
         .and_then(|i| i.value.parse::<BigRational>().ok())
-        .ok_or_else(|| {
-            RollError(format!(
-                "`{ELAPSED}`: row `{}` has no inline roll to measure time",
-                elapsed_roll.on
-            ))
+        .ok_or_else(|| RollError::NoTimeRoll {
+            table: ELAPSED.to_owned(),
+            on: elapsed_roll.on.clone(),
         })?;
-    let unit = elapsed_roll.unit.ok_or_else(|| {
-        RollError(format!(
-            "`{ELAPSED}`: row `{}` needs a `unit`",
-            elapsed_roll.on
-        ))
+    let unit = elapsed_roll.unit.ok_or_else(|| RollError::NoUnit {
+        table: ELAPSED.to_owned(),
+        on: elapsed_roll.on.clone(),
     })?;
     let crime_at = before(came_in, &amount, unit)?;
     let hours = BigRational::from_integer((came_in.minutes - crime_at.minutes).into())
@@ -250,15 +246,15 @@ pub fn roll_case_at(
     let threshold_bands = reachable
         .iter()
         .map(|b| {
-            let until = match b.up_to_minutes {
-                Some(m) => Some(crime_at.plus_minutes(m).ok_or_else(|| {
-                    RollError(format!(
-                        "threshold band `{}` ends after the year 9999, where the calendar stops",
-                        b.key
-                    ))
-                })?),
-                None => None,
-            };
+            let until =
+                match b.up_to_minutes {
+                    Some(m) => Some(crime_at.plus_minutes(m).ok_or_else(|| {
+                        RollError::BandPastCalendar {
+                            band: b.key.clone(),
+                        }
+                    })?),
+                    None => None,
+                };
             Ok(BandEdge {
                 band: b.key.clone(),
                 dice: b.dice.clone(),
@@ -375,12 +371,8 @@ fn before(t: DateTime, amount: &BigRational, unit: Unit) -> Result<DateTime, Rol
         .to_integer()
         .to_i64()
         .filter(|m| m.unsigned_abs() < 1 << 40)
-        .ok_or_else(|| RollError("time elapsed is too large".to_owned()))?;
-    t.minus_minutes(minutes).ok_or_else(|| {
-        RollError(
-            "time elapsed is too large: the crime would fall before the year -9999".to_owned(),
-        )
-    })
+        .ok_or(RollError::ElapsedTooLarge)?;
+    t.minus_minutes(minutes).ok_or(RollError::BeforeCalendar)
 }
 
 /// When case `req.number` comes in: a random five-minute mark (or, in slots shorter than that, a
@@ -390,16 +382,17 @@ fn arrival(r: &mut Roller, req: CaseRequest) -> Result<DateTime, RollError> {
     let new_year = |y| {
         DateTime::new(y, 1, 1, 0, 0)
             .map(|t| t.minutes)
-            .ok_or_else(|| RollError(format!("the calendar has no year {y}")))
+            .ok_or(RollError::NoYear { year: y })
     };
     let start = new_year(year)?;
     let length = new_year(year + 1)? - start;
     let (n, total) = (i64::from(req.number), i64::from(req.year_cases));
     if req.number == 0 || n > total || total > i64::from(MAX_YEAR_CASES) {
-        return Err(RollError(format!(
-            "case {}-{:02} does not fit a year of {} cases",
-            req.year, req.number, req.year_cases
-        )));
+        return Err(RollError::CaseDoesNotFit {
+            year: req.year,
+            number: req.number,
+            year_cases: req.year_cases,
+        });
     }
     let (lo, hi) = ((n - 1) * length / total, n * length / total);
     let marks = (hi - 1) / 5 - (lo + 4) / 5 + 1;
@@ -408,8 +401,9 @@ fn arrival(r: &mut Roller, req: CaseRequest) -> Result<DateTime, RollError> {
     } else {
         r.int(lo, hi - 1)
     };
-    DateTime::from_minutes(start + minute)
-        .ok_or_else(|| RollError(format!("the calendar has no year {}", req.year)))
+    DateTime::from_minutes(start + minute).ok_or(RollError::NoYear {
+        year: i64::from(req.year),
+    })
 }
 
 struct RolledVictim {
@@ -437,15 +431,17 @@ impl Roller<'_> {
     }
 
     fn dice(&mut self, expr: &str) -> Result<i64, RollError> {
-        let e = dice::parse(expr).map_err(|e| RollError(format!("`{expr}`: {}", e.message)))?;
+        let e = dice::parse(expr).map_err(|e| super::table::at(expr, &e.message))?;
         let v = e
             .roll(&mut self.rng)
-            .map_err(|e| RollError(e.message))?
+            .map_err(|e| RollError::Dice { message: e.message })?
             .value;
         v.to_integer()
             .to_i64()
             .filter(|_| v.is_integer())
-            .ok_or_else(|| RollError(format!("`{expr}` rolled a fraction")))
+            .ok_or_else(|| RollError::Fraction {
+                expr: expr.to_owned(),
+            })
     }
 
     /// The tags of the row a roll landed on, and of the rows of its sub-tables.
@@ -492,7 +488,10 @@ impl Roller<'_> {
                     .lib
                     .table(GENDER)
                     .and_then(|t| t.rows.iter().find(|r| r.has_tag(g)))
-                    .ok_or_else(|| RollError(format!("no row of `{GENDER}` is tagged `{g}`")))?;
+                    .ok_or_else(|| RollError::NoGenderRow {
+                        table: GENDER.to_owned(),
+                        tag: (*g).to_owned(),
+                    })?;
                 let gender = Rolled {
                     result: row.result.value.clone(),
                     text: row.result.value.clone(),
@@ -602,11 +601,9 @@ fn pick_tag<'t>(tags: &[String], allowed: &[&'t str], table: &str) -> Result<&'t
         .iter()
         .find(|a| tags.iter().any(|t| t == *a))
         .copied()
-        .ok_or_else(|| {
-            RollError(format!(
-                "the row rolled on `{table}` carries none of the tags {}",
-                allowed.join(", ")
-            ))
+        .ok_or_else(|| RollError::NoTag {
+            table: table.to_owned(),
+            tags: allowed.iter().map(|t| (*t).to_owned()).collect(),
         })
 }
 
