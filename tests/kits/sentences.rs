@@ -48,6 +48,11 @@ pub(super) const FOOTER_MM: f64 = 18.0;
 /// up its margin, turned), and its last row of cards may reach down into the bottom [`FOOTER_MM`].
 const CARD_FOOTER_MM: f64 = 13.0;
 
+/// The footer band of a Letter card sheet: three rows of poker cards leave 6.35 mm under the last, too
+/// little for a footer (it runs up the margin, turned, and is not read as upright text), and a card's
+/// text reaches down to 11.35 mm from the paper's edge.
+const LETTER_CARD_FOOTER_MM: f64 = 6.0;
+
 /// Markdown lines left out of the comparison, by a part they contain: each stands for page furniture
 /// the PDF keeps in its footer band.
 const EXCLUDED: [&str; 4] = [
@@ -295,7 +300,7 @@ fn set_label(unit: &str) -> Option<u32> {
 }
 
 /// Compare the documents `stems` of `dir` (PDF against Markdown); returns the failures.
-fn compare(dir: &Path, stems: &[&str]) -> Vec<String> {
+fn compare(dir: &Path, stems: &[&str], paper: &str) -> Vec<String> {
     let files = tree(dir);
     // Every PDF the command writes is compared: a new document is covered from its first day.
     let mut pdfs: Vec<&str> = files
@@ -314,7 +319,9 @@ fn compare(dir: &Path, stems: &[&str]) -> Vec<String> {
         let md = files
             .get(&format!("{stem}.md"))
             .unwrap_or_else(|| panic!("{name} has no Markdown beside it"));
-        let band = if CARD_SHEETS.contains(&stem) {
+        let band = if CARD_SHEETS.contains(&stem) && paper == "letter" {
+            LETTER_CARD_FOOTER_MM
+        } else if CARD_SHEETS.contains(&stem) {
             CARD_FOOTER_MM
         } else {
             FOOTER_MM
@@ -460,7 +467,7 @@ fn kit_pdfs_and_markdown_say_the_same_sentences() {
         .flat_map(|(game, stems)| ["a4", "letter"].map(|paper| (*game, *stems, paper)))
         .map(|(game, stems, paper)| {
             let dir = kit_dir(game, paper, &tmp.path().join(game).join(paper));
-            (format!("{game} {paper}"), compare(&dir, stems))
+            (format!("{game} {paper}"), compare(&dir, stems, paper))
         })
         .filter(|(_, f)| !f.is_empty())
         .collect();

@@ -207,7 +207,14 @@ fn cards_document(cx: &Checked, req: &Request, about: &serde_json::Value) -> Res
             "1/2",
             vec![heading("Actions"), list(moves[..half].to_vec())],
         ),
-        card("Movement", "2/2", vec![list(moves[half..].to_vec())]),
+        card("Movement", "2/2", {
+            // What reflexive and simple mean, under the second half of the actions.
+            let mut b = vec![list(moves[half..].to_vec())];
+            if let Some(n) = &get(MOVEMENT)?.note {
+                b.push(text("", &String::from(n)));
+            }
+            b
+        }),
         card("Cover", "", cover_blocks),
         card("Hard going", "", vec![list(entry_list(cx, TERRAIN)?)]),
         pool_card,
