@@ -246,6 +246,29 @@ fn a_card_sheet_less_than_half_full_is_waste() {
     );
 }
 
+#[test]
+fn a_below_that_points_up_or_names_nothing_is_a_reader_fault() {
+    // Issue 40: the SRD printed "the deck below" under the deck it named. A `<bp-ref>` says which way
+    // its words point and to what; the checker compares where the `<bp-target>` of that name landed.
+    let found = fixture("reference-up");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!((found[0].page, found[0].fault), (1, Fault::Reader));
+    assert_eq!(
+        found[0].what,
+        "“below” points up: what it names is printed before it, on p. 1 (place it below the text, or say where it is)"
+    );
+    assert_eq!(found[0].text, "deck");
+    let found = fixture("reference-missing");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(
+        found[0].what,
+        "the text says “above” but nothing it names is marked on the page (mark the thing with its name)"
+    );
+    // Below in its column, following in the next column, above on the page before: all pass.
+    let found = fixture("reference-clean");
+    assert!(found.is_empty(), "{found:#?}");
+}
+
 /// Run a command with `--check-pages` into a fresh folder and fail with every offence it lists.
 fn passes(args: &[&str]) {
     let dir = tempfile::tempdir().unwrap();

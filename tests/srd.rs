@@ -660,3 +660,118 @@ fn the_index_lists_the_books_terms_with_their_pages_and_reads_terms_as_text() {
     let md = std::fs::read_to_string(out.join("srd/block-by-block-srd.md")).unwrap();
     assert!(!md.contains("kerb crossing "), "the Markdown has no index");
 }
+
+/// Content copied out with `init`, for a test that edits it.
+fn own_content(dir: &Path) -> std::path::PathBuf {
+    let content = dir.join("content");
+    run_ok(&["init", content.to_str().unwrap()]);
+    content
+}
+
+#[test]
+fn a_deck_below_that_floats_above_its_words_is_a_page_fault() {
+    // Issue 40: "the deck below" sat under the deck it named (the deck floats to the top of a page). The
+    // SRD marks a paragraph that names a table or deck by place (`<bp-ref>`) and the placement it means
+    // (`<bp-target>`); the page checker compares where both landed. The built-in chapters pass on every
+    // paper (pages::every_page_of_the_srd_…); the same words planted before the city deck are caught.
+    let dir = tempfile::tempdir().unwrap();
+    let content = own_content(dir.path());
+    let action = content.join("bbb/srd/action.md");
+    let text = std::fs::read_to_string(&action).unwrap();
+    let planted = text.replace(
+        "The {deck:bbb.chase.city_streets} deck suggests an obstacle",
+        "The deck below suggests an obstacle",
+    );
+    assert_ne!(planted, text, "the chapter's words moved");
+    std::fs::write(&action, planted).unwrap();
+    let out = dir.path().join("out");
+    let o = crate::support::blockprint(&[
+        "srd",
+        "--content",
+        content.to_str().unwrap(),
+        "--paper",
+        "a4",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--check-pages",
+    ]);
+    let err = crate::support::stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let faults: Vec<&str> = err.lines().filter(|l| l.contains(" reader: ")).collect();
+    assert_eq!(faults.len(), 1, "{err}");
+    assert!(
+        faults[0].starts_with("srd: block-by-block-srd.pdf p. 18 ")
+            && faults[0].contains(
+                "reader: “below” points up: what it names is printed before it, on p. 18"
+            ),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_index_term_that_no_chapter_uses_is_warned_with_its_fix() {
+    // Issue 40: a term of `index = [...]` that matched nothing was left out of the index silently.
+    let dir = tempfile::tempdir().unwrap();
+    let content = own_content(dir.path());
+    let book = content.join("bbb/srd/book.toml");
+    let text = std::fs::read_to_string(&book).unwrap();
+    std::fs::write(
+        &book,
+        text.replace("index = [\n", "index = [\n  \"zeppelin\",\n"),
+    )
+    .unwrap();
+    let o = crate::support::blockprint(&["check", "--content", content.to_str().unwrap()]);
+    let all = crate::support::stdout(&o) + &crate::support::stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{all}");
+    assert!(
+        all.contains("the index term `zeppelin` of book `bbb.srd` is used by no chapter: the index leaves it out"),
+        "{all}"
+    );
+    assert!(all.contains("bbb/srd/book.toml"), "{all}");
+    assert!(
+        all.contains("or remove `\"zeppelin\"` from the book's `index = [...]`"),
+        "{all}"
+    );
+    // The built-in terms are all used: no such warning.
+    let o = crate::support::blockprint(&["check"]);
+    let all = crate::support::stdout(&o) + &crate::support::stderr(&o);
+    assert!(!all.contains("index term"), "{all}");
+}
+
+#[test]
+fn the_index_opens_under_its_own_running_header() {
+    // Issue 40: the index opens under the last lines of Appendix D and its first page's header named
+    // Appendix D. A chapter that opens in a page's top third now heads that page.
+    for paper in ["a4", "letter", "a5", "us-trade"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        run_ok(&[
+            "srd",
+            "--paper",
+            paper,
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ]);
+        let pdf = std::fs::read(out.join("srd/block-by-block-srd.pdf")).unwrap();
+        let doc = lopdf::Document::load_mem(&pdf).unwrap();
+        let toc = doc.get_toc().unwrap();
+        let index = toc
+            .toc
+            .iter()
+            .find(|t| t.title == "Index")
+            .unwrap_or_else(|| panic!("{paper}: no Index bookmark"))
+            .page;
+        let pages = crate::support::glyphs::pages(&pdf);
+        let page = &pages[index - 1];
+        // The header band: the top 14 mm.
+        let head: String = page
+            .glyphs
+            .iter()
+            .filter(|g| g.upright && g.y > page.height - 14.0 * 72.0 / 25.4)
+            .map(|g| g.text.as_str())
+            .collect();
+        assert!(head.ends_with("Index"), "{paper} p. {index}: {head:?}");
+    }
+}

@@ -19,7 +19,9 @@
 //!   colour that stops at its cut with no bleed, text nearer a card's cut than 3 mm or inside the printer
 //!   margin, a sheet of cards less than half full;
 //! - **reader**: what the page's reader should not see, by audience ([`reader`]): seeds, hashes, ids,
-//!   command lines, file names, raw Markdown, placeholders, notation where words serve.
+//!   command lines, file names, raw Markdown, placeholders, notation where words serve; and a "below"
+//!   that points up (or an "above" that points down) between a `<bp-ref>` and its `<bp-target>`
+//!   ([`refs`]).
 //!
 //! Templates declare what is intended, with labels the checker reads:
 //! - a box or block labelled `<bp-layer>` may overlap other text and be overlapped (a suit mark printed
@@ -28,6 +30,8 @@
 //! - `#metadata("blank") <bp-page>` or `#metadata("notes") <bp-page>` on a page declares it intentionally
 //!   blank or a notes page, which is never waste; `#metadata("cards") <bp-page>` declares a page of cards
 //!   (a sheet or one card), as full as its deck allows (at least half full);
+//! - `#metadata((refers: "below", to: NAME)) <bp-ref>` where text refers to a thing by its place, and
+//!   `#metadata(NAME) <bp-target>` at that thing ([`refs`]);
 //! - `#metadata((margin: 5mm)) <bp-print>` declares the document's printer margin (5 mm unless declared;
 //!   `0mm` for pages a print service prints to their edge).
 
@@ -45,6 +49,7 @@ use typst_layout::PagedDocument;
 
 pub mod print;
 pub mod reader;
+pub mod refs;
 
 /// No text closer than this to the paper's edge (points): 3 mm, where home printers stop.
 pub const EDGE: f64 = 3.0 * MM;
@@ -679,6 +684,7 @@ pub fn check(doc: &PagedDocument) -> Vec<Offence> {
         out[before..].sort_by_key(|a| a.fault);
     }
     orphan_headings(doc, &pages, &marginal, &mut out);
+    refs::check(doc, &mut out);
     out.sort_by(|a, b| a.page.cmp(&b.page).then(a.fault.cmp(&b.fault)));
     out
 }

@@ -7,6 +7,7 @@ mod coverage;
 mod decks;
 mod exports;
 mod ids;
+mod index;
 mod inline;
 mod lookups;
 mod people;
@@ -114,6 +115,7 @@ pub fn run_cached(lib: &Library, load_diags: Vec<Diagnostic>, cache: &mut Cache)
     languages(lib, &mut report.diagnostics);
     decks::check(lib, &mut report.diagnostics);
     prose::check(lib, &mut cache.parses, &mut report.diagnostics);
+    index::check(lib, &mut report.diagnostics);
     charts::check(lib, &mut report.diagnostics);
     tracks::check(lib, &mut report.diagnostics);
     claims::check(lib, &mut report.diagnostics);
