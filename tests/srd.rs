@@ -775,3 +775,73 @@ fn the_index_opens_under_its_own_running_header() {
         assert!(head.ends_with("Index"), "{paper} p. {index}: {head:?}");
     }
 }
+
+#[test]
+fn the_quick_reference_is_the_chapter_its_front_matter_names() {
+    // Issue 40: the template knew the quick reference by the slug `quick-reference`; a book that named
+    // the file otherwise printed it as a chapter. Its front matter's `role = "quick-reference"` says it.
+    let dir = tempfile::tempdir().unwrap();
+    let content = own_content(dir.path());
+    let srd = content.join("bbb/srd");
+    std::fs::rename(srd.join("quick-reference.md"), srd.join("at-the-table.md")).unwrap();
+    let book = std::fs::read_to_string(srd.join("book.toml")).unwrap();
+    let renamed = book.replace("\"quick-reference\",", "\"at-the-table\",");
+    assert_ne!(renamed, book);
+    std::fs::write(srd.join("book.toml"), &renamed).unwrap();
+    let out = dir.path().join("out");
+    run_ok(&[
+        "srd",
+        "--content",
+        content.to_str().unwrap(),
+        "--paper",
+        "a5",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--check-pages",
+    ]);
+    let pdf = std::fs::read(out.join("srd/block-by-block-srd.pdf")).unwrap();
+    let pages = crate::support::glyphs::pages(&pdf);
+    let text = |p: &crate::support::glyphs::Page| -> String {
+        p.glyphs
+            .iter()
+            .map(|g| g.text.as_str())
+            .collect::<String>()
+            .to_lowercase()
+            .replace(char::is_whitespace, "")
+    };
+    assert_eq!(pages.len() % 4, 0, "a folded booklet");
+    assert!(
+        text(pages.last().unwrap()).contains("quickreference"),
+        "the last page"
+    );
+    let doc = lopdf::Document::load_mem(&pdf).unwrap();
+    let chapters: Vec<String> = doc
+        .get_toc()
+        .unwrap()
+        .toc
+        .iter()
+        .map(|t| t.title.clone())
+        .collect();
+    assert!(
+        !chapters
+            .iter()
+            .any(|t| t.ends_with(" Quick reference") && t.starts_with(char::is_numeric)),
+        "not a numbered chapter: {chapters:?}"
+    );
+    // Another role is refused at the chapter's front matter.
+    let file = srd.join("at-the-table.md");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace("role = \"quick-reference\"", "role = \"sidebar\""),
+    )
+    .unwrap();
+    let o = crate::support::blockprint(&["check", "--content", content.to_str().unwrap()]);
+    let all = crate::support::stdout(&o) + &crate::support::stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{all}");
+    assert!(
+        all.contains("at-the-table.md") && all.contains("sidebar"),
+        "{all}"
+    );
+}

@@ -25,8 +25,8 @@ pub use load::{
     forbidden_control, load, load_files, load_files_cached,
 };
 pub use model::{
-    Book, Chapter, ClaimColumn, ClaimRow, ClaimedOdds, Deck, Entry, EntryValue, Forms, Kit,
-    Located, Lookup, Npc, OwnTables, RANKS, Row, Ruling, SUITS, SuitMeanings, Table, Unit,
+    Book, Chapter, ChapterRole, ClaimColumn, ClaimRow, ClaimedOdds, Deck, Entry, EntryValue, Forms,
+    Kit, Located, Lookup, Npc, OwnTables, RANKS, Row, Ruling, SUITS, SuitMeanings, Table, Unit,
     ValueKind,
 };
 pub use model::{Challenge, Feature, Side, Space, Start, Track};

@@ -831,6 +831,7 @@ fn pages(
                             let chapter = Chapter {
                                 slug: slug.value.clone(),
                                 title: fm.title,
+                                role: fm.role,
                                 body: text[body_offset..].to_owned(),
                                 file,
                                 body_offset,
@@ -850,7 +851,7 @@ fn pages(
                                     format!("front matter: {msg}"),
                                 )
                                 .with_hint(
-                                    "front matter holds `title = \"…\"` between `+++` lines",
+                                    "front matter holds `title = \"…\"` (and, for the book's quick reference, `role = \"quick-reference\"`) between `+++` lines",
                                 ),
                             );
                         }

@@ -169,6 +169,18 @@ pub(crate) struct RulingDoc {
 #[serde(deny_unknown_fields)]
 pub(crate) struct FrontMatter {
     pub title: String,
+    /// What the chapter is to its book beyond a chapter (`role = "quick-reference"`).
+    #[serde(default)]
+    pub role: Option<ChapterRole>,
+}
+
+/// A chapter's `role` in its front matter: what the book does with it besides printing it as a chapter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChapterRole {
+    /// `role = "quick-reference"`: the rules a player looks up in play, which the PDF sets on a page of
+    /// its own at the back (the last page of a folded booklet) instead of among the chapters.
+    QuickReference,
 }
 
 #[derive(Debug, Deserialize)]
@@ -474,6 +486,8 @@ pub enum OwnTables {
 pub struct Chapter {
     pub slug: String,
     pub title: String,
+    /// Its front matter's `role`, if any.
+    pub role: Option<ChapterRole>,
     /// The Markdown after the front matter.
     pub body: String,
     /// Which source holds it and the byte offset of `body` in that source.

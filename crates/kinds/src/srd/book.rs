@@ -63,6 +63,8 @@ pub struct BookMeta {
 pub struct ChapterData {
     pub slug: String,
     pub title: String,
+    /// The front matter's `role` (`quick-reference`), or none.
+    pub role: Option<blockprint_content::ChapterRole>,
     pub blocks: Vec<Block>,
 }
 
@@ -192,6 +194,7 @@ pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option
         .map(|(c, (_, p))| ChapterData {
             slug: c.slug.clone(),
             title: smart_quotes(&c.title),
+            role: c.role,
             blocks: p.blocks,
         })
         .collect();

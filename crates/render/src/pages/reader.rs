@@ -181,10 +181,23 @@ impl Rule {
                         Some("com" | "org" | "net" | "io" | "uk" | "de" | "fr" | "edu" | "gov")
                     )
             }
+            // An HTML tag is content printed as written (hostile content keeps `<b>` and `<script>`
+            // literally, as the hostile suite asks), not a template's blank such as `<campaign folder>`.
+            Rule::Placeholder => {
+                !HTML_TAGS.contains(&found.trim_start_matches('<').trim_end_matches('>'))
+            }
             _ => true,
         }
     }
 }
+
+/// Element names of HTML that content may hold as text (`<b>`, `<script>`): never a placeholder.
+const HTML_TAGS: &[&str] = &[
+    "a", "abbr", "b", "big", "blink", "body", "br", "button", "code", "del", "div", "em", "embed",
+    "font", "form", "head", "hr", "html", "i", "iframe", "img", "input", "ins", "li", "link",
+    "marquee", "meta", "object", "ol", "p", "pre", "q", "s", "script", "small", "span", "strike",
+    "strong", "style", "sub", "sup", "svg", "table", "td", "th", "title", "tr", "tt", "u", "ul",
+];
 
 /// Whether dice notation is more than a reader of plain dice reads (`2d10kl1`, `1d6!`, `d%b1`, `1dF+1`,
 /// but not `1d6/2` or `2d6+1`): what the reader lint calls notation where words serve, and what the
@@ -449,6 +462,7 @@ mod tests {
                 "open <campaign folder>",
                 "A < B and C > D",
             ),
+            (Rule::Placeholder, "ask <name>", "<b>Bold</b> <script>"),
             (
                 Rule::Notation,
                 "Lose 2d10kl1 points",
