@@ -138,7 +138,46 @@ fn every_pdf_of_a_build_is_tagged_with_its_language_and_title_on_both_papers() {
             })
             .collect();
         assert!(faults.is_empty(), "{paper}:\n{}", faults.join("\n"));
+        // PDF/UA-1 (README, "Accessibility"): every document typst typesets whole declares it; the merged
+        // files and the fillable copies are tagged but not UA-1, and must not claim it.
+        let mut wrong = Vec::new();
+        for f in &files {
+            let rel = f.strip_prefix(&out).unwrap().display().to_string();
+            let name = f.file_name().unwrap().to_str().unwrap();
+            let merged = ["cases/gm.pdf", "cases/handouts.pdf", "stock-npcs/cards.pdf"]
+                .contains(&rel.as_str());
+            let expected = !merged && !name.ends_with("-fillable.pdf");
+            if claims_ua(f) != expected {
+                wrong.push(format!(
+                    "{rel}: {}",
+                    if expected {
+                        "not PDF/UA-1 (typst refused it: see Engine's export)"
+                    } else {
+                        "claims PDF/UA-1, which it is not"
+                    }
+                ));
+            }
+        }
+        assert!(wrong.is_empty(), "{paper}:\n{}", wrong.join("\n"));
     }
+}
+
+/// Whether a PDF's XMP metadata declares PDF/UA-1 (`pdfuaid:part` 1).
+fn claims_ua(path: &Path) -> bool {
+    let doc = Document::load(path).unwrap();
+    let Ok(stream) = doc
+        .catalog()
+        .unwrap()
+        .get_deref(b"Metadata", &doc)
+        .and_then(Object::as_stream)
+    else {
+        return false;
+    };
+    let xmp = stream
+        .decompressed_content()
+        .unwrap_or_else(|_| stream.content.clone());
+    let xmp = String::from_utf8_lossy(&xmp);
+    xmp.contains("<pdfuaid:part>1</pdfuaid:part>") || xmp.contains("pdfuaid:part=\"1\"")
 }
 
 /// A PDF's `/Lang`.

@@ -282,7 +282,42 @@ pub fn add_fields(pdf: &[u8], marks: &[Mark]) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("the PDF has no catalog: {e}"))?
         .set("AcroForm", Object::Reference(form_id));
     draw_text(&mut doc)?;
+    drop_ua_claim(&mut doc);
     save(doc)
+}
+
+/// The XMP element by which typst declares a file PDF/UA-1.
+const UA_CLAIM: &[u8] = b"<pdfuaid:part>1</pdfuaid:part>";
+
+/// Takes typst's PDF/UA-1 claim out of the document's XMP metadata. The form fields added here are widget
+/// annotations with no structure elements of their own and no alternative descriptions, which PDF/UA
+/// requires of every field; a file that claimed the standard would mislead the software (and people) who
+/// trust the claim. The file stays a tagged PDF with its language and title. README, "Accessibility".
+fn drop_ua_claim(doc: &mut Document) {
+    let Some(id) = doc
+        .catalog()
+        .ok()
+        .and_then(|c| c.get(b"Metadata").ok())
+        .and_then(|m| m.as_reference().ok())
+    else {
+        return;
+    };
+    let Ok(Object::Stream(stream)) = doc.get_object_mut(id) else {
+        return;
+    };
+    // typst writes its XMP uncompressed, as PDF/A and PDF/UA ask; anything else is left as it is.
+    if stream.dict.has(b"Filter") {
+        return;
+    }
+    if let Some(at) = stream
+        .content
+        .windows(UA_CLAIM.len())
+        .position(|w| w == UA_CLAIM)
+    {
+        let mut content = stream.content.clone();
+        content.drain(at..at + UA_CLAIM.len());
+        stream.set_content(content);
+    }
 }
 
 /// A fillable PDF with `values` set (field name → value), each drawn into its field's appearance; the
