@@ -395,6 +395,92 @@ fn mini_reference_cards_print_on_bridge_cards_and_pass_on_a4_and_letter() {
 }
 
 #[test]
+fn reference_cards_with_bleed_fill_their_last_sheet_and_keep_their_text_inside_the_safe_line() {
+    // `cards --bleed 3mm` lays out 6 poker cards a sheet on A4 and 4 on Letter: the 9 reference cards
+    // left a last sheet of 3 (42 % full) or 1 (18 %), and the DA card's last line hung 2.53 mm from its
+    // cut (its text measured to the last baseline, not the descenders). Now the last sheet takes blank
+    // write-in cards with the reference back, and the text keeps a quarter em in hand.
+    for (paper, per_sheet) in [("a4", 6), ("letter", 4)] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let o = blockprint(&[
+            "cards",
+            "--bleed",
+            "3mm",
+            "--paper",
+            paper,
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+            "--check-pages",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{paper}: {}", stderr(&o));
+        let text = std::fs::read_to_string(out.join("cards/bbb/reference.json")).unwrap();
+        let data: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let faces = data["faces"].as_array().unwrap();
+        assert_eq!(
+            faces.last().unwrap()["kind"],
+            "back",
+            "{paper}: the back stays last"
+        );
+        let written = faces
+            .iter()
+            .filter(|f| f["kind"] == "reference" && f["write_in"] != true)
+            .count();
+        let write_ins: Vec<&serde_json::Value> =
+            faces.iter().filter(|f| f["write_in"] == true).collect();
+        assert!(
+            write_ins
+                .iter()
+                .all(|f| f["title"] == "" && f["blocks"].as_array().unwrap().is_empty())
+        );
+        // Every sheet full: the written cards and the write-ins make whole sheets, and a sheet's worth of
+        // write-ins would be a sheet of blanks.
+        assert_eq!(
+            (written + write_ins.len()) % per_sheet,
+            0,
+            "{paper}: {written} + {}",
+            write_ins.len()
+        );
+        assert!(
+            !write_ins.is_empty() && write_ins.len() < per_sheet,
+            "{paper}: {}",
+            write_ins.len()
+        );
+        let placed: Vec<usize> = data["layout"]["pages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["cards"].as_array().unwrap().len())
+            .collect();
+        assert!(
+            placed.iter().all(|&n| n == per_sheet),
+            "{paper}: {placed:?}"
+        );
+        let md = std::fs::read_to_string(out.join("cards/bbb/reference.md")).unwrap();
+        assert!(
+            md.contains(&format!(
+                "*Print file:* the last sheet's {} other places hold blank reference cards with the same back",
+                write_ins.len()
+            )),
+            "{md}"
+        );
+        // Without bleed the one sheet of nine is full: no write-in cards.
+        let o = blockprint(&[
+            "cards",
+            "--paper",
+            paper,
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{paper}: {}", stderr(&o));
+        let text = std::fs::read_to_string(out.join("cards/bbb/reference.json")).unwrap();
+        assert!(!text.contains("\"write_in\""), "{paper}");
+    }
+}
+
+#[test]
 fn every_page_of_build_passes_on_a4() {
     passes(&["build", "--seed", "7", "--paper", "a4"]);
 }

@@ -55,6 +55,10 @@ pub struct Reference {
     /// `1/3` when a subject runs over several cards.
     pub part: String,
     pub blocks: Vec<Block>,
+    /// A write-in card: the band and ruled lines, for a house ruling or notes (its title, part and blocks
+    /// are empty). It fills a last sheet that would otherwise go mostly to waste.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub write_in: bool,
 }
 
 /// A block of a reference card.

@@ -601,7 +601,10 @@ impl Kind for CardsKind {
     fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
         let (stem, title, faces, cards, markdown) = match i {
             0 => {
-                let (faces, cards, md) = reference::reference_cards(cx)?;
+                let (mut faces, mut cards, mut md) = reference::reference_cards(cx)?;
+                // A last sheet half full or less takes blank cards for house rulings in its places.
+                let n = write_ins(&reference_options(&self.opts), req.paper, cards.len())?;
+                reference::add_write_ins(&mut faces, &mut cards, &mut md, n);
                 (
                     "reference",
                     "Block by Block: reference cards",

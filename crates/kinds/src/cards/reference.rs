@@ -655,6 +655,7 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
             title,
             part: number,
             blocks: slots.blocks(&part.blocks)?,
+            write_in: false,
         }));
     }
     let back = fronts.len();
@@ -674,6 +675,39 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
     let cards = (0..back).map(|front| Card { front, back }).collect();
     let md = serde_json::json!({});
     Ok((faces, cards, md))
+}
+
+/// Adds `n` write-in reference cards (a blank band and ruled lines, with the cards' back) after the
+/// cards [`reference_cards`] made, before their back (which stays the last face, as the Markdown reads
+/// it), and says how many in the Markdown's data.
+pub fn add_write_ins(
+    faces: &mut Vec<Face>,
+    cards: &mut Vec<Card>,
+    md: &mut serde_json::Value,
+    n: usize,
+) {
+    let Some(back) = cards.first().map(|c| c.back) else {
+        return;
+    };
+    for i in 0..n {
+        faces.insert(
+            back + i,
+            Face::Reference(Reference {
+                title: String::new(),
+                part: String::new(),
+                blocks: Vec::new(),
+                write_in: true,
+            }),
+        );
+    }
+    for c in cards.iter_mut() {
+        c.back += n;
+    }
+    cards.extend((back..back + n).map(|front| Card {
+        front,
+        back: back + n,
+    }));
+    md["write_ins"] = n.into();
 }
 
 #[cfg(test)]

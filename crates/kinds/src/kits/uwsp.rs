@@ -171,6 +171,7 @@ pub fn card(title: &str, part: &str, blocks: Vec<Block>) -> Face {
         title: title.into(),
         part: part.into(),
         blocks,
+        write_in: false,
     })
 }
 
