@@ -1490,30 +1490,12 @@ fn check_refuses_a_cards_code_span_naming_nothing_the_cards_compute() {
 type ContentFiles = Vec<(String, Vec<u8>)>;
 
 /// The files of a folder as `load_files` takes them (relative path with `/`, bytes), in path order, the
-/// `.toml` and `.md` files only and a README at the top left out (as `ContentRoot::scan` and the `data`
-/// fuzz target read a content folder).
+/// `.toml` and `.md` files only and a README at the top left out (as the `data` fuzz target reads a
+/// content folder): `ContentRoot::files`, filtered.
 fn content_files(root: &Path) -> ContentFiles {
-    fn walk(root: &Path, dir: &Path, out: &mut ContentFiles) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
-        entries.sort_by_key(|e| e.file_name());
-        for e in entries {
-            let p = e.path();
-            if p.is_dir() {
-                walk(root, &p, out);
-            } else if matches!(p.extension().and_then(|x| x.to_str()), Some("toml" | "md")) {
-                let rel = p
-                    .strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                out.push((rel, std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(root, root, &mut out);
-    out.retain(|(rel, _)| rel != "README.md");
-    out
+    let mut files = ContentRoot::Dir(root.to_path_buf()).files().unwrap();
+    files.retain(|(rel, _)| rel != "README.md" && (rel.ends_with(".toml") || rel.ends_with(".md")));
+    files
 }
 
 /// The incremental check the `data` fuzz target runs (the loader's and the checker's caches, kept from
