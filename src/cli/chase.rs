@@ -136,11 +136,10 @@ pub(crate) fn with_system_help(cmd: clap::Command) -> clap::Command {
     })
 }
 
-/// The flag that sets a chase option: `--` and its argument id with dashes (`quarry_pool` is
-/// `--quarry-pool`). The one place the command line names the chase crate's options
-/// ([`chase::error::Opt`]); the chase crate words them in its own terms.
+/// The flag that sets a chase option ([`super::flag`] of its id: `quarry_pool` is `--quarry-pool`); the
+/// chase crate words its options ([`chase::error::Opt`]) in its own terms.
 pub fn flag(opt: chase::Opt) -> String {
-    format!("--{}", opt.id().replace('_', "-"))
+    super::flag(opt.id())
 }
 
 /// A chase option error on stderr, the option named by its flag; the status its problem maps to (2 for

@@ -37,7 +37,7 @@ pub(super) fn run(content: &super::ContentArg, json: bool, verbose: bool) -> Sta
             return Status::Io;
         }
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("{}", super::shown(&e));
             return Status::from_exit(e.exit_code());
         }
     };

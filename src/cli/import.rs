@@ -45,7 +45,7 @@ pub(super) fn run(from: ImportFrom, files: &[PathBuf], into: &Path, quiet: bool)
             Status::Ok
         }
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("{}", super::shown(&e));
             Status::from_exit(e.exit_code())
         }
     }

@@ -641,8 +641,20 @@ fn done(r: crate::error::Result<()>) -> ExitCode {
 }
 
 fn fail(e: &crate::error::Error) -> ExitCode {
-    eprintln!("{e}");
+    eprintln!("{}", shown(e));
     ExitCode::from(e.exit_code())
+}
+
+/// The flag that sets the option whose id is `id` (a typed error's [`crate::error::Coded::option`], a
+/// clap argument id): `--` and the id with dashes (`paper_size` is `--paper-size`). The one place the
+/// command line names the libraries' options; they word them in their own terms.
+pub fn flag(id: &str) -> String {
+    format!("--{}", id.replace('_', "-"))
+}
+
+/// An error as the command line shows it: the library's message with its option named by [`flag`].
+pub fn shown(e: &crate::error::Error) -> String {
+    e.render(|id| Some(flag(id)))
 }
 
 fn root(arg: &ContentArg) -> ContentRoot {
@@ -670,7 +682,7 @@ fn checked_tables(root: &ContentRoot) -> Result<(Library, Report), Status> {
     match project.and_then(crate::project::Project::into_checked) {
         Ok(cx) => Ok((cx.lib, cx.report)),
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("{}", shown(&e));
             Err(Status::from_exit(e.exit_code()))
         }
     }

@@ -498,6 +498,26 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
+/// How it travels in the shared error ([`blockprint_content::error::Error::Typed`]): its problem's code
+/// and exit status, the option by its id.
+impl blockprint_content::error::Coded for OptionError {
+    fn code(&self) -> &'static str {
+        self.problem.code()
+    }
+
+    fn exit_code(&self) -> u8 {
+        self.problem.exit_code()
+    }
+
+    fn option(&self) -> Option<&'static str> {
+        Some(self.option.id())
+    }
+
+    fn named(&self, name: &str) -> String {
+        OptionError::named(self, name)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,21 @@
 //! 0 success; 1 content or rule errors (including a user's own template); 2 usage or I/O errors (and an
 //! output folder that holds another batch); 70 a bug in blockprint itself, such as a built-in template that
 //! does not compile (sysexits' `EX_SOFTWARE`), reported as a bug, never as a content error.
+//!
+//! # Typed errors from every crate
+//! Each crate words its own failures in a typed error (an enum with the data, not a sentence) and
+//! implements [`Coded`] for it: a stable kebab code (`chase-reach`, `roll-no-table`, listed in
+//! `docs/errors.md`), the exit status it maps to, and, when the failure is about an option, the
+//! option's id (its clap argument id, which is also the studio's form field). Such an error travels in
+//! [`Error::Typed`] keeping all three (`?` converts it: `From` is implemented for every [`Coded`]
+//! type), and [`Error::code`], [`Error::exit_code`] and [`Error::option`] read through to it.
+//!
+//! A library speaks of an option in its own words ("the paper size"): that is the typed error's
+//! `Display`, and what [`Error`]'s `Display` prints after the prefix its exit status calls for
+//! (`error: `, or for 70 `internal error (a bug in blockprint, please report it): `). A front that has
+//! its own name for the option shows the error with [`Error::render`], passing the name it gives an
+//! option id (the command line its flag, `--paper`; the studio its field's label); the typed error
+//! then words the message around that name ([`Coded::named`]). Nothing else of the message changes.
 
 use std::path::PathBuf;
 
@@ -50,6 +65,30 @@ impl std::fmt::Display for TemplateDiag {
     }
 }
 
+/// A crate's typed error as the shared [`Error`] carries it (see the module's doc). Implement it with
+/// `code` and `exit_code`; an error about an option adds `option` and `named`.
+pub trait Coded: std::error::Error + Send + Sync + 'static {
+    /// The stable code (kebab case, prefixed with the crate's word: `render-…`), listed in
+    /// `docs/errors.md`.
+    fn code(&self) -> &'static str;
+
+    /// The exit status: 1 content or rules at fault, 2 a bad option or I/O, 70 a bug in blockprint.
+    fn exit_code(&self) -> u8;
+
+    /// The option the error is about, by its id (`paper_size`: its clap argument id, the studio's field
+    /// name), if it is about one.
+    fn option(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The message (without the `error: ` prefix) with the option called `name`, a front's name for it
+    /// (`--paper`). The default is the message as the library words it, for an error about no option.
+    fn named(&self, name: &str) -> String {
+        let _ = name;
+        self.to_string()
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Content that does not pass the checker; `rendered` is the located report for stderr.
@@ -93,6 +132,24 @@ pub enum Error {
     /// Anything else that can only be a bug in blockprint.
     #[error("internal error (a bug in blockprint, please report it): {0}")]
     Bug(String),
+    /// A crate's typed error, with its code, exit status and option ([`Coded`]).
+    #[error("{}{}", prefix(.0.exit_code()), .0)]
+    Typed(Box<dyn Coded>),
+}
+
+/// What a message of this exit status starts with.
+fn prefix(exit: u8) -> &'static str {
+    if exit == 70 {
+        "internal error (a bug in blockprint, please report it): "
+    } else {
+        "error: "
+    }
+}
+
+impl<E: Coded> From<E> for Error {
+    fn from(e: E) -> Self {
+        Error::Typed(Box::new(e))
+    }
 }
 
 fn template_message(builtin: bool, template: &str, diags: &[TemplateDiag]) -> String {
@@ -135,6 +192,7 @@ impl Error {
     /// The error's stable code (kebab case): what kind of failure it is, whatever its message.
     pub fn code(&self) -> &'static str {
         match self {
+            Error::Typed(e) => e.code(),
             Error::Content { .. } => "content",
             Error::Rules(_) => "rules",
             Error::Usage(_) => "usage",
@@ -149,19 +207,57 @@ impl Error {
     /// The process exit status for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
+            Error::Typed(e) => e.exit_code(),
             Error::Content { .. } | Error::Rules(_) => 1,
             Error::Template { builtin: false, .. } => 1,
             Error::Usage(_) | Error::Io { .. } | Error::Conflict { .. } => 2,
             Error::Template { builtin: true, .. } | Error::Bug(_) => 70,
         }
     }
-}
 
-impl From<crate::roll::RollError> for Error {
-    fn from(e: crate::roll::RollError) -> Self {
-        Error::Rules(e.to_string())
+    /// The id of the option a typed error is about (see [`Coded::option`]).
+    pub fn option(&self) -> Option<&'static str> {
+        match self {
+            Error::Typed(e) => e.option(),
+            _ => None,
+        }
+    }
+
+    /// The text for the user, as `Display` gives it but with the option named the front's way:
+    /// `name_of` turns an option id into the front's name for it (`paper_size` to `--paper`), or
+    /// `None` to keep the library's words.
+    pub fn render(&self, name_of: impl FnOnce(&'static str) -> Option<String>) -> String {
+        if let Error::Typed(e) = self
+            && let Some(name) = e.option().and_then(name_of)
+        {
+            return format!("{}{}", prefix(e.exit_code()), e.named(&name));
+        }
+        self.to_string()
+    }
+
+    /// The typed error inside, if it is a `T`.
+    pub fn typed<T: Coded>(&self) -> Option<&T> {
+        match self {
+            Error::Typed(e) => {
+                let e: &dyn std::error::Error = e.as_ref();
+                e.downcast_ref()
+            }
+            _ => None,
+        }
     }
 }
+
+impl Coded for crate::roll::RollError {
+    fn code(&self) -> &'static str {
+        RollError::code(self)
+    }
+
+    fn exit_code(&self) -> u8 {
+        RollError::exit_code(self)
+    }
+}
+
+use crate::roll::RollError;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -212,6 +308,76 @@ mod tests {
         ];
         let codes: Vec<&str> = all.iter().map(Error::code).collect();
         assert_eq!(codes, Error::CODES);
+    }
+
+    /// A typed error of some crate, about an option or not.
+    #[derive(Debug, thiserror::Error)]
+    enum Sample {
+        #[error("invalid value for the paper size: `{0}` is no paper")]
+        Paper(String),
+        #[error("the engine fell over")]
+        Fell,
+    }
+
+    impl Coded for Sample {
+        fn code(&self) -> &'static str {
+            match self {
+                Sample::Paper(_) => "sample-paper",
+                Sample::Fell => "sample-fell",
+            }
+        }
+        fn exit_code(&self) -> u8 {
+            match self {
+                Sample::Paper(_) => 2,
+                Sample::Fell => 70,
+            }
+        }
+        fn option(&self) -> Option<&'static str> {
+            matches!(self, Sample::Paper(_)).then_some("paper_size")
+        }
+        fn named(&self, name: &str) -> String {
+            match self {
+                Sample::Paper(p) => format!("invalid value for {name}: `{p}` is no paper"),
+                Sample::Fell => self.to_string(),
+            }
+        }
+    }
+
+    #[test]
+    fn a_typed_error_keeps_its_code_status_and_option_and_a_front_names_the_option() {
+        let paper = Error::from(Sample::Paper("A9".into()));
+        assert_eq!(
+            (paper.code(), paper.exit_code(), paper.option()),
+            ("sample-paper", 2, Some("paper_size"))
+        );
+        assert_eq!(
+            paper.to_string(),
+            "error: invalid value for the paper size: `A9` is no paper"
+        );
+        let flag = |id: &str| Some(format!("--{}", id.replace('_', "-")));
+        assert_eq!(
+            paper.render(flag),
+            "error: invalid value for --paper-size: `A9` is no paper"
+        );
+        assert_eq!(paper.render(|_| None), paper.to_string());
+        assert!(matches!(paper.typed::<Sample>(), Some(Sample::Paper(p)) if p == "A9"));
+        assert!(paper.typed::<RollError>().is_none());
+
+        let bug = Error::from(Sample::Fell);
+        assert_eq!(
+            (bug.code(), bug.exit_code(), bug.option()),
+            ("sample-fell", 70, None)
+        );
+        assert_eq!(
+            bug.render(flag),
+            "internal error (a bug in blockprint, please report it): the engine fell over"
+        );
+
+        // `?` converts, and a roll error keeps its own code (the message as before).
+        let roll = || -> Result<()> { Err(RollError::NoTable { table: "t".into() })? };
+        let e = roll().unwrap_err();
+        assert_eq!((e.code(), e.exit_code()), ("roll-no-table", 1));
+        assert_eq!(e.to_string(), "error: no table `t`");
     }
 
     #[test]
