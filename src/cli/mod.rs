@@ -645,7 +645,7 @@ fn fail(e: &crate::error::Error) -> ExitCode {
     ExitCode::from(e.exit_code())
 }
 
-/// The flag that sets the option whose id is `id` (a typed error's [`crate::error::Coded::option`], a
+/// The flag that sets the option whose id is `id` (a typed error's [`crate::error::Coded::options`], a
 /// clap argument id): `--` and the id with dashes (`paper_size` is `--paper-size`). The one place the
 /// command line names the libraries' options; they word them in their own terms.
 pub fn flag(id: &str) -> String {
@@ -654,7 +654,7 @@ pub fn flag(id: &str) -> String {
 
 /// An error as the command line shows it: the library's message with its option named by [`flag`].
 pub fn shown(e: &crate::error::Error) -> String {
-    e.render(|id| Some(flag(id)))
+    e.render(flag)
 }
 
 fn root(arg: &ContentArg) -> ContentRoot {

@@ -509,12 +509,12 @@ impl blockprint_content::error::Coded for OptionError {
         self.problem.exit_code()
     }
 
-    fn option(&self) -> Option<&'static str> {
-        Some(self.option.id())
+    fn options(&self) -> Vec<&'static str> {
+        vec![self.option.id()]
     }
 
-    fn named(&self, name: &str) -> String {
-        OptionError::named(self, name)
+    fn named(&self, name: &dyn Fn(&'static str) -> String) -> String {
+        OptionError::named(self, &name(self.option.id()))
     }
 }
 

@@ -6,17 +6,17 @@
 //! # Typed errors from every crate
 //! Each crate words its own failures in a typed error (an enum with the data, not a sentence) and
 //! implements [`Coded`] for it: a stable kebab code (`chase-reach`, `roll-no-table`, listed in
-//! `docs/errors.md`), the exit status it maps to, and, when the failure is about an option, the
-//! option's id (its clap argument id, which is also the studio's form field). Such an error travels in
+//! `docs/errors.md`), the exit status it maps to, and, when the message speaks of options, their ids
+//! (each its clap argument id, which is also the studio's form field). Such an error travels in
 //! [`Error::Typed`] keeping all three (`?` converts it: `From` is implemented for every [`Coded`]
-//! type), and [`Error::code`], [`Error::exit_code`] and [`Error::option`] read through to it.
+//! type), and [`Error::code`], [`Error::exit_code`] and [`Error::options`] read through to it.
 //!
 //! A library speaks of an option in its own words ("the paper size"): that is the typed error's
 //! `Display`, and what [`Error`]'s `Display` prints after the prefix its exit status calls for
 //! (`error: `, or for 70 `internal error (a bug in blockprint, please report it): `). A front that has
-//! its own name for the option shows the error with [`Error::render`], passing the name it gives an
+//! its own names for options shows the error with [`Error::render`], passing the name it gives an
 //! option id (the command line its flag, `--paper`; the studio its field's label); the typed error
-//! then words the message around that name ([`Coded::named`]). Nothing else of the message changes.
+//! then words the message around those names ([`Coded::named`]). Nothing else of the message changes.
 
 use std::path::PathBuf;
 
@@ -66,7 +66,7 @@ impl std::fmt::Display for TemplateDiag {
 }
 
 /// A crate's typed error as the shared [`Error`] carries it (see the module's doc). Implement it with
-/// `code` and `exit_code`; an error about an option adds `option` and `named`.
+/// `code` and `exit_code`; an error whose message speaks of options adds `options` and `named`.
 pub trait Coded: std::error::Error + Send + Sync + 'static {
     /// The stable code (kebab case, prefixed with the crate's word: `render-…`), listed in
     /// `docs/errors.md`.
@@ -75,15 +75,17 @@ pub trait Coded: std::error::Error + Send + Sync + 'static {
     /// The exit status: 1 content or rules at fault, 2 a bad option or I/O, 70 a bug in blockprint.
     fn exit_code(&self) -> u8;
 
-    /// The option the error is about, by its id (`paper_size`: its clap argument id, the studio's field
-    /// name), if it is about one.
-    fn option(&self) -> Option<&'static str> {
-        None
+    /// The options the message speaks of, by their ids (`paper_size`: the clap argument id, the
+    /// studio's field name), the one at fault first; none for an error about no option.
+    fn options(&self) -> Vec<&'static str> {
+        Vec::new()
     }
 
-    /// The message (without the `error: ` prefix) with the option called `name`, a front's name for it
-    /// (`--paper`). The default is the message as the library words it, for an error about no option.
-    fn named(&self, name: &str) -> String {
+    /// The message (without the `error: ` prefix) with each option it speaks of called what `name`
+    /// gives for its id: a front's name for it (the command line's flag, `--paper`). `Display` is the
+    /// message with the library's own words for them. The default, for an error about no option, is
+    /// `Display`'s message.
+    fn named(&self, name: &dyn Fn(&'static str) -> String) -> String {
         let _ = name;
         self.to_string()
     }
@@ -215,24 +217,24 @@ impl Error {
         }
     }
 
-    /// The id of the option a typed error is about (see [`Coded::option`]).
-    pub fn option(&self) -> Option<&'static str> {
+    /// The ids of the options a typed error speaks of, the one at fault first (see
+    /// [`Coded::options`]).
+    pub fn options(&self) -> Vec<&'static str> {
         match self {
-            Error::Typed(e) => e.option(),
-            _ => None,
+            Error::Typed(e) => e.options(),
+            _ => Vec::new(),
         }
     }
 
-    /// The text for the user, as `Display` gives it but with the option named the front's way:
-    /// `name_of` turns an option id into the front's name for it (`paper_size` to `--paper`), or
-    /// `None` to keep the library's words.
-    pub fn render(&self, name_of: impl FnOnce(&'static str) -> Option<String>) -> String {
-        if let Error::Typed(e) = self
-            && let Some(name) = e.option().and_then(name_of)
-        {
-            return format!("{}{}", prefix(e.exit_code()), e.named(&name));
+    /// The text for the user, as `Display` gives it but with the options named the front's way:
+    /// `name` turns an option id into the front's name for it (`paper_size` to `--paper-size`).
+    pub fn render(&self, name: impl Fn(&'static str) -> String) -> String {
+        match self {
+            Error::Typed(e) if !e.options().is_empty() => {
+                format!("{}{}", prefix(e.exit_code()), e.named(&name))
+            }
+            _ => self.to_string(),
         }
-        self.to_string()
     }
 
     /// The typed error inside, if it is a `T`.
@@ -313,7 +315,7 @@ mod tests {
     /// A typed error of some crate, about an option or not.
     #[derive(Debug, thiserror::Error)]
     enum Sample {
-        #[error("invalid value for the paper size: `{0}` is no paper")]
+        #[error("{}", self.named(&|id| match id { "paper_size" => "the paper size", _ => "the number of copies" }.into()))]
         Paper(String),
         #[error("the engine fell over")]
         Fell,
@@ -332,12 +334,19 @@ mod tests {
                 Sample::Fell => 70,
             }
         }
-        fn option(&self) -> Option<&'static str> {
-            matches!(self, Sample::Paper(_)).then_some("paper_size")
-        }
-        fn named(&self, name: &str) -> String {
+        fn options(&self) -> Vec<&'static str> {
             match self {
-                Sample::Paper(p) => format!("invalid value for {name}: `{p}` is no paper"),
+                Sample::Paper(_) => vec!["paper_size", "copies"],
+                Sample::Fell => vec![],
+            }
+        }
+        fn named(&self, name: &dyn Fn(&'static str) -> String) -> String {
+            match self {
+                Sample::Paper(p) => format!(
+                    "invalid value for {}: `{p}` is no paper (and {} is ignored)",
+                    name("paper_size"),
+                    name("copies")
+                ),
                 Sample::Fell => self.to_string(),
             }
         }
@@ -347,27 +356,24 @@ mod tests {
     fn a_typed_error_keeps_its_code_status_and_option_and_a_front_names_the_option() {
         let paper = Error::from(Sample::Paper("A9".into()));
         assert_eq!(
-            (paper.code(), paper.exit_code(), paper.option()),
-            ("sample-paper", 2, Some("paper_size"))
+            (paper.code(), paper.exit_code(), paper.options()),
+            ("sample-paper", 2, vec!["paper_size", "copies"])
         );
         assert_eq!(
             paper.to_string(),
-            "error: invalid value for the paper size: `A9` is no paper"
+            "error: invalid value for the paper size: `A9` is no paper (and the number of copies is ignored)"
         );
-        let flag = |id: &str| Some(format!("--{}", id.replace('_', "-")));
+        let flag = |id: &str| format!("--{}", id.replace('_', "-"));
         assert_eq!(
             paper.render(flag),
-            "error: invalid value for --paper-size: `A9` is no paper"
+            "error: invalid value for --paper-size: `A9` is no paper (and --copies is ignored)"
         );
-        assert_eq!(paper.render(|_| None), paper.to_string());
         assert!(matches!(paper.typed::<Sample>(), Some(Sample::Paper(p)) if p == "A9"));
         assert!(paper.typed::<RollError>().is_none());
 
         let bug = Error::from(Sample::Fell);
-        assert_eq!(
-            (bug.code(), bug.exit_code(), bug.option()),
-            ("sample-fell", 70, None)
-        );
+        assert_eq!((bug.code(), bug.exit_code()), ("sample-fell", 70));
+        assert!(bug.options().is_empty());
         assert_eq!(
             bug.render(flag),
             "internal error (a bug in blockprint, please report it): the engine fell over"
