@@ -165,6 +165,7 @@ fn every_error_code_is_unique_and_documented() {
         .into_iter()
         .chain(blockprint::roll::RollError::CODES)
         .chain(blockprint::error::Error::CODES)
+        .chain(blockprint::generators::error::Problem::CODES)
         .collect();
     assert_eq!(codes, defined, "docs/errors.md lists the codes in order");
     let mut unique = codes.clone();

@@ -12,6 +12,7 @@ pub mod cards;
 pub mod case;
 pub mod data;
 pub mod detective;
+pub mod error;
 pub mod export;
 pub mod kits;
 pub mod layout;

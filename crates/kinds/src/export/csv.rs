@@ -20,7 +20,8 @@
 //! as `1d<last number>`, so a table rolled on more than one die (2d6) needs its formula set by hand after
 //! importing — `tables.csv` gives it.
 
-use super::{Table, check_ranges, slug};
+use super::{Table, check_ranges, slug, unread};
+use crate::error::{Problem, write};
 use blockprint_content::Library;
 use blockprint_content::error::{Error, Result};
 
@@ -31,12 +32,11 @@ fn writer() -> csv::Writer<Vec<u8>> {
 }
 
 fn finish(w: csv::Writer<Vec<u8>>) -> Result<Vec<u8>> {
-    w.into_inner()
-        .map_err(|e| Error::Bug(format!("cannot finish CSV: {e}")))
+    w.into_inner().map_err(|e| write("CSV", e))
 }
 
 fn bug(e: csv::Error) -> Error {
-    Error::Bug(format!("cannot write CSV: {e}"))
+    write("CSV", e)
 }
 
 /// `range_start,range_end,result` for one table, read back and checked before it is returned.
@@ -84,25 +84,29 @@ pub fn combined(tables: &[Table]) -> Result<Vec<u8>> {
     let mut at = 0;
     for t in tables {
         let n = t.rows.len();
-        let mine = back.get(at..at + n).ok_or_else(|| {
-            Error::Bug(format!("tables.csv reads back short of table `{}`", t.id))
-        })?;
+        let mine = back
+            .get(at..at + n)
+            .ok_or_else(|| unread("combined CSV", t, "tables.csv ends before its rows"))?;
         if mine
             .iter()
             .any(|(lead, _)| lead != &[t.id.clone(), t.title.clone(), t.formula.clone()])
         {
-            return Err(Error::Bug(format!(
-                "tables.csv mislabels rows of table `{}`",
-                t.id
-            )));
+            return Err(unread(
+                "combined CSV",
+                t,
+                "tables.csv labels its rows with another table",
+            ));
         }
         check_rows(t, mine, "combined CSV")?;
         at += n;
     }
     if at != back.len() {
-        return Err(Error::Bug(
-            "tables.csv reads back with rows no table has".into(),
-        ));
+        return Err(Problem::ExportCheck {
+            export: "combined CSV".into(),
+            item: "the tables".into(),
+            why: "tables.csv holds rows no table has".into(),
+        }
+        .into());
     }
     Ok(bytes)
 }
@@ -116,13 +120,21 @@ pub fn read(bytes: &[u8], lead: usize) -> Result<Vec<Record>> {
         .has_headers(true)
         .from_reader(bytes);
     let mut out = Vec::new();
+    let unreadable = |why: String| -> Error {
+        Problem::ExportCheck {
+            export: "CSV".into(),
+            item: "a table".into(),
+            why,
+        }
+        .into()
+    };
     for rec in r.records() {
-        let rec = rec.map_err(|e| Error::Bug(format!("a CSV export does not read back: {e}")))?;
+        let rec = rec.map_err(|e| unreadable(e.to_string()))?;
         let field = |i: usize| rec.get(i).unwrap_or_default().to_owned();
         let num = |i: usize| {
             field(i)
                 .parse::<i64>()
-                .map_err(|_| Error::Bug(format!("a CSV export has `{}` for a range", field(i))))
+                .map_err(|_| unreadable(format!("`{}` stands for a range", field(i))))
         };
         out.push((
             (0..lead).map(field).collect(),
@@ -140,10 +152,14 @@ fn check_rows(t: &Table, back: &[Record], what: &str) -> Result<()> {
     check_ranges(t, what, &ranges)?;
     for ((_, (_, _, text)), row) in back.iter().zip(&t.rows) {
         if *text != row.result {
-            return Err(Error::Bug(format!(
-                "the {what} export of table `{}` reads back `{text}` for row {}, which says `{}`",
-                t.id, row.at, row.result
-            )));
+            return Err(unread(
+                what,
+                t,
+                format!(
+                    "it reads `{text}` for row {}, which says `{}`",
+                    row.at, row.result
+                ),
+            ));
         }
     }
     Ok(())
@@ -177,10 +193,12 @@ pub fn pipe_left_out(t: &Table) -> Option<String> {
 pub fn pipe_refuse(t: &Table) -> Result<()> {
     match super::foundry::refusal(t) {
         None => Ok(()),
-        Some(why) => Err(Error::Rules(format!(
-            "table `{}` ({}) cannot be written in the CSV pipe form, whose rolls are Foundry VTT's: {why}\n  = help: write dice Foundry rolls the same way (`!` for dice that explode into separate dice)",
-            t.id, t.at
-        ))),
+        Some(why) => Err(Problem::CsvPipe {
+            table: t.id.clone(),
+            at: t.at.clone(),
+            why,
+        }
+        .into()),
     }
 }
 
@@ -211,10 +229,7 @@ pub fn pipe(lib: &Library, t: &Table) -> Result<Option<Vec<u8>>> {
         .collect();
     check_ranges(t, "pipe", &ranges)?;
     if back.iter().map(|(_, _, s)| s).ne(texts.iter()) {
-        return Err(Error::Bug(format!(
-            "the pipe export of table `{}` reads back other texts",
-            t.id
-        )));
+        return Err(unread("pipe", t, "its results read back as other texts"));
     }
     Ok(Some(out.into_bytes()))
 }

@@ -23,6 +23,7 @@
 use serde::Serialize;
 
 use super::{Deck, Table, check_ranges, formula, foundry_id, slug};
+use crate::error::{Problem, invariant, json, json_text, unchecked};
 use crate::{Checked, Kind, Pictures, Request};
 use blockprint_content::error::{Error, Result};
 use blockprint_content::{Library, RANKS};
@@ -107,8 +108,8 @@ pub fn roll_table(lib: &Library, t: &Table, version: Version) -> Result<String> 
         let refs = super::references(&row.result);
         let link = match refs.as_slice() {
             [one] => Some(lib.table(one).map(|_| table_id(one)).ok_or_else(|| {
-                Error::Bug(format!(
-                    "row {} of `{}` references `{one}`, which the content lacks",
+                unchecked(format!(
+                    "lacks table `{one}`, which row {} of `{}` references",
                     row.at, t.id
                 ))
             })?),
@@ -163,20 +164,22 @@ pub fn roll_table(lib: &Library, t: &Table, version: Version) -> Result<String> 
         results,
         flags: Default::default(),
     };
-    let value = serde_json::to_value(&doc).map_err(|e| Error::Bug(e.to_string()))?;
+    let value = json("a Foundry RollTable", &doc)?;
     check_roll_table(t, &value, version)?;
     // Written from the struct, so fields keep Foundry's order (`_id`, `name` … `results`).
-    Ok(serde_json::to_string_pretty(&doc).map_err(|e| Error::Bug(e.to_string()))? + "\n")
+    json_text("a Foundry RollTable", &doc)
 }
 
 /// Read a RollTable document back: every field the schema needs is there with its type, and its
 /// ranges and weights match the table.
 pub fn check_roll_table(t: &Table, v: &serde_json::Value, version: Version) -> Result<()> {
-    let bug = |why: String| {
-        Error::Bug(format!(
-            "the Foundry export of table `{}` ({}) is malformed: {why}; nothing was written",
-            t.id, t.at
-        ))
+    let bug = |why: String| -> Error {
+        Problem::ExportCheck {
+            export: "Foundry".into(),
+            item: format!("table `{}` ({})", t.id, t.at),
+            why,
+        }
+        .into()
     };
     for (field, ok) in [
         ("_id", v["_id"].as_str().is_some_and(is_foundry_id)),
@@ -247,10 +250,12 @@ pub fn is_foundry_id(s: &str) -> bool {
 pub fn refuse(t: &Table) -> Result<()> {
     match refusal(t) {
         None => Ok(()),
-        Some(why) => Err(Error::Rules(format!(
-            "table `{}` ({}) cannot be exported to Foundry VTT: {why}\n  = help: export it to Roll20 or CSV (`--to roll20`, `--to csv`), or write dice Foundry rolls the same way (`!` for dice that explode into separate dice)",
-            t.id, t.at
-        ))),
+        Some(why) => Err(Problem::Foundry {
+            table: t.id.clone(),
+            at: t.at.clone(),
+            why,
+        }
+        .into()),
     }
 }
 
@@ -385,7 +390,7 @@ pub const PICTURE_DPI: f64 = 300.0;
 /// once, every card sharing the deck's back. Named by [`front_image`] and [`back_image`].
 pub fn pictures(cx: &Checked, req: &Request, deck_id: &str) -> Result<Pictures> {
     use crate::cards::{CardOptions, DECK, SINGLE_BLEED};
-    let bug = |why: &str| Error::Bug(format!("the card pictures of deck `{deck_id}`: {why}"));
+    let bug = |why: &str| invariant(format!("the card pictures of deck `{deck_id}`: {why}"));
     let singles = DECK.with(
         CardOptions {
             single: true,
@@ -443,7 +448,7 @@ fn picture_keys(data: &serde_json::Value, pages: &[serde_json::Value]) -> Result
     let mut common = data.clone();
     let map = common
         .as_object_mut()
-        .ok_or_else(|| Error::Bug("the card pictures' data is not an object".into()))?;
+        .ok_or_else(|| invariant("the card pictures' data is not an object"))?;
     for unseen in [
         "title",
         "content_version",
@@ -456,7 +461,7 @@ fn picture_keys(data: &serde_json::Value, pages: &[serde_json::Value]) -> Result
     let faces = map
         .remove("faces")
         .and_then(|f| f.as_array().cloned())
-        .ok_or_else(|| Error::Bug("the card pictures' data has no faces".into()))?;
+        .ok_or_else(|| invariant("the card pictures' data has no faces"))?;
     if let Some(layout) = common["layout"].as_object_mut() {
         layout.remove("pages");
     }
@@ -480,7 +485,7 @@ fn picture_keys(data: &serde_json::Value, pages: &[serde_json::Value]) -> Result
             });
             serde_json::to_vec(&key)
                 .map(|bytes| blockprint_render::manifest::sha256(&bytes))
-                .map_err(|e| Error::Bug(e.to_string()))
+                .map_err(|e| crate::error::write("a card picture's key", e))
         })
         .collect()
 }
@@ -504,19 +509,14 @@ pub fn cards(d: &Deck) -> Result<String> {
         .ranks
         .iter()
         .map(|r| {
-            rank_value(r).ok_or_else(|| {
-                Error::Bug(format!(
-                    "deck `{}` has rank `{r}` after the checker passed it",
-                    d.id
-                ))
-            })
+            rank_value(r).ok_or_else(|| unchecked(format!("has deck `{}` with rank `{r}`", d.id)))
         })
         .collect::<Result<Vec<u32>>>()?;
     let mut cards = Vec::new();
     for (suit, meaning, texts) in &d.suits {
         if texts.len() != values.len() {
-            return Err(Error::Bug(format!(
-                "deck `{}` has {} {suit}, not {}, after the checker passed it",
+            return Err(unchecked(format!(
+                "has deck `{}` with {} {suit}, not {}",
                 d.id,
                 texts.len(),
                 values.len()
@@ -580,20 +580,22 @@ pub fn cards(d: &Deck) -> Result<String> {
         display_count: true,
         flags: Default::default(),
     };
-    let value = serde_json::to_value(&doc).map_err(|e| Error::Bug(e.to_string()))?;
+    let value = json("a Foundry Cards document", &doc)?;
     check_cards(d, &value)?;
-    Ok(serde_json::to_string_pretty(&doc).map_err(|e| Error::Bug(e.to_string()))? + "\n")
+    json_text("a Foundry Cards document", &doc)
 }
 
 /// Read a Cards document back: one card per declared rank and suit (52 for the standard ranks), each suit
 /// and value once, every card text there, each face's picture the card's own in print order, every back's
 /// and the deck's the deck's back.
 pub fn check_cards(d: &Deck, v: &serde_json::Value) -> Result<()> {
-    let bug = |why: String| {
-        Error::Bug(format!(
-            "the Foundry export of deck `{}` is malformed: {why}; nothing was written",
-            d.id
-        ))
+    let bug = |why: String| -> Error {
+        Problem::ExportCheck {
+            export: "Foundry".into(),
+            item: format!("deck `{}`", d.id),
+            why,
+        }
+        .into()
     };
     if v["type"] != "deck"
         || !v["_id"].as_str().is_some_and(is_foundry_id)

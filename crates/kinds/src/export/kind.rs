@@ -9,9 +9,10 @@
 //! | `export-roll20` | `export/roll20/` | `tables.txt`: TableExport chat commands for every table |
 //! | `export-csv` | `export/csv/` | `<slug>.csv` and `pipe/<slug>.csv` per table, then `tables.csv` |
 
+use crate::error::{Problem, invariant, no_document};
 use crate::export::{self, foundry::Version, slug};
 use crate::{Checked, Document, Kind, Pictures, Request, Requirements};
-use blockprint_content::error::{Error, Result};
+use blockprint_content::error::Result;
 use blockprint_render::Format;
 
 /// Which tool an export kind writes for.
@@ -174,12 +175,14 @@ impl Kind for ExportKind {
                         })
                         .unwrap_or_default()
                 };
-                return Err(Error::Rules(format!(
-                    "tables `{other}` ({}) and `{id}` ({}) would both export as `{}`, since exports write `.` as `_`\n  = help: rename one of the two ids",
-                    at(other),
-                    at(id),
-                    slug(id)
-                )));
+                return Err(Problem::SlugClash {
+                    first: other.to_string(),
+                    first_at: at(other),
+                    second: id.to_string(),
+                    second_at: at(id),
+                    slug: slug(id),
+                }
+                .into());
             }
         }
         // A table the target would read differently is refused before anything is written.
@@ -213,7 +216,8 @@ impl Kind for ExportKind {
                 .map(|(rel, bytes)| {
                     Ok((
                         rel,
-                        String::from_utf8(bytes).map_err(|e| Error::Bug(e.to_string()))?,
+                        String::from_utf8(bytes)
+                            .map_err(|e| crate::error::write("an export as text", e))?,
                     ))
                 })
                 .collect::<Result<_>>()?;
@@ -232,9 +236,9 @@ impl Kind for ExportKind {
                     ));
                 }
                 let decks = export::decks(cx, self.ids());
-                let d = decks.get(i - ids.len()).ok_or_else(|| {
-                    Error::Bug(format!("export document {i} of {}", self.info.name))
-                })?;
+                let d = decks
+                    .get(i - ids.len())
+                    .ok_or_else(|| no_document(&*self.info.name, i, ids.len() + decks.len()))?;
                 let json = export::foundry::cards(d)?;
                 // The deck's id, for its pictures ([`Kind::pictures`]).
                 Ok(doc(
@@ -307,7 +311,7 @@ impl Kind for ExportKind {
     }
     fn files(&self, _cx: &Checked, doc: &Document, f: Format) -> Result<Vec<(String, Vec<u8>)>> {
         if !self.formats().contains(&f) {
-            return Err(Error::Bug(format!(
+            return Err(invariant(format!(
                 "`{}` asked for {f:?} files",
                 self.info.name
             )));
@@ -318,7 +322,7 @@ impl Kind for ExportKind {
             .flatten()
             .map(|pair| match (pair[0].as_str(), pair[1].as_str()) {
                 (Some(rel), Some(text)) => Ok((rel.to_owned(), text.as_bytes().to_vec())),
-                _ => Err(Error::Bug(format!(
+                _ => Err(invariant(format!(
                     "export document `{}` holds a malformed file",
                     doc.stem
                 ))),
@@ -464,9 +468,7 @@ fn selection(
         if lib.table(id).is_some() {
         } else if lib.deck(id).is_some() {
             if !matches!(target, Target::Foundry(_)) {
-                return Err(Error::Usage(format!(
-                    "`{id}` is a deck; decks export to Foundry only (--to foundry)"
-                )));
+                return Err(Problem::DeckNotFoundry { id: id.clone() }.into());
             }
         } else {
             let ids = lib
@@ -474,13 +476,11 @@ fn selection(
                 .iter()
                 .map(|t| t.id.value.as_str())
                 .chain(lib.decks.iter().map(|d| d.id.value.as_str()));
-            let hint = match blockprint_content::near::did_you_mean(id, ids) {
-                Some(hint) => format!("{hint} (`blockprint tables` lists every table id)"),
-                None => "`blockprint tables` lists every table id".into(),
-            };
-            return Err(Error::Usage(format!(
-                "`{id}` names no table or deck in the content\n  = help: {hint}"
-            )));
+            return Err(Problem::NoTableOrDeck {
+                id: id.clone(),
+                hint: blockprint_content::near::did_you_mean(id, ids),
+            }
+            .into());
         }
         if !out.contains(id) {
             out.push(id.clone());

@@ -28,6 +28,7 @@ use num_traits::{One, Zero};
 use sha2::{Digest, Sha256};
 
 use crate::Checked;
+use crate::error::{Problem, unchecked};
 use blockprint_content::error::{Error, Result};
 use blockprint_content::text::{Piece, parse_on, pieces};
 use blockprint_dice::Expr;
@@ -137,12 +138,12 @@ pub fn table(cx: &Checked, id: &str) -> Result<Table> {
     let lib = &cx.lib;
     let t = lib
         .table(id)
-        .ok_or_else(|| Error::Bug(format!("export of table `{id}`, which the content lacks")))?;
+        .ok_or_else(|| unchecked(format!("lacks table `{id}`, which is to be exported")))?;
     let at = format!("{}:{}", lib.file_of(&t.id.loc), lib.line_of(&t.id.loc));
-    let bug = |what: String| Error::Bug(format!("exporting table `{id}` ({at}): {what}"));
+    let bug = |what: String| unchecked(format!("has table `{id}` ({at}), which {what}"));
     let expr = dice::parse(&t.dice.value).map_err(|e| {
         bug(format!(
-            "checked dice `{}` do not parse: {}",
+            "rolls dice `{}` that do not parse: {}",
             t.dice.value, e.message
         ))
     })?;
@@ -152,7 +153,7 @@ pub fn table(cx: &Checked, id: &str) -> Result<Table> {
         .and_then(|d| d.integer_outcomes())
         .ok_or_else(|| {
             bug(format!(
-                "checked dice `{}` have no whole-number totals",
+                "rolls dice `{}` without whole-number totals",
                 t.dice.value
             ))
         })?;
@@ -164,14 +165,14 @@ pub fn table(cx: &Checked, id: &str) -> Result<Table> {
     let outcomes: Vec<i64> = support.into_iter().map(|(v, _)| v).collect();
     let max = *outcomes
         .last()
-        .ok_or_else(|| bug("the dice roll nothing".into()))?;
+        .ok_or_else(|| bug("rolls dice that roll nothing".into()))?;
     let mut rows = Vec::with_capacity(t.rows.len());
     for (i, r) in t.rows.iter().enumerate() {
         let range = parse_on(&r.on.value, max)
-            .map_err(|why| bug(format!("row `{}`: {why}", r.on.value)))?;
+            .map_err(|why| bug(format!("has a row `{}`: {why}", r.on.value)))?;
         let probability = blockprint_content::check::row_probability(&cx.report, id, i)
             .cloned()
-            .ok_or_else(|| bug("the checker left no odds for it".into()))?;
+            .ok_or_else(|| bug("has no odds in the checker's report".into()))?;
         rows.push(Row {
             lo: range.lo,
             hi: range.hi.unwrap_or(max),
@@ -200,7 +201,7 @@ pub fn table(cx: &Checked, id: &str) -> Result<Table> {
         .fold(BigRational::zero(), |a, r| a + &r.probability);
     if !total.is_one() {
         return Err(bug(format!(
-            "its rows' odds add up to {}, not 1",
+            "has rows whose odds add up to {}, not 1",
             dice::fraction(&total)
         )));
     }
@@ -211,12 +212,7 @@ pub fn table(cx: &Checked, id: &str) -> Result<Table> {
 /// table: one range per row, ascending and disjoint, from the lowest total to the highest, every total
 /// the dice can make in exactly one range and none empty, each weight the width of its range.
 pub fn check_ranges(table: &Table, what: &str, ranges: &[(i64, i64, i64)]) -> Result<()> {
-    let bug = |why: String| {
-        Error::Bug(format!(
-            "the {what} export of table `{}` ({}) would not roll as the content does: {why}; nothing was written",
-            table.id, table.at
-        ))
-    };
+    let bug = |why: String| unread(what, table, why);
     if ranges.len() != table.rows.len() {
         return Err(bug(format!(
             "{} ranges for {} rows",
@@ -295,6 +291,17 @@ pub fn foundry_id(what: &str, key: &str) -> String {
         .collect()
 }
 
+/// [`Problem::ExportCheck`]: the `export` export of table `t` does not read back as the content reads,
+/// `why`.
+pub(crate) fn unread(export: &str, t: &Table, why: impl Into<String>) -> Error {
+    Problem::ExportCheck {
+        export: export.to_owned(),
+        item: format!("table `{}` ({})", t.id, t.at),
+        why: why.into(),
+    }
+    .into()
+}
+
 /// A name for files and Roll20 tables: the id with `.` as `_` (`bbb.homicide.district` →
 /// `bbb_homicide_district`). Importers cut file names at the first dot, and Roll20 table names take no
 /// spaces, so this form suits both.
@@ -308,14 +315,14 @@ pub fn check_slugs(tables: &[Table]) -> Result<()> {
     let mut seen: std::collections::BTreeMap<String, &Table> = std::collections::BTreeMap::new();
     for t in tables {
         if let Some(other) = seen.insert(slug(&t.id), t) {
-            return Err(Error::Rules(format!(
-                "tables `{}` ({}) and `{}` ({}) would both export as `{}`, since exports write `.` as `_`\n  = help: rename one of the two ids",
-                other.id,
-                other.at,
-                t.id,
-                t.at,
-                slug(&t.id)
-            )));
+            return Err(Problem::SlugClash {
+                first: other.id.clone(),
+                first_at: other.at.clone(),
+                second: t.id.clone(),
+                second_at: t.at.clone(),
+                slug: slug(&t.id),
+            }
+            .into());
         }
     }
     Ok(())
@@ -414,8 +421,8 @@ pub(super) fn render_pieces(
     mut piece: impl FnMut(Rendered<'_>) -> String,
 ) -> Result<String> {
     let parts = pieces(text).map_err(|e| {
-        Error::Bug(format!(
-            "checked text `{text}` does not split: {}",
+        unchecked(format!(
+            "has text `{text}` that does not split: {}",
             e.message
         ))
     })?;
@@ -425,8 +432,8 @@ pub(super) fn render_pieces(
             Piece::Text(s) => piece(Rendered::Text(s)),
             Piece::Roll { expr, .. } => {
                 let e = blockprint_dice::parse(expr).map_err(|e| {
-                    Error::Bug(format!(
-                        "checked roll `{expr}` does not parse: {}",
+                    unchecked(format!(
+                        "has a roll `{expr}` that does not parse: {}",
                         e.message
                     ))
                 })?;

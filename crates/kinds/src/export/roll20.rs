@@ -26,7 +26,8 @@
 //! Inline rolls `{1d6}` become `[[1d6]]` and references `{table:ID}` become `[[1t[ID_name]]]`; Roll20
 //! shows them as written unless a script such as Recursive Tables expands them.
 
-use super::{Table, formula, slug, weights};
+use super::{Table, formula, slug, unread, weights};
+use crate::error::{Problem, Roll20Refusal};
 use blockprint_content::carry;
 use blockprint_content::error::{Error, Result};
 
@@ -88,11 +89,9 @@ pub fn commands(tables: &[Table]) -> Result<String> {
     for t in tables {
         refuse(t)?;
         let name = slug(&t.id);
+        // `refuse` refused a table of too many ways.
         let Some((total, ws)) = weights(t, MAX_TOTAL_WEIGHT) else {
-            return Err(Error::Rules(format!(
-                "table `{}` ({}) cannot be exported to Roll20: its dice `{}` fall {} equally likely ways, and Roll20, which draws an item by its weight alone, takes weights adding up to {MAX_TOTAL_WEIGHT} at most\n  = help: roll fewer dice or dice with fewer sides, or export the table to Foundry or CSV (`--to foundry`, `--to csv`)",
-                t.id, t.at, t.dice, t.ways
-            )));
+            return Err(refused(t, &t.at, weight(t)));
         };
         let mut block = format!("!import-table --{name} --hide\n");
         for (row, w) in t.rows.iter().zip(&ws) {
@@ -111,32 +110,22 @@ pub fn commands(tables: &[Table]) -> Result<String> {
 /// Refuse (exit 1) a table one of whose results TableExport or Roll20 cannot carry, naming the row and
 /// why in words. `check` refuses all of these at their place first ([`carry`]).
 pub fn refuse(t: &Table) -> Result<()> {
-    let refused = |at: &str, why: String, help: &str| {
-        Err(Error::Rules(format!(
-            "table `{}` ({}) cannot be exported to Roll20: its row at {at} {why}\n  = help: {help}",
-            t.id, t.at
-        )))
-    };
     if weights(t, MAX_TOTAL_WEIGHT).is_none() {
-        return refused(
-            &t.at,
-            format!(
-                "rolls `{}`, which falls {} equally likely ways: more weight than Roll20 takes ({MAX_TOTAL_WEIGHT})",
-                t.dice, t.ways
-            ),
-            "roll fewer dice or dice with fewer sides, or export the table to Foundry or CSV (`--to foundry`, `--to csv`)",
-        );
+        return Err(refused(t, &t.at, weight(t)));
     }
     for row in &t.rows {
         if let Some(why) = refusal(&row.result) {
             let ch = carry::table_export_code(&row.result)
                 .map(|(_, _, ch)| ch)
                 .unwrap_or_default();
-            return refused(
+            return Err(refused(
+                t,
                 &row.at,
-                why,
-                &format!("write `{ch}` itself; the export writes it in TableExport's code"),
-            );
+                Roll20Refusal::Code {
+                    why,
+                    ch: ch.to_string(),
+                },
+            ));
         }
         for p in blockprint_content::text::pieces(&row.result).unwrap_or_default() {
             if let blockprint_content::text::Piece::Roll { expr, .. } = p
@@ -144,15 +133,37 @@ pub fn refuse(t: &Table) -> Result<()> {
                     .ok()
                     .and_then(|e| formula::roll20_refusal(e.root()))
             {
-                return refused(
+                return Err(refused(
+                    t,
                     &row.at,
-                    format!("rolls `{{{expr}}}`, with {why}"),
-                    "write dice Roll20 has (a plain `1d100` with a note for a bonus or penalty die), or export the table to CSV (`--to csv`)",
-                );
+                    Roll20Refusal::Roll {
+                        expr: expr.to_owned(),
+                        why: why.to_string(),
+                    },
+                ));
             }
         }
     }
     Ok(())
+}
+
+/// [`Problem::Roll20`]: table `t` refused for its row at `row`.
+fn refused(t: &Table, row: &str, refusal: Roll20Refusal) -> Error {
+    Problem::Roll20 {
+        table: t.id.clone(),
+        at: t.at.clone(),
+        row: row.to_owned(),
+        refusal,
+    }
+    .into()
+}
+
+/// The refusal of a table whose dice fall more ways than Roll20's weights take.
+fn weight(t: &Table) -> Roll20Refusal {
+    Roll20Refusal::Weight {
+        dice: t.dice.clone(),
+        ways: t.ways.to_string(),
+    }
 }
 
 /// A result's text as a Roll20 item: on one line, inline rolls and references as Roll20 rolls, every
@@ -215,12 +226,7 @@ pub fn split_args(s: &str) -> Vec<String> {
 /// Read a table's commands back and compare them with the table: its name, one item per row with the
 /// row's text, weights whose share of the total is each row's exact odds.
 fn check(t: &Table, block: &str, total: u64) -> Result<()> {
-    let bug = |why: String| {
-        Error::Bug(format!(
-            "the Roll20 export of table `{}` ({}) would not import as the content reads: {why}; nothing was written",
-            t.id, t.at
-        ))
-    };
+    let bug = |why: String| unread("Roll20", t, why);
     let name = slug(&t.id);
     let mut lines = block.lines();
     let head = split_args(lines.next().unwrap_or_default());
