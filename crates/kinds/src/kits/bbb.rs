@@ -8,8 +8,9 @@
 use super::uwsp;
 use crate::cards::faces::{self, Face};
 use crate::cards::{self, CardOptions, reference};
+use crate::error::{invariant, no_document, unchecked};
 use crate::{Checked, Document, Kind, Request, Requirements};
-use blockprint_content::error::{Error, Result};
+use blockprint_content::error::Result;
 
 pub const GAME: &str = "bbb";
 /// Decks whose id starts with this are the kit's obstacle decks.
@@ -54,7 +55,12 @@ fn outcome_rows(cx: &Checked) -> Result<serde_json::Value> {
     let mut rows = Vec::new();
     for (i, r) in t.rows.iter().enumerate() {
         let p = blockprint_content::check::row_probability(&cx.report, &t.id.value, i).ok_or_else(
-            || Error::Bug(format!("no odds for {} row {i}", reference::CHASE_OUTCOME)),
+            || {
+                unchecked(format!(
+                    "has no odds for {} row {i}",
+                    reference::CHASE_OUTCOME
+                ))
+            },
         )?;
         rows.push(serde_json::json!({
             "on": r.on.value,
@@ -109,7 +115,7 @@ fn chase_cards(cx: &Checked, req: &Request, about: &serde_json::Value) -> Result
         .iter()
         .find(|c| all.get(c.front).is_some_and(is_chase))
         .and_then(|c| all.get(c.back).cloned())
-        .ok_or_else(|| Error::Bug("the reference cards have no chase card".into()))?;
+        .ok_or_else(|| invariant("the reference cards have no chase card"))?;
     uwsp::card_document(
         cx,
         req,
@@ -200,7 +206,7 @@ impl Kind for BbbKit {
                 let ds = decks(cx);
                 let d = ds
                     .get(n - 3)
-                    .ok_or_else(|| Error::Bug(format!("deck {} of {}", n - 3, ds.len())))?;
+                    .ok_or_else(|| no_document("kit-bbb", n, ds.len() + 3))?;
                 deck_document(cx, req, &d.id.value, &about)
             }
         }

@@ -23,6 +23,7 @@ use serde::Serialize;
 
 use super::super::{Checked, Document, Kind, Request, Requirements};
 use crate::cards::{self, Card, CardOptions};
+use crate::error::{Problem, json, no_document};
 use blockprint_content::check::row_probability;
 use blockprint_content::error::{Error, Result};
 use blockprint_content::roll::{ChaCha20Rng, display_value, roll_table};
@@ -185,8 +186,18 @@ pub fn blank_track() -> Track {
     }
 }
 
-fn rules(e: impl std::fmt::Display) -> Error {
-    Error::Rules(e.to_string())
+/// [`Problem::Needs`]: the kit needs `what`, which the content lacks.
+fn needs(what: &str) -> Error {
+    super::uwsp::missing("kit-coc", what)
+}
+
+/// [`Problem::BadRow`]: a row of `at` that cannot be read as the kit needs it.
+fn bad_row(at: &str, why: impl Into<String>) -> Error {
+    Problem::BadRow {
+        at: at.into(),
+        why: why.into(),
+    }
+    .into()
 }
 
 fn tag_of(lib: &Library, table: &str, row: usize, tags: &[&str]) -> String {
@@ -204,7 +215,7 @@ pub fn roll_track(lib: &Library, seed: u64) -> Result<Track> {
     rng.set_stream(TRACK_STREAM);
     let mut gaps = Vec::with_capacity(LOCATIONS - 1);
     for after in 1..LOCATIONS {
-        let level = roll_table(lib, HAZARD, &mut rng).map_err(rules)?;
+        let level = roll_table(lib, HAZARD, &mut rng)?;
         let tag = tag_of(lib, HAZARD, level.row, &LEVEL_TAGS);
         let mut gap = Gap {
             after,
@@ -220,12 +231,12 @@ pub fn roll_track(lib: &Library, seed: u64) -> Result<Track> {
             hp: None,
         };
         if tag != "clear" {
-            let kind = roll_table(lib, OBSTACLE, &mut rng).map_err(rules)?;
+            let kind = roll_table(lib, OBSTACLE, &mut rng)?;
             let barrier = tag_of(lib, OBSTACLE, kind.row, &["hazard", "barrier"]) == "barrier";
             gap.obstacle = Some(String::from(&kind.text));
             gap.obstacle_roll = Some(kind.roll);
             let table = if barrier { BARRIER_SAMPLE } else { HAZARD_FOOT };
-            let what = roll_table(lib, table, &mut rng).map_err(rules)?;
+            let what = roll_table(lib, table, &mut rng)?;
             if barrier {
                 gap.hp = lib.lookup(BARRIER_HP).and_then(|l| {
                     l.entries
@@ -330,18 +341,14 @@ fn row(r: &blockprint_content::Row, odds: Vec<Odds>) -> OddsRow {
 
 /// The hazard table with the exact odds of every row for each of [`VARIANTS`], from the dice engine.
 pub fn hazard_odds(cx: &Checked) -> Result<TableView> {
-    let t = cx
-        .lib
-        .table(HAZARD)
-        .ok_or_else(|| rules(format!("no table `{HAZARD}`")))?;
+    let t = cx.lib.table(HAZARD).ok_or_else(|| needs(HAZARD))?;
     let mut dists = Vec::new();
     for (src, _) in VARIANTS {
-        let e = dice::parse(src).map_err(|e| rules(e.message))?;
-        dists.push(e.distribution().map_err(|e| rules(e.message))?);
+        dists.push(super::uwsp::dice_dist(src)?);
     }
     let mut rows = Vec::new();
     for r in &t.rows {
-        let on = parse_on(&r.on.value, 100).map_err(rules)?;
+        let on = parse_on(&r.on.value, 100).map_err(|why| bad_row(HAZARD, why))?;
         let odds = VARIANTS
             .iter()
             .zip(&dists)
@@ -369,10 +376,7 @@ pub fn hazard_odds(cx: &Checked) -> Result<TableView> {
 
 /// A table with its own dice's odds (from the checker's report).
 fn table_view(cx: &Checked, id: &str) -> Result<TableView> {
-    let t = cx
-        .lib
-        .table(id)
-        .ok_or_else(|| rules(format!("no table `{id}`")))?;
+    let t = cx.lib.table(id).ok_or_else(|| needs(id))?;
     let rows = t
         .rows
         .iter()
@@ -417,10 +421,7 @@ pub struct EntryView {
 }
 
 fn lookup_view(cx: &Checked, id: &str) -> Result<LookupView> {
-    let l = cx
-        .lib
-        .lookup(id)
-        .ok_or_else(|| rules(format!("no lookup `{id}`")))?;
+    let l = cx.lib.lookup(id).ok_or_else(|| needs(id))?;
     Ok(LookupView {
         id: id.into(),
         title: String::from(&l.title),
@@ -458,15 +459,12 @@ pub struct ChartRowView {
 }
 
 fn chart_view(cx: &Checked, id: &str, columns: &[&str]) -> Result<ChartView> {
-    let c = cx
-        .lib
-        .chart(id)
-        .ok_or_else(|| rules(format!("no chart `{id}`")))?;
+    let c = cx.lib.chart(id).ok_or_else(|| needs(id))?;
     let at: Vec<usize> = columns
         .iter()
         .map(|n| {
             c.column(n)
-                .ok_or_else(|| rules(format!("chart `{id}` has no column `{n}`")))
+                .ok_or_else(|| bad_row(id, format!("the chart has no column `{n}`")))
         })
         .collect::<Result<_>>()?;
     Ok(ChartView {
@@ -514,7 +512,7 @@ pub fn vehicle_cards(cx: &Checked) -> Result<Vec<VehicleCard>> {
         let v = chart_view(cx, id, &VEHICLE_COLUMNS)?;
         for r in v.rows {
             let [name, mov, build, armour, passengers] = <[String; 5]>::try_from(r.cells)
-                .map_err(|_| rules(format!("chart `{id}`: a row without five cells")))?;
+                .map_err(|_| bad_row(id, "a row of the chart has not five cells"))?;
             out.push(VehicleCard {
                 chart: id.into(),
                 group: v.title.clone(),
@@ -544,9 +542,8 @@ pub fn actions_grid() -> Vec<(i64, i64)> {
 
 impl CocKit {
     fn data(&self, cx: &Checked, req: &Request, name: &str) -> Result<serde_json::Value> {
-        let mut about = super::about(cx, GAME).ok_or_else(|| {
-            rules("the content has no `[[kit]]` with `id = \"coc\"`; run `blockprint check`")
-        })?;
+        let mut about =
+            super::about(cx, GAME).ok_or_else(|| Problem::NoKit { game: GAME.into() })?;
         let on_hazards = |id: &str| HAZARDS_ABOUT.iter().any(|p| id.starts_with(p));
         match name {
             "hazards" => {
@@ -573,11 +570,14 @@ impl CocKit {
         );
         m.insert("content_version".into(), cx.lib.version.clone().into());
         m.insert("lang".into(), cx.lib.language().into());
-        let bug = |e: serde_json::Error| Error::Bug(e.to_string());
-        m.insert("about".into(), serde_json::to_value(&about).map_err(bug)?);
+        let bug = |e: serde_json::Error| crate::error::write("the kit's data", e);
+        m.insert(
+            "about".into(),
+            json("the kit's source and licence", &about)?,
+        );
         if let Some((_, page, needs)) = PROSE.iter().find(|(doc, _, _)| *doc == name) {
             let p = super::prose(cx, GAME, page, needs)?;
-            m.insert("prose".into(), serde_json::to_value(p).map_err(bug)?);
+            m.insert("prose".into(), json("the kit's prose", &p)?);
         }
         let mut put = |k: &str, v: serde_json::Value| {
             m.insert(k.into(), v);
@@ -771,7 +771,7 @@ impl Kind for CocKit {
         }
         let name = DOCS
             .get(i)
-            .ok_or_else(|| Error::Bug(format!("kit-coc has no document {i}")))?;
+            .ok_or_else(|| no_document("kit-coc", i, DOCS.len() + 1))?;
         let data = self.data(cx, req, name)?;
         let template = match *name {
             "track-blank" | "track-seeded" => "kit-coc/track",

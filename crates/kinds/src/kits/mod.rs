@@ -14,7 +14,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::Checked;
-use blockprint_content::error::{Error, Result};
+use crate::error::Problem;
+use blockprint_content::error::Result;
 use blockprint_content::game;
 use blockprint_content::prose::{self, Block, Inline};
 
@@ -42,7 +43,7 @@ pub(crate) fn odds_page(
     {
         return Ok(page);
     }
-    let page = make().map_err(|e| Error::Rules(e.to_string()))?;
+    let page = make().map_err(Problem::KitChase)?;
     if let Ok(bytes) = serde_json::to_vec(&page)
         && serde_json::from_slice::<serde_json::Value>(&bytes).is_ok_and(|back| back == page)
     {
@@ -183,7 +184,7 @@ pub fn prose(cx: &Checked, g: &str, slug: &str, needs: &[&str]) -> Result<Prose>
     let kit = cx
         .lib
         .kit(g)
-        .ok_or_else(|| Error::Rules(format!("the content has no `[[kit]]` with `id = \"{g}\"`")))?;
+        .ok_or_else(|| Problem::NoKit { game: g.into() })?;
     // Where the kit's pages are: `kit/` beside the TOML that holds the `[[kit]]`.
     let folder = cx
         .lib
@@ -191,10 +192,10 @@ pub fn prose(cx: &Checked, g: &str, slug: &str, needs: &[&str]) -> Result<Prose>
         .get(kit.id.loc.file)
         .and_then(|f| f.path.rsplit_once('/'))
         .map_or_else(|| "kit/".to_owned(), |(dir, _)| format!("{dir}/kit/"));
-    let page = kit.page(slug).ok_or_else(|| {
-        Error::Rules(format!(
-            "the `{g}` kit has no prose page `{slug}`: list it in the kit's `pages` and write it as {folder}{slug}.md (`blockprint init DIR` writes the built-in one)"
-        ))
+    let page = kit.page(slug).ok_or_else(|| Problem::NoKitPage {
+        game: g.into(),
+        page: slug.into(),
+        folder: folder.clone(),
     })?;
     let parsed = prose::parse(&page.body, slug);
     let mut out = Prose {
@@ -235,14 +236,12 @@ pub fn prose(cx: &Checked, g: &str, slug: &str, needs: &[&str]) -> Result<Prose>
         out.parts.insert(p.anchor.clone(), p);
     }
     if let Some(missing) = needs.iter().find(|a| !out.parts.contains_key(**a)) {
-        return Err(Error::Rules(format!(
-            "{folder}{slug}.md has no heading `## …` with the anchor `{missing}`, which the kit prints; its headings: {}",
-            out.order
-                .iter()
-                .map(|a| format!("`{a}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
+        return Err(Problem::KitPageHeading {
+            file: format!("{folder}{slug}.md"),
+            missing: (*missing).to_owned(),
+            headings: out.order.clone(),
+        }
+        .into());
     }
     Ok(out)
 }

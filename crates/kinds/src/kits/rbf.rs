@@ -10,8 +10,9 @@ use serde::Serialize;
 
 use crate::cards::layout::{CardSize, INCH};
 use crate::cards::{self, Card, CardOptions, Imposition};
+use crate::error::{invariant, json, no_document, unchecked, write};
 use crate::{Checked, Document, Kind, Request, Requirements};
-use blockprint_content::error::{Error, Result};
+use blockprint_content::error::Result;
 
 use super::About;
 use super::rbf_track::tracks;
@@ -115,7 +116,7 @@ fn nth(cx: &Checked, req: &Request, i: usize) -> Result<Document> {
         if i < first + n {
             let docs = make(cx, req)?;
             if docs.len() != n {
-                return Err(Error::Bug(format!(
+                return Err(invariant(format!(
                     "kit-rbf: an entry made {} documents where it counted {n}",
                     docs.len()
                 )));
@@ -123,11 +124,11 @@ fn nth(cx: &Checked, req: &Request, i: usize) -> Result<Document> {
             return docs
                 .into_iter()
                 .nth(i - first)
-                .ok_or_else(|| Error::Bug(format!("kit-rbf document {i}")));
+                .ok_or_else(|| no_document("kit-rbf", i, first + n));
         }
         first += n;
     }
-    Err(Error::Bug(format!("kit-rbf document {i} of {first}")))
+    Err(no_document("kit-rbf", i, first))
 }
 
 /// What the `RbfKit` kind is.
@@ -188,8 +189,7 @@ impl Kind for RbfKit {
 const CARDS_TEMPLATE: &str = "kit-rbf/cards";
 
 pub(super) fn about(cx: &Checked) -> Result<About> {
-    super::about(cx, GAME)
-        .ok_or_else(|| Error::Bug("checked content without the rbf [[kit]]".into()))
+    super::about(cx, GAME).ok_or_else(|| unchecked("lacks the rbf `[[kit]]`"))
 }
 
 fn value(cx: &Checked, lookup: &str, key: &str) -> Result<String> {
@@ -197,7 +197,7 @@ fn value(cx: &Checked, lookup: &str, key: &str) -> Result<String> {
         .lookup(lookup)
         .and_then(|l| l.entries.iter().find(|e| e.key.value == key))
         .map(|e| String::from(&e.value.value.to_string()))
-        .ok_or_else(|| Error::Bug(format!("checked content lacks `{key}` in `{lookup}`")))
+        .ok_or_else(|| unchecked(format!("lacks `{key}` in `{lookup}`")))
 }
 
 /// A row of a roll printed on a card, with its exact chance.
@@ -227,14 +227,14 @@ fn roll(cx: &Checked, id: &str) -> Result<Roll> {
     let t = cx
         .lib
         .table(id)
-        .ok_or_else(|| Error::Bug(format!("checked content lacks table `{id}`")))?;
+        .ok_or_else(|| unchecked(format!("lacks table `{id}`")))?;
     let rows = t
         .rows
         .iter()
         .enumerate()
         .map(|(i, r)| {
             let p = blockprint_content::check::row_probability(&cx.report, id, i)
-                .ok_or_else(|| Error::Bug(format!("no odds for `{id}`")))?;
+                .ok_or_else(|| unchecked(format!("has no odds for `{id}`")))?;
             Ok(RollRow {
                 on: r.on.value.clone(),
                 result: String::from(&r.result.value),
@@ -358,7 +358,7 @@ pub struct CardsData {
 /// A card sheet document: the data with its crop marks shortened and its footer bands
 /// ([`super::uwsp::kit_sheet`]), those across the foot of the sheet kept within [`FOOT`] of its edge.
 fn cards_doc(stem: &str, title: String, data: &CardsData) -> Result<Document> {
-    let mut data = serde_json::to_value(data).map_err(|e| Error::Bug(e.to_string()))?;
+    let mut data = json("a card sheet's data", data)?;
     super::uwsp::kit_sheet(&mut data)?;
     let page_h = data["layout"]["page_h"].as_f64().unwrap_or(0.0);
     if let Some(bands) = data["footer"]["bands"].as_array_mut() {
@@ -435,14 +435,14 @@ fn attacked(cx: &Checked) -> Result<String> {
     cx.lib
         .lookup("rbf.action.defence")
         .map(|l| String::from(&l.value))
-        .ok_or_else(|| Error::Bug("checked content lacks `rbf.action.defence`".into()))
+        .ok_or_else(|| unchecked("lacks `rbf.action.defence`"))
 }
 
 fn speed(cx: &Checked) -> Result<Vec<(String, String)>> {
     let l = cx
         .lib
         .lookup("rbf.sprint.speed")
-        .ok_or_else(|| Error::Bug("checked content lacks `rbf.sprint.speed`".into()))?;
+        .ok_or_else(|| unchecked("lacks `rbf.sprint.speed`"))?;
     Ok(l.entries
         .iter()
         .map(|e| (String::from(&e.key.value), e.value.value.to_string()))
@@ -546,7 +546,7 @@ fn sprint_track(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
     let l = cx
         .lib
         .lookup("rbf.sprint.speed")
-        .ok_or_else(|| Error::Bug("checked content lacks `rbf.sprint.speed`".into()))?;
+        .ok_or_else(|| unchecked("lacks `rbf.sprint.speed`"))?;
     let title = "Ready/Bolt/Flow: Sprint Token tracks".to_owned();
     let data = SprintData {
         meta: crate::meta(cx, req),
@@ -565,7 +565,7 @@ fn sprint_track(cx: &Checked, req: &Request) -> Result<Vec<Document>> {
             "sprint-track",
             "kit-rbf/sprint",
             title.clone(),
-            serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?,
+            json("the Sprint Token tracks' data", &data)?,
         )
         .audience(crate::Audience::Gm),
     ])
@@ -583,12 +583,12 @@ fn pt(um: i64) -> f32 {
 /// marks stand outside both).
 pub(crate) fn finish_sheets(doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
     let um: cards::ImpositionUm = serde_json::from_value(doc.data["layout"]["um"].clone())
-        .map_err(|e| Error::Bug(format!("card layout data: {e}")))?;
+        .map_err(|e| invariant(format!("card layout data: {e}")))?;
     let duplex = doc.data["layout"]["pdf_duplex"]
         .as_str()
         .unwrap_or("Simplex");
     let pdf = blockprint_render::cards::finish(pdf, &um.boxes(), false, duplex)
-        .map_err(|e| Error::Bug(format!("cannot set the print boxes of {}: {e}", doc.stem)))?;
+        .map_err(|e| write(&format!("the print boxes of {}", doc.stem), e))?;
     let pages: Vec<Vec<(f64, f64)>> = doc.data["layout"]["pages"]
         .as_array()
         .map(|ps| {
@@ -612,7 +612,7 @@ pub(crate) fn finish_sheets(doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
         })
         .unwrap_or_default();
     let mut d = lopdf::Document::load_mem(&pdf)
-        .map_err(|e| Error::Bug(format!("cannot reread {}: {e}", doc.stem)))?;
+        .map_err(|e| write(&format!("{} (reading it back)", doc.stem), e))?;
     let ids: Vec<_> = d.get_pages().into_values().collect();
     let um_of = |mm: f64| (mm * 1000.0).round() as i64;
     for (id, cards) in ids.into_iter().zip(pages) {
@@ -634,13 +634,12 @@ pub(crate) fn finish_sheets(doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
         };
         let page = d
             .get_dictionary_mut(id)
-            .map_err(|e| Error::Bug(format!("page of {}: {e}", doc.stem)))?;
+            .map_err(|e| write(&format!("a page of {}", doc.stem), e))?;
         let bl = um.bleed;
         page.set("TrimBox", rect(l, t, r, b));
         page.set("BleedBox", rect(l - bl, t - bl, r + bl, b + bl));
     }
     let mut out = Vec::with_capacity(pdf.len() + 512);
-    d.save_to(&mut out)
-        .map_err(|e| Error::Bug(format!("cannot write {}: {e}", doc.stem)))?;
+    d.save_to(&mut out).map_err(|e| write(&doc.stem, e))?;
     Ok(out)
 }

@@ -11,6 +11,7 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use serde::Serialize;
 
+use crate::error::{Problem, json, unchecked};
 use crate::{Checked, Document, Request};
 use blockprint_content::check::claims::{self, Rounding};
 use blockprint_content::error::{Error, Result};
@@ -104,8 +105,14 @@ pub struct OddsCard {
     pub claimed_wrong: usize,
 }
 
-fn rules_error(msg: String) -> Error {
-    Error::Rules(msg)
+/// [`Problem::Dice`] of the card's rolls (`rbf.odds.rolls`).
+fn bad_dice(expr: String, message: String) -> Error {
+    Problem::Dice {
+        at: Some(ROLLS.into()),
+        expr,
+        message,
+    }
+    .into()
 }
 
 /// `+2`, `0`, `−1`, `+1/2`.
@@ -122,25 +129,19 @@ fn signed(v: &BigRational) -> String {
 
 /// The card's content, computed exactly.
 pub fn card(cx: &Checked) -> Result<OddsCard> {
-    let lookup = cx.lib.lookup(ROLLS).ok_or_else(|| {
-        rules_error(format!(
-            "the Ready/Bolt/Flow odds card needs the lookup `{ROLLS}`, which the content lacks (`blockprint check` names it)"
-        ))
-    })?;
+    let lookup = cx
+        .lib
+        .lookup(ROLLS)
+        .ok_or_else(|| super::uwsp::missing("kit-rbf", ROLLS))?;
     let mut modes = Vec::new();
     let mut exprs = Vec::new();
     let mut dists = Vec::new();
     for e in &lookup.entries {
         let src = e.value.value.to_string();
-        let expr = dice::parse(&src).map_err(|err| {
-            rules_error(format!(
-                "`{ROLLS}`: `{}` is not a dice expression: {}",
-                src, err.message
-            ))
-        })?;
+        let expr = dice::parse(&src).map_err(|err| bad_dice(src.clone(), err.message))?;
         let dist = expr
             .distribution()
-            .map_err(|err| rules_error(format!("`{ROLLS}`: `{src}`: {}", err.message)))?;
+            .map_err(|err| bad_dice(src.clone(), err.message))?;
         modes.push(Mode {
             label: e.key.value.clone(),
             dice: src,
@@ -175,12 +176,10 @@ pub fn card(cx: &Checked) -> Result<OddsCard> {
         let mut srow = Vec::new();
         for b in &exprs {
             let c = dice::contest(a, b).map_err(|(_, err)| {
-                rules_error(format!(
-                    "`{ROLLS}`: {} against {}: {}",
-                    a.source(),
-                    b.source(),
-                    err.message
-                ))
+                bad_dice(
+                    format!("{} against {}", a.source(), b.source()),
+                    err.message,
+                )
             })?;
             vrow.push(Versus {
                 win: chance(&c.win),
@@ -207,8 +206,8 @@ pub fn card(cx: &Checked) -> Result<OddsCard> {
             continue;
         }
         let v = claims::verify(&cx.lib, c).ok_or_else(|| {
-            Error::Bug(format!(
-                "claimed odds `{}` passed the checker but cannot be verified",
+            unchecked(format!(
+                "has claimed odds `{}` that cannot be verified",
                 c.id.value
             ))
         })?;
@@ -239,17 +238,13 @@ pub fn card(cx: &Checked) -> Result<OddsCard> {
 /// source, licence, attribution, fills and rulings) and the [`card`].
 pub fn document(cx: &Checked, req: &Request) -> Result<Document> {
     if !PAPERS.contains(&req.paper) {
-        return Err(Error::Usage(format!(
-            "the Ready/Bolt/Flow odds card prints on a4 or letter, not {}",
-            req.paper.name()
-        )));
+        return Err(Problem::OddsCardPaper {
+            paper: req.paper.name().into(),
+        }
+        .into());
     }
-    let mut about = super::about(cx, "rbf").ok_or_else(|| {
-        rules_error(
-            "the Ready/Bolt/Flow odds card needs the `[[kit]]` with `id = \"rbf\"` (its source and licence)"
-                .into(),
-        )
-    })?;
+    let mut about = super::about(cx, "rbf")
+        .ok_or_else(|| super::uwsp::missing("kit-rbf", "[[kit]] id = \"rbf\""))?;
     // One page: the card lists only the fills of its own content (the rolls, the claimed tables). Its
     // introduction states when a roll is advantaged; the kit's rulings, general note and track notes are
     // printed on the sprint-track page and the pages they concern.
@@ -262,12 +257,9 @@ pub fn document(cx: &Checked, req: &Request) -> Result<Document> {
     let mut m = crate::meta(cx, req);
     m.insert(
         "about".into(),
-        serde_json::to_value(&about).map_err(|e| Error::Bug(e.to_string()))?,
+        json("the odds card's source and licence", &about)?,
     );
-    m.insert(
-        "card".into(),
-        serde_json::to_value(&card).map_err(|e| Error::Bug(e.to_string()))?,
-    );
+    m.insert("card".into(), json("the odds card", &card)?);
     Ok(
         Document::new("rbf-odds", "kit-rbf/odds", card.title.clone(), m.into())
             .audience(crate::Audience::Gm)

@@ -7,8 +7,9 @@ use serde::Serialize;
 
 use super::About;
 use super::rbf::*;
+use crate::error::json;
 use crate::{Checked, Document, Request};
-use blockprint_content::error::{Error, Result};
+use blockprint_content::error::Result;
 use blockprint_content::{Side, Track};
 use blockprint_render::Paper;
 
@@ -302,7 +303,7 @@ fn track_doc(cx: &Checked, req: &Request, t: &Track) -> Result<Document> {
         format!("track-{}", crate::export::slug(&t.id.value)),
         "kit-rbf/track",
         title,
-        serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?,
+        json("a track sheet's data", &data)?,
     )
     .audience(crate::Audience::Gm))
 }

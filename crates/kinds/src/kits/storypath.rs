@@ -3,9 +3,10 @@
 //! chase modifiers, the movement actions, cover and hard going.
 
 use super::uwsp::{self, card, heading, list, table, text};
+use crate::error::Problem;
 use crate::{Checked, Document, Kind, Request, Requirements};
 use blockprint_content::EntryValue;
-use blockprint_content::error::{Error, Result};
+use blockprint_content::error::Result;
 
 pub const GAME: &str = "sp";
 pub const POOLS: &str = "sp.pools";
@@ -69,9 +70,12 @@ pub fn pool_dice(cx: &Checked) -> Result<(i64, i64)> {
     };
     let (die, target) = (int(DIE_SIZE)?, int(SUCCEEDS_ON)?);
     if !(2..=1000).contains(&die) || !(1..=die).contains(&target) {
-        return Err(Error::Rules(format!(
-            "{POOL_DICE}: a pool die must have 2 to 1000 sides and succeed on a number it can show (got d{die}, {target}+)"
-        )));
+        return Err(Problem::PoolDie {
+            at: POOL_DICE.into(),
+            die,
+            target,
+        }
+        .into());
     }
     Ok((die, target))
 }

@@ -4,8 +4,9 @@
 //! per party), the beat in brief and the odds.
 
 use super::uwsp::{self, card, heading, list, table, text};
+use crate::error::Problem;
 use crate::{Checked, Document, Kind, Request, Requirements};
-use blockprint_content::error::{Error, Result};
+use blockprint_content::error::Result;
 use blockprint_content::text::parse_on;
 
 /// The game of the kit's content ids.
@@ -81,7 +82,10 @@ pub fn bands(cx: &Checked) -> Result<(String, Vec<Band>)> {
     let n = t.rows.len();
     let mut out = Vec::new();
     for (i, r) in t.rows.iter().enumerate() {
-        let on = parse_on(&r.on.value, 0).map_err(|e| Error::Rules(format!("{HOLD}: {e}")))?;
+        let on = parse_on(&r.on.value, 0).map_err(|why| Problem::BadRow {
+            at: HOLD.into(),
+            why,
+        })?;
         let lo = (i > 0).then_some(on.lo);
         let hi = if i + 1 == n { None } else { on.hi };
         let label = match (lo, hi) {

@@ -9,6 +9,7 @@ use num_traits::Zero;
 use crate::cards::faces::{Back, Block, Face, Reference};
 use crate::cards::layout::{MARK_GAP, MM, mark_gap, mm_f};
 use crate::cards::{self, Card, CardOptions, CardsData};
+use crate::error::{Problem, invariant, json};
 use crate::{Checked, Document, Kind, Request};
 use blockprint_content::error::{Error, Result};
 use blockprint_content::{EntryValue, Lookup};
@@ -29,9 +30,11 @@ pub const PAPERS: [blockprint_render::Paper; 2] = [
 
 /// Content the kind needs but the content lacks (the checker names it first; this is the run-time guard).
 pub fn missing(kind: &str, what: &str) -> Error {
-    Error::Rules(format!(
-        "the `{kind}` generator needs `{what}`, which the content lacks (`blockprint check` names it)"
-    ))
+    Problem::Needs {
+        kind: kind.into(),
+        what: what.into(),
+    }
+    .into()
 }
 
 /// The `about` of `game` as JSON (source, licence, fills, rulings), or an error naming the missing kit.
@@ -50,7 +53,7 @@ pub fn about(
         a.fills.retain(|f| keep(&f.id));
         a.rulings.retain(|r| keep(&r.id));
     }
-    serde_json::to_value(a).map_err(|e| Error::Bug(e.to_string()))
+    json("a kit's source and licence", &a)
 }
 
 /// A lookup's entries as `{key, value, note}` with smart quotes, for the templates.
@@ -85,9 +88,21 @@ pub fn lookup_json(l: &Lookup) -> serde_json::Value {
 
 /// The exact distribution of a dice expression.
 pub fn dist(expr: &str) -> Result<dice::Dist> {
-    let e = dice::parse(expr).map_err(|e| Error::Rules(format!("`{expr}`: {}", e.message)))?;
-    e.distribution()
-        .map_err(|e| Error::Rules(format!("`{expr}`: {e}")))
+    dice_dist(expr)
+}
+
+/// The exact distribution of dice the content gives, or [`Problem::Dice`] naming them.
+pub(crate) fn dice_dist(expr: &str) -> Result<dice::Dist> {
+    let bad = |message: String| -> Error {
+        Problem::Dice {
+            at: None,
+            expr: expr.into(),
+            message,
+        }
+        .into()
+    };
+    let e = dice::parse(expr).map_err(|e| bad(e.message))?;
+    e.distribution().map_err(|e| bad(e.to_string()))
 }
 
 /// P(lo <= value <= hi) of a distribution; `None` bounds are open.
@@ -220,7 +235,7 @@ pub fn card_document(
         layout,
         markdown: serde_json::json!({}),
     };
-    let mut data = serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?;
+    let mut data = json("a card sheet's data", &data)?;
     put(&mut data, "about", about.clone());
     kit_sheet(&mut data)?;
     Ok(Document::new(stem, template, title, data).audience(crate::Audience::Player))
@@ -302,7 +317,7 @@ pub struct Band {
 fn um_at(v: &serde_json::Value, key: &str) -> Result<i64> {
     v.get(key)
         .and_then(serde_json::Value::as_i64)
-        .ok_or_else(|| Error::Bug(format!("card layout data without `{key}`")))
+        .ok_or_else(|| invariant(format!("card layout data without `{key}`")))
 }
 
 /// Where the card engine's full sheet puts its cards: (left, top, right, bottom) of the trim edges in µm,
