@@ -9,7 +9,8 @@
 use super::faces::{Approach, Back, Block, Face};
 use super::reference::{GAME, LABELS, MATRIX, Slots, labels};
 use super::{Card, Checked};
-use blockprint_content::error::{Error, Result};
+use crate::error::invariant;
+use blockprint_content::error::Result;
 
 /// The investigators' and the NPCs' approaches, in the order the cards print them.
 pub const INVESTIGATOR: [&str; 3] = ["Good Cop", "Bad Cop", "Make them Sweat"];
@@ -88,7 +89,7 @@ pub fn approach_cards(
         &slots.blocks(&page.parts[LABELS].blocks)?,
     )?
     .try_into()
-    .map_err(|_| Error::Bug("approach card labels".into()))?;
+    .map_err(|_| invariant("the approach cards' labels are not seven"))?;
     // An approach's name as its heading on the page writes it (the matrix's words, the page's letters).
     let printed = |name: &str| -> String {
         page.parts

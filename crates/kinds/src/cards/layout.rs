@@ -5,6 +5,8 @@
 
 use serde::Serialize;
 
+use crate::error::{CardSizeFault, Fit, Problem};
+use blockprint_content::error::Result;
 use blockprint_render::Paper;
 
 /// Micrometres in one millimetre and in one inch.
@@ -50,7 +52,7 @@ impl CardSize {
     }
 
     /// `poker|bridge|tarot|mini` or `WxH` with a unit (`63x88mm`, `2.5x3.5in`; no unit means mm).
-    pub fn parse(s: &str) -> Result<CardSize, String> {
+    pub fn parse(s: &str) -> Result<CardSize> {
         let t = s.trim().to_ascii_lowercase();
         if let Some((name, w, h)) = SIZES.iter().find(|(n, ..)| *n == t) {
             return Ok(CardSize {
@@ -59,7 +61,6 @@ impl CardSize {
                 h: *h,
             });
         }
-        let help = "give poker, bridge, tarot, mini or a size WxH such as 63x88mm or 2.5x3.5in";
         let (unit, body) = if let Some(b) = t.strip_suffix("mm") {
             (MM, b)
         } else if let Some(b) = t.strip_suffix("in") {
@@ -67,17 +68,22 @@ impl CardSize {
         } else {
             (MM, t.as_str())
         };
-        let Some((w, h)) = body.split_once(['x', '×']) else {
-            return Err(format!("--card-size `{s}`: {help}"));
+        let bad = |fault: CardSizeFault| -> blockprint_content::error::Error {
+            Problem::CardSize {
+                given: s.to_owned(),
+                fault,
+            }
+            .into()
         };
-        let w = decimal(w.trim(), unit)
-            .ok_or_else(|| format!("--card-size `{s}`: `{}` is not a length; {help}", w.trim()))?;
-        let h = decimal(h.trim(), unit)
-            .ok_or_else(|| format!("--card-size `{s}`: `{}` is not a length; {help}", h.trim()))?;
+        let Some((w, h)) = body.split_once(['x', '×']) else {
+            return Err(bad(CardSizeFault::Shape));
+        };
+        let side = |v: &str| {
+            decimal(v.trim(), unit).ok_or_else(|| bad(CardSizeFault::NotLength(v.trim().into())))
+        };
+        let (w, h) = (side(w)?, side(h)?);
         if w < 20 * MM || h < 20 * MM || w > 400 * MM || h > 400 * MM {
-            return Err(format!(
-                "--card-size `{s}`: each side must be between 20 mm and 400 mm"
-            ));
+            return Err(bad(CardSizeFault::Range));
         }
         Ok(CardSize {
             name: format!("{}x{}mm", mm(w), mm(h)),
@@ -279,58 +285,34 @@ impl Sheet {
     }
 
     /// Where every card goes, or a usage message naming what does not fit and the largest grid that does.
-    pub fn grid(&self) -> Result<Grid, String> {
+    pub fn grid(&self) -> Result<Grid> {
         let (pw, ph) = paper_size(self.paper);
         let (avail_w, avail_h) = (pw - 2 * self.margin, ph - 2 * self.margin);
         let (fc, fr) = self.largest();
         let (cols, rows) = self.grid.unwrap_or((fc, fr));
         let (bw, bh) = self.block(cols, rows);
         if cols == 0 || rows == 0 || bw > avail_w || bh > avail_h {
-            let what = format!(
-                "{} {} card{} ({} × {} mm{}{}) need {} × {} mm, but {} with {} mm printer margins leaves {} × {} mm",
-                if self.grid.is_some() {
-                    format!("a {cols}×{rows} grid of")
-                } else {
-                    "one".into()
-                },
-                self.card.label(),
-                if self.grid.is_some() { "s" } else { "" },
-                mm(self.card.w),
-                mm(self.card.h),
-                if self.bleed > 0 {
-                    format!(" + {} mm bleed", mm(self.bleed))
-                } else {
-                    String::new()
-                },
-                if self.gutter > 0 {
-                    format!(", {} mm gutter", mm(self.gutter))
-                } else {
-                    String::new()
-                },
-                mm(if self.grid.is_some() {
-                    bw
-                } else {
-                    self.cell().0
-                }),
-                mm(if self.grid.is_some() {
-                    bh
-                } else {
-                    self.cell().1
-                }),
-                self.paper.name(),
-                mm(self.margin),
-                mm(avail_w),
-                mm(avail_h),
-            );
-            let help = if fc > 0 && fr > 0 {
-                format!(
-                    "the largest grid that fits is {fc}×{fr} ({} cards a page): pass --grid {fc}x{fr} or leave --grid out, or make --bleed, --gutter or --printer-margin smaller",
-                    fc * fr
-                )
+            let (need_w, need_h) = if self.grid.is_some() {
+                (bw, bh)
             } else {
-                "not one card fits: choose a smaller --card-size, or make --bleed, --gutter or --printer-margin smaller".into()
+                self.cell()
             };
-            return Err(format!("{what}\n  = help: {help}"));
+            return Err(Problem::DoesNotFit(Box::new(Fit {
+                grid: self.grid,
+                card: self.card.label().to_owned(),
+                card_w: self.card.w,
+                card_h: self.card.h,
+                bleed: self.bleed,
+                gutter: self.gutter,
+                need_w,
+                need_h,
+                paper: self.paper.name().to_owned(),
+                margin: self.margin,
+                room_w: avail_w,
+                room_h: avail_h,
+                largest: (fc, fr),
+            }))
+            .into());
         }
         let (cw, ch) = self.cell();
         let x0 = (pw - bw) / 2;
@@ -524,7 +506,7 @@ mod tests {
     fn a_grid_that_does_not_fit_names_the_largest_that_does() {
         let mut s = sheet(Paper::A4, 3 * MM, 0);
         s.grid = Some((3, 3));
-        let e = s.grid().unwrap_err();
+        let e = s.grid().unwrap_err().to_string();
         assert!(e.contains("the largest grid that fits is 2×3"), "{e}");
         assert_eq!(s.largest(), (2, 3));
     }

@@ -16,7 +16,8 @@ pub use options::{CARDS_DEF, CardsOptions, DECK_DEF, DeckOptions, LayoutOptions,
 use serde::Serialize;
 
 use super::{Checked, Document, Kind, Request, Requirements};
-use blockprint_content::error::{Error, Result};
+use crate::error::{invariant, json, no_document, write};
+use blockprint_content::error::Result;
 use blockprint_render::Paper;
 use faces::Face;
 use layout::{CardSize, Duplex, Grid, Mark, Sheet, mm_f};
@@ -71,7 +72,7 @@ impl CardOptions {
         if self.single {
             return Ok(());
         }
-        self.sheet(paper).grid().map(drop).map_err(Error::Usage)
+        self.sheet(paper).grid().map(drop)
     }
 }
 
@@ -262,7 +263,7 @@ pub fn impose(opts: &CardOptions, paper: Paper, cards: &[Card]) -> Result<Imposi
         });
     }
     let sheet = opts.sheet(paper);
-    let grid = sheet.grid().map_err(Error::Usage)?;
+    let grid = sheet.grid()?;
     let per = grid.fronts.len();
     let marks = |ms: &[Mark]| ms.iter().map(MarkMm::from).collect::<Vec<_>>();
     let mut pages = Vec::new();
@@ -395,7 +396,7 @@ fn document(stem: String, title: String, data: &CardsData) -> Result<Document> {
         "cards/cards",
         // The PDF's title, typeset like its pages.
         blockprint_content::text::smart_quotes(&title),
-        serde_json::to_value(data).map_err(|e| Error::Bug(e.to_string()))?,
+        json("a card sheet's data", data)?,
     )
     .audience(crate::Audience::Player))
 }
@@ -404,13 +405,13 @@ fn document(stem: String, title: String, data: &CardsData) -> Result<Document> {
 /// and BleedBox on single cards.
 fn finish(doc: &Document, pdf: Vec<u8>) -> Result<Vec<u8>> {
     let layout: ImpositionUm = serde_json::from_value(doc.data["layout"]["um"].clone())
-        .map_err(|e| Error::Bug(format!("card layout data: {e}")))?;
+        .map_err(|e| invariant(format!("card layout data: {e}")))?;
     let single = doc.data["layout"]["mode"] == "single";
     let duplex = doc.data["layout"]["pdf_duplex"]
         .as_str()
         .unwrap_or("Simplex");
     blockprint_render::cards::finish(pdf, &layout.boxes(), single, duplex)
-        .map_err(|e| Error::Bug(format!("cannot set the print boxes of {}: {e}", doc.stem)))
+        .map_err(|e| write(&format!("the print boxes of {}", doc.stem), e))
 }
 
 impl ImpositionUm {
@@ -516,7 +517,7 @@ impl Kind for DeckKind {
         let deck = *self
             .decks(cx)
             .get(i)
-            .ok_or_else(|| Error::Bug(format!("deck {i} of {}", self.decks(cx).len())))?;
+            .ok_or_else(|| no_document("deck", i, self.decks(cx).len()))?;
         let mut faces: Vec<Face> = faces::obstacles(deck)
             .into_iter()
             .map(Face::Obstacle)
@@ -674,7 +675,7 @@ fn write_ins(opts: &CardOptions, paper: Paper, cards: usize) -> Result<usize> {
     if opts.single {
         return Ok(0);
     }
-    let per = opts.sheet(paper).grid().map_err(Error::Usage)?.fronts.len();
+    let per = opts.sheet(paper).grid()?.fronts.len();
     let used = cards % per.max(1);
     Ok(if used > 0 && 2 * used <= per {
         per - used

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::layout::{self, CardSize, Duplex};
 use super::{CARDS, CardOptions, CardsKind, DECK, DeckKind};
+use crate::error::{Opt, Problem};
 use crate::{Checked, Kind, Request};
 use blockprint_content::error::{Error, Result};
 use blockprint_render::Engine;
@@ -95,15 +96,14 @@ pub struct LayoutOptions {
 impl LayoutOptions {
     /// The card options these flags give (usage errors name the flag and the fix).
     pub fn options(&self) -> Result<CardOptions> {
-        let length = |flag: &str, v: &str| {
-            layout::parse_length(v, false).ok_or_else(|| {
-                Error::Usage(if v.trim_start().starts_with(['-', '\u{2212}']) {
-                    format!(
-                        "--{flag} `{v}`: a length cannot be negative; give 0 or more, such as 3mm"
-                    )
-                } else {
-                    format!("--{flag} `{v}`: give a length such as 0, 3mm, 0.125in or 9pt")
-                })
+        let length = |option: Opt, v: &str| {
+            layout::parse_length(v, false).ok_or_else(|| -> Error {
+                Problem::Length {
+                    option,
+                    given: v.to_owned(),
+                    negative: v.trim_start().starts_with(['-', '\u{2212}']),
+                }
+                .into()
             })
         };
         // Everything is checked before anything is written: a PNG folder that is a file would fail only
@@ -112,24 +112,19 @@ impl LayoutOptions {
             && dir.exists()
             && !dir.is_dir()
         {
-            return Err(Error::Usage(format!(
-                "--png `{}` is a file, not a folder; give a folder (it is made if missing)",
-                dir.display()
-            )));
+            return Err(Problem::PngIsFile { path: dir.clone() }.into());
         }
-        let card = CardSize::parse(&self.card_size).map_err(Error::Usage)?;
-        let gutter = length("gutter", &self.gutter)?;
+        let card = CardSize::parse(&self.card_size)?;
+        let gutter = length(Opt::Gutter, &self.gutter)?;
         let bleed = match &self.bleed {
-            Some(b) => length("bleed", b)?,
+            Some(b) => length(Opt::Bleed, b)?,
             // Print-on-demand cards want 1/8 in of bleed; home sheets cannot print it (see --bleed).
             None if self.single => SINGLE_BLEED,
             None => 0,
         };
-        let margin = length("printer-margin", &self.printer_margin)?;
+        let margin = length(Opt::PrinterMargin, &self.printer_margin)?;
         if bleed > 20 * layout::MM || gutter > 50 * layout::MM || margin > 50 * layout::MM {
-            return Err(Error::Usage(
-                "--bleed is at most 20mm, --gutter and --printer-margin at most 50mm".into(),
-            ));
+            return Err(Problem::LayoutLimits.into());
         }
         let grid = match &self.grid {
             None => None,
@@ -141,36 +136,24 @@ impl LayoutOptions {
                         Some((c.trim().parse::<u32>().ok()?, r.trim().parse::<u32>().ok()?))
                     })
                     .filter(|&(c, r)| (1..=20).contains(&c) && (1..=20).contains(&r));
-                Some(parsed.ok_or_else(|| {
-                    Error::Usage(format!(
-                        "--grid `{g}`: give columns x rows, each 1 to 20, such as 3x3"
-                    ))
-                })?)
+                Some(parsed.ok_or_else(|| Problem::Grid { given: g.clone() })?)
             }
         };
         let back_offset = match &self.back_offset {
             None => (0, 0),
             Some(o) => {
-                let bad = || {
-                    Error::Usage(format!(
-                        "--back-offset `{o}`: give X,Y lengths such as 1.5mm,-0.5mm (X right, Y down)"
-                    ))
-                };
+                let bad = || -> Error { Problem::BackOffset { given: o.clone() }.into() };
                 let (x, y) = o.split_once(',').ok_or_else(bad)?;
                 let x = layout::parse_length(x, true).ok_or_else(bad)?;
                 let y = layout::parse_length(y, true).ok_or_else(bad)?;
                 if x.abs() > 20 * layout::MM || y.abs() > 20 * layout::MM {
-                    return Err(Error::Usage(format!(
-                        "--back-offset `{o}`: each offset is at most 20mm"
-                    )));
+                    return Err(Problem::BackOffsetRange { given: o.clone() }.into());
                 }
                 (x, y)
             }
         };
         if self.single && (self.grid.is_some() || self.alignment_page) {
-            return Err(Error::Usage(
-                "--single prints one card per page: leave out --grid and --alignment-page".into(),
-            ));
+            return Err(Problem::SingleWith.into());
         }
         Ok(CardOptions {
             card,
@@ -241,18 +224,19 @@ fn configure_deck(cx: &Checked, o: &DeckOptions) -> Result<Box<dyn Kind>> {
 
 fn deck_kind(cx: &Checked, o: &DeckOptions, opts: CardOptions) -> Result<DeckKind> {
     if cx.lib.decks.is_empty() {
-        return Err(Error::Rules(format!(
-            "the content in {} has no decks",
-            cx.source
-        )));
+        return Err(Problem::NoDecks {
+            source: cx.source.to_string(),
+        }
+        .into());
     }
     for id in &o.ids {
         if cx.lib.deck(id).is_none() {
             let all: Vec<&str> = cx.lib.decks.iter().map(|d| d.id.value.as_str()).collect();
-            return Err(Error::Usage(format!(
-                "`{id}` names no deck in the content\n  = help: the decks are: {}",
-                all.join(", ")
-            )));
+            return Err(Problem::NoSuchDeck {
+                given: id.clone(),
+                decks: all.into_iter().map(str::to_owned).collect(),
+            }
+            .into());
         }
     }
     let ids = (!o.ids.is_empty()).then(|| o.ids.clone());
@@ -267,9 +251,7 @@ fn cards_kind(o: &CardsOptions, opts: CardOptions) -> Result<CardsKind> {
     if let Some(g) = &o.game
         && g != "bbb"
     {
-        return Err(Error::Usage(format!(
-            "`{g}`: blockprint has table cards for bbb (Block by Block) only"
-        )));
+        return Err(Problem::NoTableCards { game: g.clone() }.into());
     }
     Ok(CARDS.with(opts, o.players))
 }

@@ -12,6 +12,7 @@ use num_traits::{One, Zero};
 use super::faces::{self, Back, Block, Face, Reference};
 use super::{Card, Checked};
 use crate::Requirements;
+use crate::error::{Problem, invariant, unchecked};
 use blockprint_content::error::{Error, Result};
 use blockprint_content::prose;
 use blockprint_dice::{self, BigRational};
@@ -90,9 +91,7 @@ pub fn reference_slots() -> blockprint_content::check::requires::Slots {
 }
 
 fn dist(expr: &str) -> Result<dice::Dist> {
-    let e = dice::parse(expr).map_err(|e| Error::Rules(format!("`{expr}`: {}", e.message)))?;
-    e.distribution()
-        .map_err(|e| Error::Rules(format!("`{expr}`: {e}")))
+    crate::kits::uwsp::dice_dist(expr)
 }
 
 /// P(value >= k) of a distribution.
@@ -254,14 +253,13 @@ pub(super) fn labels(page: &str, names: &[(&str, &str)], blocks: &[Block]) -> Re
                 .filter(|t| !t.is_empty())
                 .cloned()
                 .ok_or_else(|| {
-                    Error::Rules(format!(
-                        "content/{GAME}/kit/{page}.md: the part `## Card labels` has no list item `- **{name}:** …`, the words {what} (it needs {})",
-                        names
-                            .iter()
-                            .map(|(n, _)| format!("`{n}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ))
+                    Problem::CardLabel {
+                        page: format!("content/{GAME}/kit/{page}.md"),
+                        name: (*name).to_owned(),
+                        what: (*what).to_owned(),
+                        names: names.iter().map(|(n, _)| (*n).to_owned()).collect(),
+                    }
+                    .into()
                 })
         })
         .collect()
@@ -280,9 +278,12 @@ pub(super) struct Slots {
 }
 
 fn unknown(page: &str, slot: &str, as_what: &str) -> Error {
-    Error::Rules(format!(
-        "content/{GAME}/kit/{page}.md names `{slot}` as {as_what}, which the cards do not compute (edit the code span, or restore the page from the built-in content: `blockprint init DIR` writes it)"
-    ))
+    Problem::UnknownSlot {
+        page: format!("content/{GAME}/kit/{page}.md"),
+        slot: slot.into(),
+        as_what: as_what.into(),
+    }
+    .into()
 }
 
 impl Slots {
@@ -409,9 +410,7 @@ impl Slots {
 }
 
 fn missing(what: &str) -> Error {
-    Error::Rules(format!(
-        "the `cards` generator needs `{what}`, which the content lacks (`blockprint check` names it)"
-    ))
+    crate::kits::uwsp::missing("cards", what)
 }
 
 /// A card's heading as its title and part: `Chase 1/3` is `Chase` and `1/3`; `The DA` has no part.
@@ -459,7 +458,7 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
     let mut chances = Vec::new();
     for i in 0..outcome.rows.len() {
         let p = blockprint_content::check::row_probability(&cx.report, &outcome.id.value, i)
-            .ok_or_else(|| Error::Bug(format!("no odds for {CHASE_OUTCOME} row {i}")))?;
+            .ok_or_else(|| unchecked(format!("has no odds for {CHASE_OUTCOME} row {i}")))?;
         chances.push(p.clone());
     }
     let mut rows = Vec::new();
@@ -642,8 +641,8 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
         && declared(slots.rows.keys().collect(), &REFERENCE_ROWS)
         && declared(slots.blocks.keys().collect(), &REFERENCE_BLOCKS))
     {
-        return Err(Error::Bug(
-            "the reference cards compute a slot `reference_slots` does not list".into(),
+        return Err(invariant(
+            "the reference cards compute a slot `reference_slots` does not list",
         ));
     }
 
@@ -666,7 +665,7 @@ pub fn reference_cards(cx: &Checked) -> Result<(Vec<Face>, Vec<Card>, serde_json
         &slots.blocks(&page.parts[LABELS].blocks)?,
     )?
     .try_into()
-    .map_err(|_| Error::Bug("reference card labels".into()))?;
+    .map_err(|_| invariant("the reference cards' labels are not two"))?;
     faces.push(Face::Back(Back {
         style: "reference".into(),
         title,
