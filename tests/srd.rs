@@ -845,3 +845,89 @@ fn the_quick_reference_is_the_chapter_its_front_matter_names() {
         "{all}"
     );
 }
+
+/// The SRD's Markdown made with a cache (as the `data` fuzz target makes it, input after input) is the
+/// one made afresh, byte for byte, while the content changes under it: unchanged, a chapter edited, a
+/// table retitled that chapters place and mention, the book retitled. And the cache is used: a piece
+/// whose chapter and reads of the book's data did not change is not written again.
+#[test]
+fn the_srd_markdown_written_with_a_cache_is_the_one_written_afresh() {
+    use blockprint::generators::srd::SrdKind;
+    use blockprint::generators::{Checked, Kind, Request};
+    use blockprint::render::srd::MarkdownCache;
+    use blockprint::render::{Engine, Paper, Templates};
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
+    let mut files = blockprint::content::ContentRoot::Dir(root).files().unwrap();
+    files.retain(|(rel, _)| rel.starts_with("bbb/"));
+    let engine = Engine::new(Templates::builtin(), Default::default()).unwrap();
+    let req = Request {
+        seed: 7,
+        paper: Paper::A4,
+        first: 1,
+        count: 1,
+    };
+    let edit = |files: &mut Vec<(String, Vec<u8>)>, rel: &str, from: &str, to: &str| {
+        let f = files.iter_mut().find(|(r, _)| r == rel).unwrap();
+        let text = String::from_utf8(f.1.clone()).unwrap();
+        assert!(text.contains(from), "{rel} has no {from:?}");
+        f.1 = text.replacen(from, to, 1).into_bytes();
+    };
+    let mut cache = MarkdownCache::default();
+    // Each step: an edit (file, from, to), how many pieces (a chapter or an appendix, in one edition)
+    // are then written, and a text the Markdown then shows. Any edit changes the content's version,
+    // which Appendix D prints: it is written again each time, in both editions.
+    type Edit = Option<(&'static str, &'static str, &'static str)>;
+    let steps: [(Edit, std::ops::RangeInclusive<usize>, &str); 5] = [
+        (None, 40..=40, "Victim gender"),
+        (None, 0..=0, "Victim gender"),
+        (
+            Some((
+                "bbb/srd/introduction.md",
+                "## Who plays",
+                "A paragraph never seen before.\n\n## Who plays",
+            )),
+            4..=4,
+            "A paragraph never seen before.",
+        ),
+        (
+            Some((
+                "bbb/01-homicide.toml",
+                "title = \"Victim gender\"",
+                "title = \"Gender of the victim\"",
+            )),
+            6..=12,
+            "Gender of the victim",
+        ),
+        (
+            Some(("bbb/srd/book.toml", "title = \"", "title = \"Retitled: ")),
+            2..=2,
+            "Retitled: ",
+        ),
+    ];
+    for (step, written, shown) in steps {
+        if let Some((rel, from, to)) = step {
+            edit(&mut files, rel, from, to);
+        }
+        let (lib, diags) = blockprint::content::load_files(files.clone());
+        let report = blockprint::check::run(&lib, diags);
+        let cx = Checked::new(lib, report, "test".into()).expect("check accepts the edit");
+        let doc = SrdKind.document(&cx, &req, 0).unwrap();
+        let cached = SrdKind.markdown_cached(&engine, &doc, &mut cache).unwrap();
+        let fresh = SrdKind.markdown(&cx, &engine, &doc).unwrap();
+        assert!(
+            cached == fresh,
+            "after {step:?} the cached Markdown differs"
+        );
+        assert!(
+            written.contains(&cache.last_written()),
+            "after {step:?}: {} pieces written, not {written:?}",
+            cache.last_written()
+        );
+        let single = String::from_utf8_lossy(&cached[0].1);
+        assert!(
+            single.contains(shown),
+            "after {step:?} {shown:?} is not shown"
+        );
+    }
+}

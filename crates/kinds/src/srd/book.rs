@@ -3,10 +3,11 @@
 //! (one file, and one file per chapter with an mdBook `SUMMARY.md`) out. Tables are never retyped: every
 //! placement and mention comes from the checked content.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::{Arc, Mutex};
 
 use minijinja::Value;
-use minijinja::value::Serde;
+use minijinja::value::{Enumerator, Object, Serde};
 use serde::Serialize;
 
 use crate::Paper;
@@ -293,7 +294,7 @@ fn srd_table(t: &TableData, lib: &Library) -> SrdTable {
 
 /// How the Markdown editions write links: one file (`#slug--anchor`) or one file per chapter
 /// (`slug.md#anchor`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     Single,
@@ -333,36 +334,22 @@ impl RenderContext {
     }
 }
 
-/// The whole book as one Markdown file (`templates/srd/srd.md.j2`). `env` comes from
-/// [`super::markdown::environment`]. The chapters are rendered from `d.chapters[].blocks`; `book` is the
-/// book `d` was built from.
-pub fn markdown_single(
-    env: &minijinja::Environment<'_>,
-    d: &SrdData,
-    book: &Book,
-) -> Result<String, minijinja::Error> {
-    debug_assert_eq!(d.book.id, book.id.value);
-    let dv = Value::from(Serde(d));
-    env.get_template("srd/srd.md.j2")?
-        .render(minijinja::context! {
-            d => dv,
-            render => Value::from(Serde(RenderContext::new(Mode::Single))),
-        })
-}
-
 /// mdBook's `book.toml` for the book folder: title, author, language; the chapters and `SUMMARY.md` sit
-/// beside it (`src = "."`), and `mdbook build` writes the HTML to `html/` there.
-pub fn book_toml(d: &SrdData) -> String {
+/// beside it (`src = "."`), and `mdbook build` writes the HTML to `html/` there. `d` is the book's data
+/// as [`data`] made it, serialized (the document's data).
+pub fn book_toml(d: &serde_json::Value) -> String {
+    let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_owned();
+    let meta = &d["book"];
     let mut book = toml::Table::new();
-    book.insert("title".into(), d.book.title.clone().into());
-    if let Some(sub) = &d.book.subtitle {
-        book.insert("description".into(), sub.clone().into());
+    book.insert("title".into(), text(&meta["title"]).into());
+    if let Some(sub) = meta["subtitle"].as_str() {
+        book.insert("description".into(), sub.into());
     }
     book.insert(
         "authors".into(),
-        toml::Value::Array(vec![d.book.author.clone().into()]),
+        toml::Value::Array(vec![text(&meta["author"]).into()]),
     );
-    book.insert("language".into(), d.book.language.clone().into());
+    book.insert("language".into(), text(&meta["language"]).into());
     book.insert("src".into(), ".".into());
     let mut build = toml::Table::new();
     build.insert("build-dir".into(), "html".into());
@@ -374,46 +361,261 @@ pub fn book_toml(d: &SrdData) -> String {
     format!(
         "# mdBook settings for this folder, written by {}: `mdbook build` here makes html/.
 {}",
-        d.generator,
+        text(&d["generator"]),
         toml::to_string(&root).unwrap_or_default()
     )
 }
 
-/// One Markdown file per chapter (`srd/chapter.md.j2`) and appendix (`srd/appendix.md.j2`), plus mdBook's
-/// `SUMMARY.md` (`srd/summary.md.j2`): (file name, text), in reading order with `SUMMARY.md` last.
-pub fn markdown_book(
+/// The Markdown editions of a book: the one-file edition and the mdBook folder's files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Editions {
+    /// The whole book as one file (`srd/srd.md.j2`).
+    pub single: String,
+    /// One file per chapter (`srd/chapter.md.j2`) and appendix (`srd/appendix.md.j2`), then mdBook's
+    /// `SUMMARY.md` (`srd/summary.md.j2`): (file name, text), in reading order.
+    pub book: Vec<(String, String)>,
+}
+
+/// Chapters and appendices written before, with what each read of the book's data (see [`markdown`]).
+/// It belongs to one template environment: a chapter's text is kept, not the templates it came from.
+#[derive(Debug, Default)]
+pub struct MarkdownCache {
+    /// By edition and piece (a chapter's slug, an appendix's stem): the last few texts written.
+    written: HashMap<(Mode, String), Vec<Written>>,
+    /// How many pieces the last [`markdown`] wrote (the others it took from here).
+    last: usize,
+}
+
+impl MarkdownCache {
+    /// How many chapters and appendices (one edition's each) the last [`markdown`] with this cache
+    /// wrote, rather than took as written before.
+    pub fn last_written(&self) -> usize {
+        self.last
+    }
+}
+
+/// How many texts [`MarkdownCache`] keeps for one piece of one edition.
+const KEPT: usize = 4;
+
+/// One chapter or appendix as written, with everything it read of the data.
+#[derive(Debug)]
+struct Written {
+    /// The chapter (none for an appendix).
+    chapter: Option<serde_json::Value>,
+    /// Each part of the book's data the templates read, and its value then (none: it was missing).
+    read: Vec<(Read, Option<serde_json::Value>)>,
+    text: String,
+}
+
+/// A part of the book's data a template read: a whole field (`d.table_order`), one entry of a map
+/// field (`d.refs[id]`), or the data as a whole (iterated over).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Read {
+    All,
+    Field(String),
+    Entry(&'static str, String),
+}
+
+impl Read {
+    fn of<'d>(&self, d: &'d serde_json::Value) -> Option<&'d serde_json::Value> {
+        match self {
+            Read::All => Some(d),
+            Read::Field(f) => d.get(f),
+            Read::Entry(f, key) => d.get(*f)?.get(key),
+        }
+    }
+}
+
+/// The map fields of [`SrdData`] whose entries are read one by one (a chapter reads the few it places
+/// and mentions): a change to another entry leaves the chapter as it was.
+const KEYED: [&str; 4] = ["refs", "tables", "lookups", "decks"];
+
+/// The book's data as the templates see it, noting what they read.
+#[derive(Debug)]
+struct Noted {
+    d: Value,
+    read: Arc<Mutex<BTreeSet<Read>>>,
+}
+
+impl Noted {
+    fn note(&self, r: Read) {
+        self.read
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(r);
+    }
+}
+
+impl Object for Noted {
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let Some(name) = key.as_str() else {
+            self.note(Read::All);
+            return self.d.get_item(key).ok().filter(|v| !v.is_undefined());
+        };
+        let v = self.d.get_attr(name).ok().filter(|v| !v.is_undefined());
+        match KEYED.iter().find(|k| **k == name) {
+            Some(field) if v.as_ref().is_some_and(|v| v.as_object().is_some()) => {
+                Some(Value::from_object(NotedMap {
+                    field,
+                    map: v?,
+                    read: self.read.clone(),
+                }))
+            }
+            _ => {
+                self.note(Read::Field(name.to_owned()));
+                v
+            }
+        }
+    }
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        self.note(Read::All);
+        Enumerator::Values(self.d.try_iter().map(Iterator::collect).unwrap_or_default())
+    }
+}
+
+/// One of [`KEYED`], noting each entry read (and the whole field when it is iterated over).
+#[derive(Debug)]
+struct NotedMap {
+    field: &'static str,
+    map: Value,
+    read: Arc<Mutex<BTreeSet<Read>>>,
+}
+
+impl Object for NotedMap {
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let r = match key.as_str() {
+            Some(k) => Read::Entry(self.field, k.to_owned()),
+            None => Read::Field(self.field.to_owned()),
+        };
+        self.read
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(r);
+        self.map.get_item(key).ok().filter(|v| !v.is_undefined())
+    }
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        self.read
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(Read::Field(self.field.to_owned()));
+        Enumerator::Values(
+            self.map
+                .try_iter()
+                .map(Iterator::collect)
+                .unwrap_or_default(),
+        )
+    }
+}
+
+/// The Markdown editions of a book from its data (`d`, as [`data`] made it, serialized: the document's
+/// data). Each chapter and appendix is written by its template for each edition; `cache` keeps what
+/// they wrote and read of `d`, so a piece whose chapter and reads are unchanged is not written again
+/// (what the `data` fuzz target keeps from one input to the next; a fresh cache writes everything). `env`
+/// comes from [`super::markdown::environment`].
+pub fn markdown(
     env: &minijinja::Environment<'_>,
-    d: &SrdData,
-    book: &Book,
-) -> Result<Vec<(String, String)>, minijinja::Error> {
-    debug_assert_eq!(d.book.id, book.id.value);
+    d: &serde_json::Value,
+    cache: &mut MarkdownCache,
+) -> Result<Editions, minijinja::Error> {
     let dv = Value::from(Serde(d));
-    let render = Value::from(Serde(RenderContext::new(Mode::Book)));
-    let chapter = env.get_template("srd/chapter.md.j2")?;
-    let appendix = env.get_template("srd/appendix.md.j2")?;
-    let mut files = Vec::new();
-    for c in &d.chapters {
-        let text = chapter.render(minijinja::context! {
+    cache.last = 0;
+    let chapters = d["chapters"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let mut piece = |mode: Mode, name: &str, chapter: Option<&serde_json::Value>| {
+        let render = Value::from(Serde(RenderContext::new(mode)));
+        let key = (mode, name.to_owned());
+        if let Some(w) = cache.written.get(&key).and_then(|ws| {
+            ws.iter().find(|w| {
+                w.chapter.as_ref() == chapter && w.read.iter().all(|(r, v)| r.of(d) == v.as_ref())
+            })
+        }) {
+            return Ok(w.text.clone());
+        }
+        cache.last += 1;
+        let read = Arc::new(Mutex::new(BTreeSet::new()));
+        let noted = Value::from_object(Noted {
+            d: dv.clone(),
+            read: read.clone(),
+        });
+        let text = match chapter {
+            Some(c) => env
+                .get_template("srd/chapter.md.j2")?
+                .render(minijinja::context! {
+                    d => noted,
+                    render => render,
+                    c => Value::from(Serde(c)),
+                })?,
+            None => {
+                let (stem, title) = APPENDICES
+                    .into_iter()
+                    .find(|(stem, _)| *stem == name)
+                    .unwrap_or_default();
+                env.get_template("srd/appendix.md.j2")?
+                    .render(minijinja::context! {
+                        d => noted,
+                        render => render,
+                        a => Value::from(Serde(Appendix { stem, title })),
+                    })?
+            }
+        };
+        let read = std::mem::take(&mut *read.lock().unwrap_or_else(|e| e.into_inner()));
+        let ws = cache.written.entry(key).or_default();
+        if ws.len() == KEPT {
+            ws.remove(0);
+        }
+        ws.push(Written {
+            chapter: chapter.cloned(),
+            read: read
+                .into_iter()
+                .map(|r| {
+                    let v = r.of(d).cloned();
+                    (r, v)
+                })
+                .collect(),
+            text: text.clone(),
+        });
+        Ok::<_, minijinja::Error>(text)
+    };
+    let mut written = |mode: Mode| -> Result<(Vec<String>, Vec<String>), minijinja::Error> {
+        let cs = chapters
+            .iter()
+            .map(|c| piece(mode, c["slug"].as_str().unwrap_or_default(), Some(c)))
+            .collect::<Result<_, _>>()?;
+        let appendices = APPENDICES
+            .iter()
+            .map(|(stem, _)| piece(mode, stem, None))
+            .collect::<Result<_, _>>()?;
+        Ok((cs, appendices))
+    };
+    let (cs, appendices) = written(Mode::Single)?;
+    let single = env
+        .get_template("srd/srd.md.j2")?
+        .render(minijinja::context! {
             d => dv.clone(),
-            render => render.clone(),
-            c => Value::from(Serde(c)),
+            render => Value::from(Serde(RenderContext::new(Mode::Single))),
+            chapters_md => cs,
+            appendices_md => appendices,
         })?;
-        files.push((format!("{}.md", c.slug), text));
-    }
-    for (stem, title) in APPENDICES {
-        let text = appendix.render(minijinja::context! {
-            d => dv.clone(),
-            render => render.clone(),
-            a => Value::from(Serde(Appendix { stem, title })),
-        })?;
-        files.push((format!("{stem}.md"), text));
-    }
+    let (cs, appendices) = written(Mode::Book)?;
+    let mut book: Vec<(String, String)> = chapters
+        .iter()
+        .map(|c| format!("{}.md", c["slug"].as_str().unwrap_or_default()))
+        .zip(cs)
+        .chain(
+            APPENDICES
+                .iter()
+                .map(|(stem, _)| format!("{stem}.md"))
+                .zip(appendices),
+        )
+        .collect();
     let summary = env
         .get_template("srd/summary.md.j2")?
         .render(minijinja::context! {
             d => dv,
-            render => render,
+            render => Value::from(Serde(RenderContext::new(Mode::Book))),
         })?;
-    files.push(("SUMMARY.md".to_owned(), summary));
-    Ok(files)
+    book.push(("SUMMARY.md".to_owned(), summary));
+    Ok(Editions { single, book })
 }

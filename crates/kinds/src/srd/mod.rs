@@ -63,33 +63,34 @@ impl Kind for SrdKind {
     }
     fn markdown(
         &self,
-        cx: &Checked,
+        _cx: &Checked,
         engine: &dyn Markdown,
         doc: &Document,
     ) -> Result<Vec<(String, Vec<u8>)>> {
-        let paper = serde_json::from_value(doc.data["paper"].clone())
-            .map_err(|e| Error::Bug(e.to_string()))?;
-        let req = Request {
-            seed: 0,
-            paper,
-            first: 1,
-            count: 1,
-        };
-        let (data, book) = Self::data(cx, &req)?;
-        let env = engine.markdown_env();
-        let failed = |e: minijinja::Error| engine.markdown_error("srd/srd.md.j2", &e);
-        let mut files = vec![(
-            format!("{}.md", doc.stem),
-            srd::markdown_single(env, &data, book)
-                .map_err(failed)?
-                .into_bytes(),
-        )];
-        for (name, text) in srd::markdown_book(env, &data, book).map_err(failed)? {
+        self.markdown_cached(engine, doc, &mut srd::MarkdownCache::default())
+    }
+}
+
+impl SrdKind {
+    /// [`Kind::markdown`] keeping the chapters and appendices written in `cache`, for one who makes the
+    /// SRD's Markdown again and again with `engine` (the `data` fuzz target): a chapter whose text and
+    /// reads of the book's data are unchanged is not written again. The files are the same either way.
+    pub fn markdown_cached(
+        &self,
+        engine: &dyn Markdown,
+        doc: &Document,
+        cache: &mut srd::MarkdownCache,
+    ) -> Result<Vec<(String, Vec<u8>)>> {
+        // The Markdown is written from the document's data, as its JSON and PDF are.
+        let eds = srd::markdown(engine.markdown_env(), &doc.data, cache)
+            .map_err(|e| engine.markdown_error("srd/srd.md.j2", &e))?;
+        let mut files = vec![(format!("{}.md", doc.stem), eds.single.into_bytes())];
+        for (name, text) in eds.book {
             files.push((format!("book/{name}"), text.into_bytes()));
         }
         files.push((
             "book/book.toml".to_owned(),
-            srd::book_toml(&data).into_bytes(),
+            srd::book_toml(&doc.data).into_bytes(),
         ));
         Ok(files)
     }
