@@ -21,6 +21,7 @@
 //! The module paths below are the library's public face: each re-exports the crate that holds the stage.
 
 pub mod cli;
+pub mod front_error;
 pub mod studio;
 
 pub use blockprint_app as app;

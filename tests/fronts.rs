@@ -150,6 +150,7 @@ fn page_faults_go_to_the_sink_that_asks_for_them_and_to_no_other() {
 #[test]
 fn every_error_code_is_unique_and_documented() {
     use blockprint::chase::Problem;
+    use blockprint::error::Coded;
     let doc = std::fs::read_to_string(root().join("docs/errors.md")).unwrap();
     let listed: Vec<(String, u8)> = doc
         .lines()
@@ -166,6 +167,11 @@ fn every_error_code_is_unique_and_documented() {
         .chain(blockprint::roll::RollError::CODES)
         .chain(blockprint::error::Error::CODES)
         .chain(blockprint::generators::error::Problem::CODES)
+        .chain(blockprint::error::Bug::CODES)
+        .chain(blockprint::render::error::RenderError::CODES)
+        .chain(blockprint::render::KindError::CODES)
+        .chain(blockprint::app::error::AppError::CODES)
+        .chain(blockprint::front_error::FrontError::CODES)
         .collect();
     assert_eq!(codes, defined, "docs/errors.md lists the codes in order");
     let mut unique = codes.clone();
@@ -193,6 +199,75 @@ fn every_error_code_is_unique_and_documented() {
     assert_eq!(exit_of("usage"), Error::Usage(String::new()).exit_code());
     assert_eq!(exit_of("rules"), Error::Rules(String::new()).exit_code());
     assert_eq!(exit_of("bug"), Error::Bug(String::new()).exit_code());
+    // The fronts' errors (the root crate has no unit tests): each its listed code and status, in order.
+    let fronts = blockprint::front_error::one_of_each();
+    let codes: Vec<&str> = fronts.iter().map(Coded::code).collect();
+    assert_eq!(codes, blockprint::front_error::FrontError::CODES);
+    for e in &fronts {
+        assert_eq!(exit_of(e.code()), e.exit_code(), "{}", e.code());
+        // No flag but in a command it quotes (`blockprint make --list`).
+        let said = e.to_string();
+        assert!(
+            !said.contains("--") || said.contains("`blockprint "),
+            "{}: {said}",
+            e.code()
+        );
+    }
+    for b in [
+        blockprint::error::Bug::Panicked { what: "x" },
+        blockprint::error::Bug::json("x", "y"),
+        blockprint::error::Bug::system("x", "y"),
+    ] {
+        assert_eq!(exit_of(b.code()), b.exit_code(), "{}", b.code());
+    }
+    let render = blockprint::render::error::RenderError::NoFontFolder { dir: "x".into() };
+    assert_eq!(exit_of(render.code()), render.exit_code());
+    let app = blockprint::app::error::AppError::NothingToMake { kind: "x".into() };
+    assert_eq!(exit_of(app.code()), app.exit_code());
+}
+
+#[test]
+fn every_option_a_typed_error_names_is_a_flag() {
+    use blockprint::error::Coded;
+    // The libraries name options by their ids, in their own words; the command line's one mapping
+    // (`cli::flag`) turns each into a flag, which must be a flag of some command.
+    fn longs(c: &clap::Command, into: &mut std::collections::BTreeSet<String>) {
+        for a in c.get_arguments() {
+            if let Some(l) = a.get_long() {
+                into.insert(format!("--{l}"));
+            }
+        }
+        for s in c.get_subcommands() {
+            longs(s, into);
+        }
+    }
+    let mut flags = std::collections::BTreeSet::new();
+    longs(&blockprint::cli::help::command(), &mut flags);
+    let ids = blockprint::app::error::OPTIONS
+        .iter()
+        .chain(&blockprint::front_error::OPTIONS)
+        .map(|(id, _)| *id)
+        .chain([blockprint::render::error::FONT_PATH])
+        .chain(
+            blockprint::error::Error::Conflict {
+                dir: "x".into(),
+                theirs: String::new(),
+                ours: String::new(),
+            }
+            .options(),
+        )
+        .chain(
+            blockprint::front_error::one_of_each()
+                .into_iter()
+                .flat_map(|e| e.options()),
+        );
+    for id in ids {
+        let flag = blockprint::cli::flag(id);
+        assert!(
+            flags.contains(&flag),
+            "{id}: {flag} is no flag of blockprint"
+        );
+    }
 }
 
 #[test]
@@ -224,5 +299,97 @@ fn every_chase_option_the_library_names_is_a_flag_of_chase_odds() {
             flags.contains(&flag),
             "{opt:?}: {flag} is no flag of chase odds"
         );
+    }
+}
+
+/// The exit status `docs/errors.md` lists for each code.
+fn documented_exits() -> std::collections::BTreeMap<String, i32> {
+    let doc = std::fs::read_to_string(root().join("docs/errors.md")).unwrap();
+    doc.lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .map(|l| {
+            let (code, rest) = l.split_once("` | ").unwrap();
+            (
+                code.to_owned(),
+                rest.split(" |").next().unwrap().parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_real_command_of_each_error_family_exits_with_the_documented_status() {
+    // One command per family of codes that a user can reach from the command line (the `bug-…` and
+    // `kind-…` families are bugs no command reaches; `roll-…` needs content the checker accepts and a
+    // roll still fails on, which the built-in content never is): the code it raises, the status
+    // docs/errors.md lists for it, and the start of the message, flags named the command line's way.
+    let exits = documented_exits();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = |s: &str| out.to_str().unwrap().to_owned() + s;
+    let bad = dir.path().join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("broken.toml"), "[[table]\n").unwrap();
+    let (taken, fonts, numbers) = (o("/taken"), o("/fonts"), o("/numbers"));
+    crate::support::ok(&crate::support::blockprint(&[
+        "npc", "--seed", "1", "--format", "json", "--out", &taken,
+    ]));
+    let cases: Vec<(&str, Vec<&str>, &str)> = vec![
+        (
+            "chase-reach",
+            vec!["chase", "odds", "rbf", "--reach", "9"],
+            "error: invalid value for --reach: ",
+        ),
+        (
+            "content",
+            vec!["check", "--content", bad.to_str().unwrap()],
+            "error[parse]: invalid TOML",
+        ),
+        (
+            "conflict",
+            vec!["npc", "--seed", "2", "--format", "json", "--out", &taken],
+            "\n  = help: pass --force to replace it, or choose another --out folder\n",
+        ),
+        (
+            "render-no-font-folder",
+            vec!["case", "--font-path", "/no/such/folder", "--out", &fonts],
+            "error: --font-path /no/such/folder: no such folder\n",
+        ),
+        (
+            "app-past-highest-number",
+            vec![
+                "case",
+                "--first-number",
+                "99998",
+                "--count",
+                "3",
+                "--format",
+                "json",
+                "--out",
+                &numbers,
+            ],
+            "error: --first-number 99998 with --count 3 would number",
+        ),
+        (
+            "cli-check-pages-unused",
+            vec!["tables", "--check-pages"],
+            "error: --check-pages checks the pages",
+        ),
+        (
+            "studio-host",
+            vec!["serve", "--host", "example.com", "--port", "0"],
+            "error: --host example.com: give an IP address",
+        ),
+    ];
+    for (code, args, starts) in cases {
+        let r = crate::support::blockprint(&args);
+        // (`check` reports the content's errors on stdout.)
+        let err = crate::support::stdout(&r) + &crate::support::stderr(&r);
+        assert_eq!(
+            r.status.code(),
+            Some(exits[code]),
+            "{code}: {args:?}: {err}"
+        );
+        assert!(err.contains(starts), "{code}: {args:?}: {err}");
     }
 }

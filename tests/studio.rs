@@ -970,6 +970,11 @@ fn a_failing_make_shows_its_error_and_the_server_goes_on() {
     assert_eq!(last["phase"], "failed");
     let error = last["error"].as_str().unwrap();
     assert!(error.contains("no.such.deck"), "{error}");
+    // The event carries the error's stable code, one docs/errors.md lists.
+    let code = last["code"].as_str().unwrap();
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/errors.md")).unwrap();
+    assert!(doc.contains(&format!("| `{code}` |")), "{code}");
     let job = studio.get(&format!("/jobs/{id}")).text();
     assert!(job.contains("<h3>The make failed</h3>"), "{job}");
     assert!(
@@ -1138,6 +1143,7 @@ fn diagnostics_show_their_place_and_source_escaped() {
     // With errors, making is refused with the diagnostics, and the server goes on.
     let (_, events) = studio.make(&json!({"kind": "tables"}));
     assert_eq!(events.last().unwrap()["phase"], "failed");
+    assert_eq!(events.last().unwrap()["code"], "content");
     assert_eq!(studio.get("/tables").status, 200);
 }
 

@@ -12,7 +12,8 @@ use serde_json::Value;
 
 use super::term::Terminal;
 use super::{BatchArgs, ContentArg, FontArgs, OutputArgs};
-use crate::error::{Error, Result};
+use crate::error::{Bug, Error, Result};
+use crate::front_error::FrontError;
 use crate::generators::{KindDef, Registry};
 use crate::project::{Batch, Output, Project};
 use crate::render::Format;
@@ -52,7 +53,7 @@ fn batch_of(m: &ArgMatches) -> Result<Batch> {
     if !matches!(m.try_get_one::<u32>("count"), Ok(Some(_))) {
         return Ok(Batch::default());
     }
-    let r = RollArgs::from_arg_matches(m).map_err(|e| Error::Usage(e.to_string()))?;
+    let r = RollArgs::from_arg_matches(m).map_err(arguments)?;
     Ok(Batch {
         seed: r.batch.seed,
         first_number: r.batch.first_number,
@@ -272,7 +273,7 @@ pub fn dispatch(name: &str, m: &ArgMatches, term: &Terminal) -> Option<Result<()
 
 /// Make `kinds` with the options parsed from `m` (the same options for each), or with `options`.
 fn make(kinds: &[String], options: Option<Value>, m: &ArgMatches, term: &Terminal) -> Result<()> {
-    let args = MakeArgs::from_arg_matches(m).map_err(|e| Error::Usage(e.to_string()))?;
+    let args = MakeArgs::from_arg_matches(m).map_err(arguments)?;
     let project = args.project()?;
     let mut jobs = Vec::new();
     for name in kinds {
@@ -296,17 +297,14 @@ fn make(kinds: &[String], options: Option<Value>, m: &ArgMatches, term: &Termina
                 [one] => format!("`{one}` makes no PDF"),
                 _ => "none of these kinds makes a PDF".to_owned(),
             };
-            return Err(Error::Usage(format!(
-                "{what}, so --paper has nothing to lay out\n  = help: leave --paper out"
-            )));
+            return Err(FrontError::PaperUnused { what }.into());
         }
     }
     // A batch's options given where nothing rolls (`detective --pregenerated --seed 3`, `kit
     // urban-world --count 2`) would be ignored: refused instead.
-    let given: Vec<String> = ["seed", "first_number", "count"]
+    let given: Vec<&'static str> = ["seed", "first_number", "count"]
         .into_iter()
         .filter(|id| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
-        .map(|id| format!("--{}", id.replace('_', "-")))
         .collect();
     let rolls_any = || -> Result<bool> {
         let names: Vec<&str> = jobs.iter().map(|(n, _)| *n).collect();
@@ -323,12 +321,7 @@ fn make(kinds: &[String], options: Option<Value>, m: &ArgMatches, term: &Termina
             [one] => format!("`{one}` with these options rolls nothing"),
             _ => "none of these kinds rolls".to_owned(),
         };
-        return Err(Error::Usage(format!(
-            "{what}, so {} {} not apply; leave {} out",
-            given.join(" and "),
-            if given.len() == 1 { "does" } else { "do" },
-            if given.len() == 1 { "it" } else { "them" },
-        )));
+        return Err(FrontError::BatchUnused { what, given }.into());
     }
     project
         .make(&jobs, &batch_of(m)?, &args.output(), term)
@@ -339,7 +332,7 @@ fn make(kinds: &[String], options: Option<Value>, m: &ArgMatches, term: &Termina
 fn kit(m: &ArgMatches, term: &Terminal) -> Result<()> {
     let game = m.get_one::<String>("game").cloned().unwrap_or_default();
     let kinds: Vec<String> = if game == "all" {
-        let args = MakeArgs::from_arg_matches(m).map_err(|e| Error::Usage(e.to_string()))?;
+        let args = MakeArgs::from_arg_matches(m).map_err(arguments)?;
         kit_games(args.project()?.registry())
             .into_iter()
             .map(|g| format!("kit-{g}"))
@@ -358,22 +351,16 @@ fn export(m: &ArgMatches, term: &Terminal) -> Result<()> {
         ("foundry", None | Some(13)) => "export-foundry".to_owned(),
         ("foundry", Some(12)) => "export-foundry-v12".to_owned(),
         ("foundry", Some(v)) => {
-            return Err(Error::Usage(format!(
-                "--foundry-version {v}: give 12 or 13"
-            )));
+            return Err(FrontError::FoundryVersion { given: v }.into());
         }
         (_, Some(_)) => {
-            return Err(Error::Usage(
-                "--foundry-version applies to --to foundry only; leave it out".into(),
-            ));
+            return Err(FrontError::FoundryVersionOnly.into());
         }
         (t, None) => format!("export-{t}"),
     };
     // The alias takes the CSV export's flags, which are every export's and --excel.
     if kind != "export-csv" && m.try_get_one::<bool>("excel").ok().flatten() == Some(&true) {
-        return Err(Error::Usage(
-            "--excel applies to CSV only (--to csv); leave it out".into(),
-        ));
+        return Err(FrontError::ExcelOnly.into());
     }
     make(&[kind], None, m, term)
 }
@@ -400,7 +387,10 @@ pub(super) fn list(content: &ContentArg, json: bool) -> Result<()> {
             .collect();
         return match super::print_json(&kinds) {
             super::Status::Ok => Ok(()),
-            _ => Err(Error::Usage("cannot write the list as JSON".into())),
+            _ => Err(FrontError::Output {
+                what: "the list as JSON",
+            }
+            .into()),
         };
     }
     let width = project
@@ -439,7 +429,7 @@ pub(super) fn build(
         first_number: batch.first_number,
         count,
     };
-    let case = serde_json::to_value(case).map_err(|e| Error::Bug(e.to_string()))?;
+    let case = serde_json::to_value(case).map_err(|e| Bug::json("the case", e))?;
     project.build_with(
         &batch,
         &[(&crate::generators::case::INFO.name, case)],
@@ -550,4 +540,12 @@ pub(super) fn command_line() -> String {
         }
     }
     words.join(" ")
+}
+
+/// Arguments clap parsed that do not read back as the command's: its message, typed.
+fn arguments(e: clap::Error) -> Error {
+    FrontError::Arguments {
+        message: e.to_string(),
+    }
+    .into()
 }

@@ -46,6 +46,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::check::Report;
 use crate::content::{ContentRoot, Library};
 
+use crate::front_error::FrontError;
 use crate::render::Templates;
 
 /// Printable material and references for Block by Block and its chase systems.
@@ -445,7 +446,12 @@ pub fn run_matches(m: &clap::ArgMatches) -> ExitCode {
         }
         return with_page_check(check_pages, |term| match make::dispatch(name, sub, term) {
             Some(r) => done(r),
-            None => fail(&crate::error::Error::Bug(format!("`{name}` is no command"))),
+            None => fail(
+                &FrontError::NoCommand {
+                    name: name.to_owned(),
+                }
+                .into(),
+            ),
         });
     }
     let order = odds::order_of(m);
@@ -467,10 +473,12 @@ fn run_in_order(cli: Cli, order: Vec<(odds::Asked, String)>) -> ExitCode {
     if cli.check_pages
         && let Some(name) = typesets_nothing(&command)
     {
-        return fail(&crate::error::Error::Usage(format!(
-            "--check-pages checks the pages a command typesets, and `blockprint {name}` typesets none; \
-             give it to make, build, campaign or serve"
-        )));
+        return fail(
+            &FrontError::CheckPagesUnused {
+                command: name.to_owned(),
+            }
+            .into(),
+        );
     }
     with_page_check(cli.check_pages, move |term| {
         run_command(command, order, term)
@@ -580,9 +588,7 @@ fn run_command(
             if list {
                 return done(make::list(&content, json));
             }
-            return fail(&crate::error::Error::Usage(
-                "name the kind to make: `blockprint make KIND` (`blockprint make --list` lists them)".into(),
-            ));
+            return fail(&FrontError::NoKindNamed.into());
         }
         Command::Build {
             content,

@@ -417,9 +417,7 @@ async fn on_project(
         let loaded = run.loaded();
         let r = match &loaded.project {
             Ok(project) => f(project, &said),
-            Err(e) => Err(crate::error::Error::Usage(format!(
-                "the content or templates cannot be read: {e}"
-            ))),
+            Err(e) => Err(crate::front_error::FrontError::Unreadable { message: e.clone() }.into()),
         };
         let r = r.map(|lines| said.out = lines);
         drop(permit);
@@ -494,7 +492,11 @@ pub(crate) async fn new(
     let (seen, said) = match ran {
         Ok((seen, said, Ok(()))) => (seen, said),
         Ok((_, said, Err(e))) => {
-            return refused_form(format!("{}{e}", said.noted()).trim_end().to_owned());
+            return refused_form(
+                format!("{}{}", said.noted(), super::shown(&e))
+                    .trim_end()
+                    .to_owned(),
+            );
         }
         Err(refused) => return refused,
     };
@@ -612,7 +614,7 @@ pub(crate) async fn act(
         Ok((seen, said, r)) => {
             let refused = r
                 .err()
-                .map(|e| for_the_page(&format!("{}{e}", said.noted())));
+                .map(|e| for_the_page(&format!("{}{}", said.noted(), super::shown(&e))));
             (seen, said.out, refused)
         }
         Err(refused) => return refused,

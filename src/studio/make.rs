@@ -19,7 +19,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{App, refuse};
-use crate::error::{Error, Result};
+use crate::error::{Bug, Error, Result};
+use crate::front_error::FrontError;
 use crate::project::{Batch, Output};
 use crate::render::{Format, Paper};
 
@@ -134,6 +135,9 @@ pub(crate) struct Progress {
     total: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    /// A failed make's stable error code (`docs/errors.md`), for whoever reads the events as data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'static str>,
 }
 
 /// A PNG file's bytes.
@@ -752,7 +756,7 @@ pub(crate) async fn start(
         }
     };
     if let Err(e) = confine(&schema, &req.options, &app.out, "") {
-        return refuse(StatusCode::BAD_REQUEST, &e.to_string());
+        return refuse(StatusCode::BAD_REQUEST, &super::shown(&e));
     }
     let Ok(permit) = app.jobs.slots.clone().try_acquire_owned() else {
         return refuse(
@@ -781,13 +785,17 @@ pub(crate) async fn start(
         .await;
         let failed = match ran {
             Ok(Ok(())) => None,
-            Ok(Err(e)) => Some(e.to_string()),
-            Err(e) => Some(format!("the make stopped on an internal error: {e}")),
+            Ok(Err(e)) => Some((super::shown(&e), e.code())),
+            Err(e) => Some((
+                format!("the make stopped on an internal error: {e}"),
+                "bug-panicked",
+            )),
         };
         j.set(|p| match failed {
             Some(e) => {
                 p.phase = "failed";
-                p.error = Some(e);
+                p.error = Some(e.0);
+                p.code = Some(e.1);
             }
             None => p.phase = "done",
         });
@@ -838,11 +846,9 @@ fn new_job(
     paper: Paper,
     schema: &Value,
 ) -> Result<Arc<Job>> {
-    let mut list = app
-        .jobs
-        .list
-        .lock()
-        .map_err(|_| Error::Bug("the studio's job list is poisoned".into()))?;
+    let mut list = app.jobs.list.lock().map_err(|_| Bug::Panicked {
+        what: "a thread holding the studio's job list",
+    })?;
     // The next number free in the output folder, so a new make never writes into an old one's folder,
     // nor into the folder another studio on the same output folder has just taken: the folder is made
     // here, and a number taken since the last look is skipped.
@@ -916,6 +922,7 @@ fn new_job(
             done: 0,
             total: req.count as usize,
             error: None,
+            code: None,
         }),
         made: Mutex::new(Made::default()),
         warnings: Mutex::new(Vec::new()),
@@ -957,9 +964,7 @@ fn confine_at(
                 Value::Bool(true) => Value::String(folder.join(name).display().to_string()),
                 Value::Bool(false) | Value::Null => Value::Null,
                 _ => {
-                    return Err(Error::Usage(format!(
-                        "the option {path} is a yes or no here: the studio writes into the make's own folder"
-                    )));
+                    return Err(FrontError::YesOrNo { option: path }.into());
                 }
             };
             out.insert(k.clone(), confined);
@@ -976,7 +981,7 @@ fn make(app: &App, job: &Job, req: &MakeRequest, paper: Paper) -> Result<()> {
     let project = loaded
         .project
         .as_ref()
-        .map_err(|e| Error::Usage(format!("the content or templates cannot be read: {e}")))?;
+        .map_err(|e| FrontError::Unreadable { message: e.clone() })?;
     let def = project.def(&req.kind)?;
     let cx = project.checked(&[def.base()])?;
     let options = &job.options;
@@ -1121,7 +1126,12 @@ fn typeset_previews(
     let draw = |i: usize| -> Result<Vec<u8>> {
         typst_render::render(shown[i], &opts)
             .encode_png()
-            .map_err(|e| Error::Bug(format!("cannot encode a preview: {e}")))
+            .map_err(|e| {
+                Error::from(Bug::Write {
+                    what: "a preview".into(),
+                    message: e.to_string(),
+                })
+            })
     };
     let halves: Vec<Vec<usize>> = vec![
         todo.iter().copied().step_by(2).collect(),
@@ -1135,8 +1145,12 @@ fn typeset_previews(
         workers
             .into_iter()
             .map(|w| {
-                w.join()
-                    .unwrap_or_else(|_| Err(Error::Bug("drawing a preview panicked".into())))
+                w.join().unwrap_or_else(|_| {
+                    Err(Bug::Panicked {
+                        what: "drawing a preview",
+                    }
+                    .into())
+                })
             })
             .collect()
     });
@@ -1164,7 +1178,7 @@ pub(crate) fn refresh_latest(app: &App) -> Option<u32> {
         let project = loaded
             .project
             .as_ref()
-            .map_err(|e| Error::Usage(e.clone()))?;
+            .map_err(|e| FrontError::Unreadable { message: e.clone() })?;
         let def = project.def(&job.kind)?;
         let cx = project.checked(&[def.base()])?;
         let kind = def.configure(cx, &job.options)?;
@@ -1323,15 +1337,25 @@ pub(crate) fn zip_folder(dir: &Path) -> Result<Vec<u8>> {
         .compression_method(zip::CompressionMethod::Deflated)
         .last_modified_time(zip::DateTime::default());
     for f in files {
-        let name = slashed(dir, &f)
-            .ok_or_else(|| Error::Bug(format!("{} is outside {}", f.display(), dir.display())))?;
+        let name = slashed(dir, &f).ok_or_else(|| FrontError::Outside {
+            file: f.clone(),
+            dir: dir.to_path_buf(),
+        })?;
         let bytes = std::fs::read(&f).map_err(|e| Error::io(&f, e))?;
-        w.start_file(name, opts)
-            .map_err(|e| Error::Bug(format!("zip: {e}")))?;
+        w.start_file(name, opts).map_err(zip_failed)?;
         std::io::Write::write_all(&mut w, &bytes).map_err(|e| Error::io(&f, e))?;
     }
-    let cur = w.finish().map_err(|e| Error::Bug(format!("zip: {e}")))?;
+    let cur = w.finish().map_err(zip_failed)?;
     Ok(cur.into_inner())
+}
+
+/// The zip archive could not be written (a bug: it is written in memory).
+fn zip_failed(e: zip::result::ZipError) -> Error {
+    Bug::Write {
+        what: "the zip archive".into(),
+        message: e.to_string(),
+    }
+    .into()
 }
 
 /// Why a path under `/files/` is refused.

@@ -34,7 +34,8 @@ use minijinja::Environment;
 use serde::Serialize;
 
 use crate::app::Event;
-use crate::error::{Error, Result};
+use crate::error::{Bug, Error, Result};
+use crate::front_error::FrontError;
 use crate::project::Project;
 
 /// The largest request body (a make's options, a roll): 64 KiB.
@@ -194,28 +195,37 @@ fn lan_address() -> Option<IpAddr> {
     (!ip.is_unspecified() && !ip.is_loopback()).then_some(ip)
 }
 
+/// An error as the studio's pages show it. They show the command line of what they run, so an option a
+/// typed error speaks of is named as that command line names it: `--` and its id with dashes (the
+/// forms' fields carry the same names).
+pub(crate) fn shown(e: &Error) -> String {
+    e.render(|id| format!("--{}", id.replace('_', "-")))
+}
+
 /// Run the studio until Ctrl-C.
 pub fn serve(opts: Options) -> Result<()> {
     let host: IpAddr = match opts.host.as_str() {
         "localhost" => IpAddr::from([127, 0, 0, 1]),
-        h => h.trim_start_matches('[').trim_end_matches(']').parse().map_err(|_| {
-            Error::Usage(format!(
-                "--host {h}: give an IP address to listen on (127.0.0.1, ::1, 0.0.0.0, 192.168.1.20 …)"
-            ))
-        })?,
+        h => h
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse()
+            .map_err(|_| {
+                Error::from(FrontError::Host {
+                    given: h.to_owned(),
+                })
+            })?,
     };
     // A folder given that is not there is refused before any progress line, naming the folder.
-    for (flag, dir) in [
-        ("--content", &opts.content),
-        ("--templates", &opts.templates),
-    ] {
+    for (option, dir) in [("content", &opts.content), ("templates", &opts.templates)] {
         if let Some(d) = dir
             && !d.is_dir()
         {
-            return Err(Error::Usage(format!(
-                "{flag} {}: no such folder\n  = help: give a folder that exists (`blockprint init DIR` writes the built-in content into a new one)",
-                d.display()
-            )));
+            return Err(FrontError::NoFolder {
+                option,
+                dir: d.clone(),
+            }
+            .into());
         }
     }
     std::fs::create_dir_all(&opts.out).map_err(|e| Error::io(&opts.out, e))?;
@@ -224,22 +234,18 @@ pub fn serve(opts: Options) -> Result<()> {
         .canonicalize()
         .map_err(|e| Error::io(&opts.out, e))?;
     let listener = std::net::TcpListener::bind(SocketAddr::new(host, opts.port)).map_err(|e| {
-        Error::Usage(format!(
-            "cannot listen on {}: {e}{}",
-            SocketAddr::new(host, opts.port),
-            if e.kind() == std::io::ErrorKind::AddrInUse {
-                " (another program uses that port: pass --port N, or --port 0 for any free one)"
-            } else {
-                ""
-            }
-        ))
+        Error::from(FrontError::Listen {
+            address: SocketAddr::new(host, opts.port).to_string(),
+            message: e.to_string(),
+            in_use: e.kind() == std::io::ErrorKind::AddrInUse,
+        })
     })?;
     listener
         .set_nonblocking(true)
-        .map_err(|e| Error::Bug(format!("cannot set up the listening socket: {e}")))?;
+        .map_err(|e| Bug::system("set up the listening socket", e))?;
     let port = listener
         .local_addr()
-        .map_err(|e| Error::Bug(format!("cannot read the listening address: {e}")))?
+        .map_err(|e| Bug::system("read the listening address", e))?
         .port();
     // Beyond loopback, campaign folders are confined to one folder: the page (and its token) is open to
     // every machine that reaches the address.
@@ -256,7 +262,7 @@ pub fn serve(opts: Options) -> Result<()> {
         None => None,
     };
     if let (Some(root), Some(first)) = (&campaign_root, &opts.campaign) {
-        confined(root, first).map_err(|why| Error::Usage(format!("--campaign: {why}")))?;
+        confined(root, first).map_err(|why| FrontError::CampaignOutside { why })?;
     }
     let shared_url = (!host.is_loopback()).then(|| {
         let ip = if host.is_unspecified() {
@@ -314,8 +320,10 @@ pub fn serve(opts: Options) -> Result<()> {
         .flatten()
         .cloned()
         .collect();
-    let _watcher = watch::start(app.clone(), watched.clone())
-        .map_err(|e| Error::Usage(format!("cannot watch {}: {e}", join_paths(&watched))))?;
+    let _watcher = watch::start(app.clone(), watched.clone()).map_err(|e| FrontError::Watch {
+        folders: join_paths(&watched),
+        message: e.to_string(),
+    })?;
     if !watched.is_empty() {
         app.log.event(Event::Note(format!(
             "studio: watching {} (every save is checked and shown in the page)",
@@ -346,7 +354,7 @@ pub fn serve(opts: Options) -> Result<()> {
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| Error::Bug(format!("cannot start the studio's runtime: {e}")))?;
+        .map_err(|e| Bug::system("start the studio's runtime", e))?;
     let jobs_app = app.clone();
     runtime.block_on(listen(listener, app))?;
     // No half-written file: a make that is running finishes (the driver writes each file whole and
@@ -395,8 +403,8 @@ const CLOSE_TIME: std::time::Duration = std::time::Duration::from_millis(1500);
 /// after its answer, and any still open after [`CLOSE_TIME`] is dropped. A second Ctrl-C stops at once.
 async fn listen(listener: std::net::TcpListener, app: Arc<App>) -> Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
-    let listener = tokio::net::TcpListener::from_std(listener)
-        .map_err(|e| Error::Bug(format!("cannot listen: {e}")))?;
+    let listener =
+        tokio::net::TcpListener::from_std(listener).map_err(|e| Bug::system("listen", e))?;
     let router = router(app.clone());
     let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     let mut open = tokio::task::JoinSet::new();
@@ -469,8 +477,7 @@ fn join_paths(p: &[PathBuf]) -> String {
 /// A fresh token for this run: 128 random bits, hex.
 fn token() -> Result<String> {
     let mut buf = [0u8; 16];
-    getrandom::fill(&mut buf)
-        .map_err(|e| Error::Bug(format!("no randomness for the studio's token: {e}")))?;
+    getrandom::fill(&mut buf).map_err(|e| Bug::system("draw the studio's token at random", e))?;
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
 }
 
@@ -531,8 +538,10 @@ fn pages() -> Result<Environment<'static>> {
             include_str!("assets/campaign-new.html"),
         ),
     ] {
-        env.add_template(name, src)
-            .map_err(|e| Error::Bug(format!("the studio's page {name}: {e:#}")))?;
+        env.add_template(name, src).map_err(|e| FrontError::Page {
+            page: name,
+            message: format!("{e:#}"),
+        })?;
     }
     env.add_filter("pct", |x: f64| format!("{:.2}%", x * 100.0));
     env.add_filter("size", |n: u64| human_size(n));

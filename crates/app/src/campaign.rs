@@ -17,8 +17,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use crate::error::AppError;
 use blockprint_content::Library;
-use blockprint_content::error::{Error, Result};
+use blockprint_content::error::{Bug, Error, Result};
 use blockprint_kind::sink::{Event, Sink};
 use blockprint_kinds::campaign::kind::{CampaignCases, PlanKind, Status, StatusKind};
 use blockprint_kinds::campaign::{self, Campaign, Member, STATE_FILE, Setup, file};
@@ -129,11 +130,9 @@ fn load(f: &Folder, cx: &Checked, sink: &dyn Sink) -> Result<Loaded> {
         sink.event(note(&change.error.rendered));
         return Err(Error::Rules(change.error.summary));
     }
-    let derived = change.after.clone().map_err(|e| {
-        Error::Rules(format!(
-            "cannot rewrite the history with the changed setup ({}): {e}; nothing was written",
-            change.what()
-        ))
+    let derived = change.after.clone().map_err(|e| AppError::RewriteHistory {
+        what: change.what(),
+        message: e.to_string(),
     })?;
     let state = f.dir.join(STATE_FILE);
     // The campaign as it stood before the change: worked out again from the recorded setup and the log
@@ -208,9 +207,10 @@ pub fn new(project: &Project, o: &NewOptions, quiet: bool, sink: &dyn Sink) -> R
             "md" => formats.push(Format::Md),
             "json" => formats.push(Format::Json),
             other => {
-                return Err(Error::Usage(format!(
-                    "--packets takes pdf, md, json or none, not `{other}`"
-                )));
+                return Err(AppError::Packets {
+                    given: other.to_owned(),
+                }
+                .into());
             }
         }
     }
@@ -305,11 +305,10 @@ fn refuse_occupied(
     folders: bool,
 ) -> Result<()> {
     if dir.join(STATE_FILE).exists() {
-        return Err(Error::Usage(format!(
-            "{} already holds a campaign; carry on with `blockprint campaign week {}`, or choose another folder to start a new one",
-            dir.display(),
-            dir.display()
-        )));
+        return Err(AppError::HoldsCampaign {
+            dir: dir.to_path_buf(),
+        }
+        .into());
     }
     let prev = dir.join(campaign::PREVIOUS_FILE);
     let mut found = Vec::new();
@@ -382,23 +381,13 @@ fn refuse_occupied(
     if found.is_empty() {
         return Ok(());
     }
-    let restore = if prev.exists() {
-        format!(
-            "To go on with that campaign, put its previous state back:\n    {}\n",
-            file::restore_command(dir)
-        )
-    } else {
-        String::new()
-    };
-    Err(Error::Usage(format!(
-        "{} holds another campaign's files but no {STATE_FILE}:\n{}\nA new campaign here would overwrite them. {restore}To start a new campaign, choose another folder (a new or empty one).",
-        dir.display(),
-        found
-            .iter()
-            .map(|f| format!("  - {f}"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    )))
+    Err(AppError::ForeignFiles {
+        dir: dir.to_path_buf(),
+        state_file: STATE_FILE,
+        found,
+        restore: prev.exists().then(|| file::restore_command(dir)),
+    }
+    .into())
 }
 
 /// `A, B=harbour patrol, C` → members.
@@ -410,9 +399,10 @@ fn parse_members(list: &str) -> Result<Vec<Member>> {
             None => (item.trim(), None),
         };
         if name.is_empty() {
-            return Err(Error::Usage(format!(
-                "--detectives has an empty name in `{list}`; separate names with single commas"
-            )));
+            return Err(AppError::EmptyName {
+                list: list.to_owned(),
+            }
+            .into());
         }
         out.push(Member {
             name: name.to_owned(),
@@ -459,13 +449,10 @@ pub fn undo(project: &Project, f: &Folder, sink: &dyn Sink) -> Result<Vec<String
     let loaded = load(f, cx, sink)?;
     let mut camp = loaded.camp.clone();
     let Some(last) = camp.steps.pop() else {
-        return Err(Error::Usage(format!(
-            "there is nothing to undo: no command has been run since `campaign new`; to start again, begin a new campaign in another folder (`blockprint campaign new` refuses {}, which holds this one)",
-            f.dir.display()
-        )));
+        return Err(AppError::NothingToUndo { dir: f.dir.clone() }.into());
     };
     camp.derived = campaign::replay(&cx.lib, &camp.setup, &camp.steps)
-        .map_err(|(_, e)| Error::Bug(format!("a log that replayed no longer does: {}", e.0)))?;
+        .map_err(|(_, e)| AppError::Replay { message: e.0 })?;
     let engine = project.engine()?;
     forget_changed(&f.dir, loaded.on_disk(), &camp.derived);
     if loaded.rewrite.is_some() {
@@ -636,7 +623,7 @@ fn prune(folder: &Path, c: &Campaign) -> Result<()> {
             let _ = std::fs::remove_dir(parent);
         }
     }
-    let text = serde_json::to_string_pretty(&m).map_err(|e| Error::Bug(e.to_string()))? + "\n";
+    let text = serde_json::to_string_pretty(&m).map_err(|e| Bug::json("the manifest", e))? + "\n";
     blockprint_render::output::write_atomic(&path, text.as_bytes()).map_err(|e| Error::io(&path, e))
 }
 
@@ -784,15 +771,14 @@ fn check_assignments(lib: &Library, members: &[Member]) -> Result<()> {
         if rows.iter().any(|r| norm(r) == norm(given)) {
             continue;
         }
-        let hint = blockprint_content::near::did_you_mean(given, rows.iter().copied())
-            .map(|h| format!("{h} "))
-            .unwrap_or_default();
-        return Err(Error::Usage(format!(
-            "`{}`'s least-wanted assignment `{given}` is not one of {table}\n  = help: {hint}\
-             The assignments are: {}",
-            m.name,
-            rows.join("; ")
-        )));
+        return Err(AppError::Assignment {
+            member: m.name.clone(),
+            given: given.to_owned(),
+            table: table.to_owned(),
+            hint: blockprint_content::near::did_you_mean(given, rows.iter().copied()),
+            rows: rows.iter().map(|r| (*r).to_owned()).collect(),
+        }
+        .into());
     }
     Ok(())
 }

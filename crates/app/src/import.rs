@@ -28,6 +28,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use crate::error::AppError;
 use blockprint_content::error::{Error, Result};
 use blockprint_content::{ContentRoot, diag::Diagnostic};
 use blockprint_kinds::export::{foundry, roll20};
@@ -97,17 +98,29 @@ struct Draft {
 }
 
 fn refuse(source: &str, table: &str, why: impl std::fmt::Display, fix: &str) -> Error {
-    Error::Rules(format!("{source}: table `{table}`: {why}\n  = help: {fix}"))
+    AppError::ImportRefused {
+        source: source.to_owned(),
+        table: Some(table.to_owned()),
+        why: why.to_string(),
+        fix: fix.to_owned(),
+    }
+    .into()
 }
 
 fn refuse_file(source: &str, why: impl std::fmt::Display, fix: &str) -> Error {
-    Error::Rules(format!("{source}: {why}\n  = help: {fix}"))
+    AppError::ImportRefused {
+        source: source.to_owned(),
+        table: None,
+        why: why.to_string(),
+        fix: fix.to_owned(),
+    }
+    .into()
 }
 
 /// Import `files` of `format` into the content folder `into` (made when missing).
 pub fn import(format: Format, files: &[PathBuf], into: &Path) -> Result<Imported> {
     if files.is_empty() {
-        return Err(Error::Usage("name at least one file to import".into()));
+        return Err(AppError::ImportNoFiles.into());
     }
     let mut drafts = Vec::new();
     let mut skipped = Vec::new();
@@ -119,15 +132,11 @@ pub fn import(format: Format, files: &[PathBuf], into: &Path) -> Result<Imported
         }
     }
     if drafts.is_empty() {
-        return Err(Error::Rules(format!(
-            "{}: no table to import\n  = help: name the {} files (or, for Foundry, a folder of them) that hold the tables",
-            files
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-            format.label()
-        )));
+        return Err(AppError::ImportNoTable {
+            files: files.iter().map(|p| p.display().to_string()).collect(),
+            format: format.label(),
+        }
+        .into());
     }
     // The folder's content as it is: ids taken, files there.
     let root = ContentRoot::Dir(into.to_path_buf());
@@ -282,23 +291,14 @@ pub fn import(format: Format, files: &[PathBuf], into: &Path) -> Result<Imported
             .find(|(_, id)| **id == t.id)
             .map(|(d, _)| d);
         let name = draft.map_or(t.id.as_str(), |d| d.name.as_str());
-        let mut msg = format!(
-            "{}: table `{name}` cannot be imported: {}",
-            t.source, first.message
-        );
-        if faults.len() > 1 {
-            msg.push_str(&format!(
-                " (and {} more problem(s) in the imported tables)",
-                faults.len() - 1
-            ));
+        return Err(AppError::ImportTable {
+            source: t.source.clone(),
+            table: name.to_owned(),
+            problem: first.message.clone(),
+            more: faults.len() - 1,
+            hint: first.hint.clone(),
         }
-        msg.push_str(&format!(
-            "\n  = help: {}; fix the table in its source and import again (nothing was written)",
-            first.hint.clone().unwrap_or_else(|| {
-                "the ranges must cover every total of the dice exactly once".into()
-            })
-        ));
-        return Err(Error::Rules(msg));
+        .into());
     }
     for (rel, bytes) in &planned {
         let path = into.join(rel);

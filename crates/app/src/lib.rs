@@ -15,6 +15,7 @@
 
 pub mod answers;
 pub mod campaign;
+pub mod error;
 pub mod import;
 pub mod init;
 pub mod odds;

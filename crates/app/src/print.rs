@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use blockprint_content::error::{Error, Result};
 use blockprint_render::driver::Report;
+use blockprint_render::error::RenderError;
 use blockprint_render::merge::{self, Input, Options, Stats};
 
 /// The file name the print file takes in a make's folder.
@@ -35,10 +36,10 @@ pub fn print_file(reports: &[Report], to: &Path, title: &str) -> Result<Option<S
     let mut stats = None;
     blockprint_render::output::stream_into(to, |w| {
         stats = Some(merge::merge(&inputs, &opts, w).map_err(|e| {
-            Error::Bug(format!(
-                "cannot gather the print file {}: {e}",
-                to.display()
-            ))
+            Error::from(RenderError::Pdf {
+                made: format!("the print file {}", to.display()),
+                message: e.to_string(),
+            })
         })?);
         Ok(())
     })?;

@@ -23,9 +23,10 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
+use crate::error::AppError;
 use blockprint_content::check::Report;
 use blockprint_content::diag::{self, Diagnostic};
-use blockprint_content::error::{Error, Result};
+use blockprint_content::error::{Bug, Error, Result};
 use blockprint_content::{ContentRoot, Library};
 use blockprint_kind::sink::{Event, Sink};
 use blockprint_kinds::{Checked, Kind, KindDef, Registry, Request};
@@ -308,11 +309,10 @@ impl Project {
     /// The registered kind named `name`, or a usage error listing the kinds.
     pub fn def(&self, name: &str) -> Result<&dyn KindDef> {
         self.registry.def(name).ok_or_else(|| {
-            let names: Vec<&str> = self.registry.kinds().map(|k| k.name()).collect();
-            Error::Usage(format!(
-                "there is no document kind `{name}`; the kinds are: {}",
-                names.join(", ")
-            ))
+            Error::from(AppError::NoKind {
+                name: name.to_owned(),
+                kinds: self.registry.kinds().map(|k| k.name().to_owned()).collect(),
+            })
         })
     }
 
@@ -356,10 +356,10 @@ impl Project {
             kind.check_formats(&formats)?;
             let req = self.request(kind.as_ref(), batch, output, sink)?;
             if kind.count(cx, &req)? == 0 {
-                return Err(Error::Rules(format!(
-                    "the content offers nothing for `{}` to make",
-                    kind.name()
-                )));
+                return Err(AppError::NothingToMake {
+                    kind: kind.name().to_owned(),
+                }
+                .into());
             }
             jobs.push((*def, options, kind, req, formats));
         }
@@ -494,9 +494,9 @@ impl Project {
                 });
             }
         });
-        let mut failed = failed
-            .into_inner()
-            .map_err(|_| Error::Bug("a build worker panicked".into()))?;
+        let mut failed = failed.into_inner().map_err(|_| Bug::Panicked {
+            what: "a build worker",
+        })?;
         failed.extend(early);
         failed.sort_by_key(|(i, _)| *i);
         let mut failed = failed.into_iter();
@@ -559,23 +559,21 @@ impl Project {
         let count = batch.count;
         let last = u64::from(batch.first_number) + u64::from(count.max(1)) - 1;
         if kind.rolls() && last > u64::from(MAX_NUMBER) {
-            return Err(Error::Usage(format!(
-                "--first-number {} with --count {count} would number items up to {last}, past {max}, the highest number \
-                 --first-number takes (each item prints `--first-number N` to make it again)\n  = help: lower --first-number \
-                 to {} or less, or --count",
-                batch.first_number,
-                u64::from(MAX_NUMBER) + 1 - u64::from(count.max(1)),
-                max = MAX_NUMBER,
-            )));
+            return Err(AppError::PastHighestNumber {
+                first: batch.first_number,
+                count,
+                last,
+                max: MAX_NUMBER,
+            }
+            .into());
         }
         if !kind.papers().contains(&output.paper) {
-            let sizes: Vec<&str> = kind.papers().iter().map(|p| p.name()).collect();
-            return Err(Error::Usage(format!(
-                "`{}` prints on {}, not {} (--paper)",
-                kind.name(),
-                sizes.join(" or "),
-                output.paper.name()
-            )));
+            return Err(AppError::Paper {
+                kind: kind.name().to_owned(),
+                papers: kind.papers().iter().map(|p| p.name()).collect(),
+                given: output.paper.name(),
+            }
+            .into());
         }
         let seed = match batch.seed {
             Some(s) => s,
@@ -638,12 +636,12 @@ fn formats(kind: &dyn Kind, requested: &[Format]) -> Result<Vec<Format>> {
         .filter(|f| !kind.formats().contains(f))
         .collect();
     if !unsupported.is_empty() {
-        return Err(Error::Usage(format!(
-            "`{}` makes {}, not {}",
-            kind.name(),
-            format_list(kind.formats()),
-            format_list(&unsupported)
-        )));
+        return Err(AppError::Formats {
+            kind: kind.name().to_owned(),
+            makes: kind.formats().to_vec(),
+            not: unsupported,
+        }
+        .into());
     }
     Ok(requested.to_vec())
 }

@@ -115,10 +115,10 @@ pub enum Error {
         source: std::io::Error,
     },
     /// The output folder holds files of another batch.
-    #[error(
-        "error: {} holds the output of another run ({theirs}), not of this one ({ours})\n  = help: pass --force to replace it, or choose another --out folder",
-        dir.display()
-    )]
+    #[error("{}", conflict(dir, theirs, ours, &|id| match id {
+        "force" => "the force option".into(),
+        _ => "output".into(),
+    }))]
     Conflict {
         dir: PathBuf,
         theirs: String,
@@ -139,6 +139,56 @@ pub enum Error {
     Typed(Box<dyn Coded>),
 }
 
+/// Impossibilities any crate can meet, each with its data (exit 70, codes `bug-…`). A crate's own
+/// impossibilities, with data only it has, are variants of its own error.
+#[derive(Debug, thiserror::Error)]
+pub enum Bug {
+    /// A thread or task that panicked: "a merging thread", "drawing a preview".
+    #[error("{what} panicked")]
+    Panicked { what: &'static str },
+    /// A value that cannot be written out: "the manifest as JSON", "the zip archive".
+    #[error("cannot write {what}: {message}")]
+    Write { what: String, message: String },
+    /// The system refused what blockprint asked of it: "start 4 worker threads", "listen".
+    #[error("cannot {doing}: {message}")]
+    System { doing: String, message: String },
+}
+
+impl Bug {
+    /// Every code, in the order `docs/errors.md` lists them.
+    pub const CODES: [&'static str; 3] = ["bug-panicked", "bug-write", "bug-system"];
+
+    /// [`Bug::Write`] of a value as JSON.
+    pub fn json(what: &str, e: impl std::fmt::Display) -> Self {
+        Bug::Write {
+            what: format!("{what} as JSON"),
+            message: e.to_string(),
+        }
+    }
+
+    /// [`Bug::System`]: `doing` failed with `e`.
+    pub fn system(doing: impl Into<String>, e: impl std::fmt::Display) -> Self {
+        Bug::System {
+            doing: doing.into(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl Coded for Bug {
+    fn code(&self) -> &'static str {
+        match self {
+            Bug::Panicked { .. } => "bug-panicked",
+            Bug::Write { .. } => "bug-write",
+            Bug::System { .. } => "bug-system",
+        }
+    }
+
+    fn exit_code(&self) -> u8 {
+        70
+    }
+}
+
 /// What a message of this exit status starts with.
 fn prefix(exit: u8) -> &'static str {
     if exit == 70 {
@@ -152,6 +202,22 @@ impl<E: Coded> From<E> for Error {
     fn from(e: E) -> Self {
         Error::Typed(Box::new(e))
     }
+}
+
+/// [`Error::Conflict`]'s message, the options to force it (`force`) and to choose the folder (`out`)
+/// called what `name` gives.
+fn conflict(
+    dir: &std::path::Path,
+    theirs: &str,
+    ours: &str,
+    name: &dyn Fn(&'static str) -> String,
+) -> String {
+    format!(
+        "error: {} holds the output of another run ({theirs}), not of this one ({ours})\n  = help: pass {} to replace it, or choose another {} folder",
+        dir.display(),
+        name("force"),
+        name("out")
+    )
 }
 
 fn template_message(builtin: bool, template: &str, diags: &[TemplateDiag]) -> String {
@@ -222,6 +288,7 @@ impl Error {
     pub fn options(&self) -> Vec<&'static str> {
         match self {
             Error::Typed(e) => e.options(),
+            Error::Conflict { .. } => vec!["force", "out"],
             _ => Vec::new(),
         }
     }
@@ -233,6 +300,7 @@ impl Error {
             Error::Typed(e) if !e.options().is_empty() => {
                 format!("{}{}", prefix(e.exit_code()), e.named(&name))
             }
+            Error::Conflict { dir, theirs, ours } => conflict(dir, theirs, ours, &name),
             _ => self.to_string(),
         }
     }
@@ -384,6 +452,47 @@ mod tests {
         let e = roll().unwrap_err();
         assert_eq!((e.code(), e.exit_code()), ("roll-no-table", 1));
         assert_eq!(e.to_string(), "error: no table `t`");
+    }
+
+    #[test]
+    fn a_conflict_speaks_of_forcing_and_the_command_line_of_its_flags() {
+        let e = Error::Conflict {
+            dir: "out".into(),
+            theirs: "case, seed 1".into(),
+            ours: "case, seed 2".into(),
+        };
+        let head = "error: out holds the output of another run (case, seed 1), not of this one (case, seed 2)\n  = help: ";
+        assert_eq!(
+            e.to_string(),
+            format!("{head}pass the force option to replace it, or choose another output folder")
+        );
+        assert_eq!(
+            e.render(|id| format!("--{id}")),
+            format!("{head}pass --force to replace it, or choose another --out folder")
+        );
+    }
+
+    #[test]
+    fn the_shared_bugs_are_bugs_with_their_listed_codes() {
+        let all = [
+            Bug::Panicked { what: "a worker" },
+            Bug::json("the manifest", "key must be a string"),
+            Bug::system("start 4 worker threads", "no memory"),
+        ];
+        let codes: Vec<&str> = all.iter().map(Coded::code).collect();
+        assert_eq!(codes, Bug::CODES);
+        let shown: Vec<String> = all
+            .into_iter()
+            .map(|b| Error::from(b).to_string())
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "internal error (a bug in blockprint, please report it): a worker panicked",
+                "internal error (a bug in blockprint, please report it): cannot write the manifest as JSON: key must be a string",
+                "internal error (a bug in blockprint, please report it): cannot start 4 worker threads: no memory",
+            ]
+        );
     }
 
     #[test]

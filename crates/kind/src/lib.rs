@@ -12,6 +12,7 @@ use blockprint_content::check::Report;
 pub use blockprint_content::check::Requirements;
 use blockprint_content::error::{Error, Result};
 
+pub mod error;
 pub mod sink;
 
 /// Paper sizes the templates know. On the command line and in the templates' data they are spelled
@@ -458,11 +459,12 @@ pub trait Kind: Sync {
     }
     /// The files of a document in a format the kind writes itself (`csv`, `txt`): (relative path, bytes).
     fn files(&self, _cx: &Checked, doc: &Document, f: Format) -> Result<Vec<(String, Vec<u8>)>> {
-        Err(blockprint_content::error::Error::Bug(format!(
-            "kind `{}` lists the format {f:?} but writes no such files (document `{}`)",
-            self.name(),
-            doc.stem
-        )))
+        Err(error::KindError::NoFiles {
+            kind: self.name().to_string(),
+            format: f,
+            document: doc.stem.clone(),
+        }
+        .into())
     }
     /// The pictures a document's JSON refers to ([`Pictures`]); by default none.
     fn pictures(&self, _cx: &Checked, _req: &Request, _doc: &Document) -> Result<Option<Pictures>> {

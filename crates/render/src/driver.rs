@@ -16,7 +16,8 @@ use sha2::Digest;
 
 use super::manifest::{Identity, Ledger};
 use super::{Engine, Format};
-use blockprint_content::error::{Error, Result};
+use crate::error::RenderError;
+use blockprint_content::error::{Bug, Error, Result};
 use blockprint_kind::sink::{Event, Sink};
 use blockprint_kind::{Checked, Collect, Document, Kind, Merge, Request};
 
@@ -237,7 +238,7 @@ fn run_locked(
     let identity = identity(kind, cx, req, engine);
     let n = kind.count(cx, req)?;
     let record = super::manifest::Made {
-        request: serde_json::to_value(req).map_err(|e| Error::Bug(e.to_string()))?,
+        request: serde_json::to_value(req).map_err(|e| Bug::json("the request", e))?,
         formats: formats.clone(),
         documents: n,
         state: kind.state(),
@@ -349,7 +350,7 @@ fn run_locked(
         .num_threads(jobs)
         .thread_name(|i| format!("blockprint-{i}"))
         .build()
-        .map_err(|e| Error::Bug(format!("cannot start {jobs} worker threads: {e}")))?;
+        .map_err(|e| Bug::system(format!("start {jobs} worker threads"), e))?;
     pool.in_place_scope(|s| {
         let (next, failed, ledger, formats, collect) =
             (&next, &failed, &ledger, &formats, &collect);
@@ -462,8 +463,9 @@ fn run_locked(
             })
             .collect();
         for h in handles {
-            h.join()
-                .map_err(|_| Error::Bug("a merging thread panicked".into()))??;
+            h.join().map_err(|_| Bug::Panicked {
+                what: "a merging thread",
+            })??;
         }
         Ok(())
     })?;
@@ -747,7 +749,7 @@ pub fn render(
                 Some(text) => text.clone(),
                 None => {
                     serde_json::to_string_pretty(&doc.data)
-                        .map_err(|e| Error::Bug(e.to_string()))?
+                        .map_err(|e| Bug::json(&format!("the data of {}", doc.stem), e))?
                         + "\n"
                 }
             };
@@ -775,12 +777,12 @@ fn pictures(
     );
     let pngs = engine.page_pngs(&template, &p.data, p.dpi, &p.keys)?;
     if pngs.len() != p.names.len() {
-        return Err(Error::Bug(format!(
-            "`{}` typeset {} pages for {} pictures",
-            p.template,
-            pngs.len(),
-            p.names.len()
-        )));
+        return Err(RenderError::PageCount {
+            template: p.template.clone(),
+            pages: pngs.len(),
+            pictures: p.names.len(),
+        }
+        .into());
     }
     Ok(p.names.iter().cloned().zip(pngs.iter().cloned()).collect())
 }
@@ -811,7 +813,12 @@ fn merge_into(
     let sha = super::output::stream_into(&ledger.dir().join(&m.rel), |w| {
         super::merge::merge(inputs, &opts, w)
             .map(drop)
-            .map_err(|e| Error::Bug(format!("cannot merge into {}: {e}", m.rel)))
+            .map_err(|e| {
+                Error::from(RenderError::Pdf {
+                    made: m.rel.clone(),
+                    message: e.to_string(),
+                })
+            })
     })?;
     ledger.made_from(&m.rel, print.to_owned(), sha.clone());
     // The merged file's maker, read by its audience's rules as the page checker reads every PDF's.

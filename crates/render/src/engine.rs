@@ -23,7 +23,8 @@ use typst_as_lib::{TypstEngine, TypstTemplateCollection};
 use typst_layout::PagedDocument;
 use typst_pdf::PdfOptions;
 
-use blockprint_content::error::{Error, Result, TemplateDiag, TemplateSpot};
+use crate::error::RenderError;
+use blockprint_content::error::{Bug, Error, Result, TemplateDiag, TemplateSpot};
 use blockprint_kind::sink::{Event, Sink};
 use blockprint_kind::{Audience, PdfPart};
 
@@ -298,9 +299,10 @@ impl Engine {
         let typst::foundations::Value::Dict(inputs) =
             super::wrap::to_typst(data, self.breaking.contains(template))
         else {
-            return Err(Error::Bug(format!(
-                "cannot pass data to {template}: not an object"
-            )));
+            return Err(RenderError::NotAnObject {
+                template: template.to_owned(),
+            }
+            .into());
         };
         let world = self
             .typst
@@ -487,7 +489,10 @@ impl Engine {
                 (out[0].1.clone(), marks)
             };
             let fillable = super::form::add_fields(&base, &marks).map_err(|m| {
-                Error::Bug(format!("cannot make the fillable copy of {template}: {m}"))
+                Error::from(RenderError::Pdf {
+                    made: format!("the fillable copy of {template}"),
+                    message: m.to_string(),
+                })
             })?;
             out.push(("-fillable".into(), fillable));
         }
@@ -647,7 +652,10 @@ impl Engine {
         key.update(template.as_bytes());
         key.update([0]);
         key.update(dpi.to_le_bytes());
-        key.update(serde_json::to_vec(data).map_err(|e| Error::Bug(e.to_string()))?);
+        key.update(
+            serde_json::to_vec(data)
+                .map_err(|e| Bug::json(&format!("the data of {template}"), e))?,
+        );
         for k in keys {
             key.update([0]);
             key.update(k.as_bytes());
@@ -715,10 +723,12 @@ impl Engine {
         let doc = self.typeset(template, data)?;
         let n = doc.pages().len();
         if !keys.is_empty() && keys.len() != n {
-            return Err(Error::Bug(format!(
-                "`{template}` typeset {n} pages for {} picture keys",
-                keys.len()
-            )));
+            return Err(RenderError::PageCount {
+                template: template.to_owned(),
+                pages: n,
+                pictures: keys.len(),
+            }
+            .into());
         }
         found.resize(n, None);
         let todo: Vec<usize> = (0..n).filter(|&i| found[i].is_none()).collect();

@@ -18,6 +18,7 @@ use std::sync::OnceLock;
 use typst::foundations::Bytes;
 use typst::text::FontInfo;
 
+use crate::error::RenderError;
 use blockprint_content::error::{Error, Result};
 
 /// One embedded font file: its path under `fonts/` and its bytes.
@@ -149,29 +150,21 @@ impl Fonts {
         let mut extra: Vec<ExtraFont> = Vec::new();
         for dir in dirs {
             if !dir.is_dir() {
-                return Err(Error::Usage(format!(
-                    "--font-path {}: no such folder\n  = help: give a folder that holds font files ({})",
-                    dir.display(),
-                    endings()
-                )));
+                return Err(RenderError::NoFontFolder { dir: dir.clone() }.into());
             }
             let mut files = Vec::new();
             font_files(dir, &mut files)?;
             if files.is_empty() {
-                return Err(Error::Usage(format!(
-                    "--font-path {}: no font file in the folder or below it\n  = help: give a folder that holds font files ({})",
-                    dir.display(),
-                    endings()
-                )));
+                return Err(RenderError::NoFontInFolder { dir: dir.clone() }.into());
             }
             for path in files {
                 let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
                 if FontInfo::iter(&bytes).next().is_none() {
-                    return Err(Error::Usage(format!(
-                        "--font-path {}: {} is no font that can be read\n  = help: take it out of the folder, or give a folder of good font files",
-                        dir.display(),
-                        path.display()
-                    )));
+                    return Err(RenderError::BadFont {
+                        dir: dir.clone(),
+                        file: path,
+                    }
+                    .into());
                 }
                 let sha256 = super::manifest::sha256(&bytes);
                 if extra.iter().any(|e| e.sha256 == sha256) {
@@ -309,7 +302,7 @@ pub fn boxes(doc: &typst_layout::PagedDocument) -> BTreeSet<char> {
     out
 }
 
-fn endings() -> String {
+pub(crate) fn endings() -> String {
     FONT_FILES.map(|e| format!(".{e}")).join(", ")
 }
 

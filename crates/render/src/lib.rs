@@ -8,6 +8,7 @@ pub mod cache;
 pub mod cards;
 pub mod driver;
 mod engine;
+pub mod error;
 pub mod fonts;
 pub mod form;
 pub mod manifest;
@@ -44,6 +45,7 @@ pub fn template_files() -> Vec<(String, &'static include_dir::File<'static>)> {
     out
 }
 
+pub use blockprint_kind::error::KindError;
 /// Where a run reports what it did: see [`blockprint_kind::sink`].
 pub use blockprint_kind::sink;
 pub use blockprint_kind::{Format, Paper};

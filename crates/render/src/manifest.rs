@@ -13,7 +13,8 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use blockprint_content::error::{Error, Result};
+use crate::error::RenderError;
+use blockprint_content::error::{Bug, Error, Result};
 
 pub const MANIFEST: &str = "manifest.json";
 const JOURNAL: &str = ".manifest.journal";
@@ -234,7 +235,8 @@ impl Ledger {
         super::output::remove_stale_temporaries(dir);
         let jpath = dir.join(JOURNAL);
         // Carry what is known into a fresh journal, so a second kill loses nothing either.
-        let mut text = serde_json::to_string(&identity).map_err(|e| Error::Bug(e.to_string()))?;
+        let mut text =
+            serde_json::to_string(&identity).map_err(|e| Bug::json("the journal's batch", e))?;
         text.push('\n');
         for (rel, sha) in &known {
             text.push_str(&format!("{sha} {rel}\n"));
@@ -346,7 +348,7 @@ impl Ledger {
             j.write_all(format!("{sha} {rel}\n").as_bytes())
                 .map_err(|e| Error::io(self.dir.join(JOURNAL), e))?;
         }
-        let bytes = unhex(&sha).ok_or_else(|| Error::Bug(format!("bad sha256 `{sha}`")))?;
+        let bytes = unhex(&sha).ok_or_else(|| RenderError::Checksum { sha: sha.clone() })?;
         self.lock_written().push((rel.into(), bytes));
         Ok(())
     }
@@ -406,7 +408,7 @@ impl Ledger {
                 made,
             };
             let text =
-                serde_json::to_string_pretty(&m).map_err(|e| Error::Bug(e.to_string()))? + "\n";
+                serde_json::to_string_pretty(&m).map_err(|e| Bug::json("the manifest", e))? + "\n";
             super::output::write_atomic(&path, text.as_bytes()).map_err(|e| Error::io(&path, e))?;
         }
         let _ = std::fs::remove_file(self.dir.join(JOURNAL));
