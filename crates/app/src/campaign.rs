@@ -24,6 +24,7 @@ use blockprint_kind::sink::{Event, Sink};
 use blockprint_kinds::campaign::kind::{CampaignCases, PlanKind, Status, StatusKind};
 use blockprint_kinds::campaign::{self, Campaign, Member, STATE_FILE, Setup, file};
 use blockprint_kinds::detective::DetectiveKind;
+use blockprint_kinds::error::Problem;
 use blockprint_kinds::{Checked, Kind, Request};
 use blockprint_render::output::{FolderLock, LOCK_FILE, lock_folder};
 use blockprint_render::{Engine, Format, driver, manifest};
@@ -122,13 +123,16 @@ fn load(f: &Folder, cx: &Checked, sink: &dyn Sink) -> Result<Loaded> {
         Err(file::LoadError::Io(e)) => return Err(e),
         Err(file::LoadError::State(s)) => {
             sink.event(note(&s.rendered));
-            return Err(Error::Rules(s.summary));
+            return Err(AppError::CampaignState { summary: s.summary }.into());
         }
         Err(file::LoadError::SetupChanged(change)) => change,
     };
     if !f.rewrite_history {
         sink.event(note(&change.error.rendered));
-        return Err(Error::Rules(change.error.summary));
+        return Err(AppError::CampaignState {
+            summary: change.error.summary,
+        }
+        .into());
     }
     let derived = change.after.clone().map_err(|e| AppError::RewriteHistory {
         what: change.what(),
@@ -234,8 +238,9 @@ pub fn new(project: &Project, o: &NewOptions, quiet: bool, sink: &dyn Sink) -> R
         detectives: members,
         roll: roll.unwrap_or(0),
     };
-    campaign::validate_setup(&setup).map_err(|e| Error::Usage(e.0))?;
-    let derived = campaign::replay(&cx.lib, &setup, &[]).map_err(|(_, e)| Error::Rules(e.0))?;
+    campaign::validate_setup(&setup).map_err(|e| Problem::Campaign { message: e.0 })?;
+    let derived = campaign::replay(&cx.lib, &setup, &[])
+        .map_err(|(_, e)| AppError::CampaignContent { message: e.0 })?;
     if fresh {
         sink.event(Event::Seed(format!(
             "seed: {seed} (regenerate this campaign with --seed {seed})"
@@ -421,8 +426,8 @@ pub fn step(project: &Project, f: &Folder, s: Step, sink: &dyn Sink) -> Result<V
     let old = &loaded.camp;
     let mut steps = old.steps.clone();
     steps.push(s);
-    let derived =
-        campaign::replay(&cx.lib, &old.setup, &steps).map_err(|(_, e)| Error::Usage(e.0))?;
+    let derived = campaign::replay(&cx.lib, &old.setup, &steps)
+        .map_err(|(_, e)| Problem::Campaign { message: e.0 })?;
     let new = Campaign {
         dir: f.dir.clone(),
         setup: old.setup.clone(),

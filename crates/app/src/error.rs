@@ -82,6 +82,11 @@ pub enum AppError {
     RewriteHistory { what: String, message: String },
     /// A campaign log that replayed when it was loaded and no longer does (a bug).
     Replay { message: String },
+    /// A campaign state file that cannot be used (its one-line summary; the located report went to
+    /// the sink before).
+    CampaignState { summary: String },
+    /// A new campaign's setup that the content cannot carry (the campaign's words).
+    CampaignContent { message: String },
     /// `import` with no file.
     ImportNoFiles,
     /// Import sources that hold no table.
@@ -109,7 +114,7 @@ pub enum AppError {
 
 impl AppError {
     /// Every code, in the order `docs/errors.md` lists them.
-    pub const CODES: [&'static str; 17] = [
+    pub const CODES: [&'static str; 19] = [
         "app-no-kind",
         "app-nothing-to-make",
         "app-past-highest-number",
@@ -123,6 +128,8 @@ impl AppError {
         "app-nothing-to-undo",
         "app-rewrite-history",
         "app-replay",
+        "app-campaign-state",
+        "app-campaign-content",
         "app-import-no-files",
         "app-import-no-table",
         "app-import-refused",
@@ -220,6 +227,8 @@ impl AppError {
             AppError::Replay { message } => {
                 format!("a log that replayed no longer does: {message}")
             }
+            AppError::CampaignState { summary } => summary.clone(),
+            AppError::CampaignContent { message } => message.clone(),
             AppError::ImportNoFiles => "name at least one file to import".to_owned(),
             AppError::ImportNoTable { files, format } => format!(
                 "{}: no table to import\n  = help: name the {format} files (or, for Foundry, a folder of them) that hold the tables",
@@ -283,6 +292,8 @@ impl Coded for AppError {
             AppError::NothingToUndo { .. } => "app-nothing-to-undo",
             AppError::RewriteHistory { .. } => "app-rewrite-history",
             AppError::Replay { .. } => "app-replay",
+            AppError::CampaignState { .. } => "app-campaign-state",
+            AppError::CampaignContent { .. } => "app-campaign-content",
             AppError::ImportNoFiles => "app-import-no-files",
             AppError::ImportNoTable { .. } => "app-import-no-table",
             AppError::ImportRefused { .. } => "app-import-refused",
@@ -295,6 +306,8 @@ impl Coded for AppError {
         match self {
             AppError::NothingToMake { .. }
             | AppError::RewriteHistory { .. }
+            | AppError::CampaignState { .. }
+            | AppError::CampaignContent { .. }
             | AppError::ImportNoTable { .. }
             | AppError::ImportRefused { .. }
             | AppError::ImportTable { .. } => 1,
@@ -368,6 +381,8 @@ mod tests {
                 message: s(),
             },
             AppError::Replay { message: s() },
+            AppError::CampaignState { summary: s() },
+            AppError::CampaignContent { message: s() },
             AppError::ImportNoFiles,
             AppError::ImportNoTable {
                 files: vec![],
