@@ -11,12 +11,13 @@ use blockprint_content::error::Coded;
 use blockprint_kind::Format;
 
 /// The option ids the application's messages speak of, and its words for each.
-pub const OPTIONS: [(&str, &str); 5] = [
+pub const OPTIONS: [(&str, &str); 6] = [
     ("first_number", "the first number"),
     ("count", "the number of items"),
     ("paper", "the paper size"),
     ("packets", "the case packets' formats"),
     ("detectives", "the detectives"),
+    ("into", "the content folder to import into"),
 ];
 
 /// The application's words for an option id.
@@ -101,6 +102,15 @@ pub enum AppError {
         why: String,
         fix: String,
     },
+    /// An imported table whose id or file the content folder has already.
+    ImportTaken {
+        source: String,
+        table: String,
+        /// What is there already.
+        taken: String,
+        /// The other way out: "rename or remove that table first".
+        or: &'static str,
+    },
     /// An imported table that would not pass the checker.
     ImportTable {
         source: String,
@@ -114,7 +124,7 @@ pub enum AppError {
 
 impl AppError {
     /// Every code, in the order `docs/errors.md` lists them.
-    pub const CODES: [&'static str; 19] = [
+    pub const CODES: [&'static str; 20] = [
         "app-no-kind",
         "app-nothing-to-make",
         "app-past-highest-number",
@@ -133,6 +143,7 @@ impl AppError {
         "app-import-no-files",
         "app-import-no-table",
         "app-import-refused",
+        "app-import-taken",
         "app-import-table",
     ];
 
@@ -243,6 +254,23 @@ impl AppError {
                 Some(t) => format!("{source}: table `{t}`: {why}\n  = help: {fix}"),
                 None => format!("{source}: {why}\n  = help: {fix}"),
             },
+            AppError::ImportTaken {
+                source,
+                table,
+                taken,
+                or,
+            } => {
+                // The folder option by a front's name, when it has one of its own.
+                let into = name("into");
+                let named = if into == words("into") {
+                    String::new()
+                } else {
+                    format!(" (`{into}`)")
+                };
+                format!(
+                    "{source}: table `{table}`: {taken}\n  = help: import into another content folder{named}, or {or}"
+                )
+            }
             AppError::ImportTable {
                 source,
                 table,
@@ -297,6 +325,7 @@ impl Coded for AppError {
             AppError::ImportNoFiles => "app-import-no-files",
             AppError::ImportNoTable { .. } => "app-import-no-table",
             AppError::ImportRefused { .. } => "app-import-refused",
+            AppError::ImportTaken { .. } => "app-import-taken",
             AppError::ImportTable { .. } => "app-import-table",
         }
     }
@@ -310,6 +339,7 @@ impl Coded for AppError {
             | AppError::CampaignContent { .. }
             | AppError::ImportNoTable { .. }
             | AppError::ImportRefused { .. }
+            | AppError::ImportTaken { .. }
             | AppError::ImportTable { .. } => 1,
             AppError::Replay { .. } => 70,
             _ => 2,
@@ -322,6 +352,7 @@ impl Coded for AppError {
             AppError::Paper { .. } => vec!["paper"],
             AppError::Packets { .. } => vec!["packets"],
             AppError::EmptyName { .. } => vec!["detectives"],
+            AppError::ImportTaken { .. } => vec!["into"],
             _ => Vec::new(),
         }
     }
@@ -394,6 +425,12 @@ mod tests {
                 why: s(),
                 fix: s(),
             },
+            AppError::ImportTaken {
+                source: s(),
+                table: s(),
+                taken: s(),
+                or: "move that file away first",
+            },
             AppError::ImportTable {
                 source: s(),
                 table: s(),
@@ -414,6 +451,25 @@ mod tests {
                 assert!(OPTIONS.iter().any(|(i, _)| *i == id), "{id}");
             }
         }
+    }
+
+    #[test]
+    fn a_taken_table_names_the_folder_option_only_where_a_front_names_it() {
+        let e = AppError::ImportTaken {
+            source: "t.csv".into(),
+            table: "t".into(),
+            taken: "content/t.toml already exists".into(),
+            or: "move that file away first",
+        };
+        let head = "t.csv: table `t`: content/t.toml already exists\n  = help: import into another content folder";
+        assert_eq!(
+            e.to_string(),
+            format!("{head}, or move that file away first")
+        );
+        assert_eq!(
+            e.named(&|id| format!("--{id}")),
+            format!("{head} (`--into`), or move that file away first")
+        );
     }
 
     #[test]

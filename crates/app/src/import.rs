@@ -172,15 +172,16 @@ pub fn import(format: Format, files: &[PathBuf], into: &Path) -> Result<Imported
         let id = match &d.id {
             Some(id) => {
                 if let Some(file) = taken.get(id) {
-                    return Err(refuse(
-                        &d.source,
-                        &d.name,
-                        format!(
+                    return Err(AppError::ImportTaken {
+                        source: d.source.clone(),
+                        table: d.name.clone(),
+                        taken: format!(
                             "the content folder {} already has a table `{id}` ({file})",
                             into.display()
                         ),
-                        "import into another content folder (`--into`), or rename or remove that table first",
-                    ));
+                        or: "rename or remove that table first",
+                    }
+                    .into());
                 }
                 if !ours.insert(id.clone()) {
                     return Err(refuse(
@@ -246,12 +247,13 @@ pub fn import(format: Format, files: &[PathBuf], into: &Path) -> Result<Imported
             None => format!("{slug}.toml"),
         };
         if !rels.insert(rel.clone()) || into.join(&rel).exists() {
-            return Err(refuse(
-                &d.source,
-                &d.name,
-                format!("{} already exists", into.join(&rel).display()),
-                "import into another content folder (`--into`), or move that file away first",
-            ));
+            return Err(AppError::ImportTaken {
+                source: d.source.clone(),
+                table: d.name.clone(),
+                taken: format!("{} already exists", into.join(&rel).display()),
+                or: "move that file away first",
+            }
+            .into());
         }
         let note = match (&d.note, &d.added_note) {
             (Some(a), Some(b)) => Some(format!("{a}\n\n{b}")),
