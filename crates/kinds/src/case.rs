@@ -7,8 +7,9 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::{Checked, Collect, Document, Index, Kind, Merge, PdfPart, Request, Requirements};
+use crate::error::Problem;
 use crate::registry::{KindDef, defaults, from_json, schema};
-use blockprint_content::error::{Error, Result};
+use blockprint_content::error::Result;
 use blockprint_content::roll::case::{self as roller, CaseRequest};
 
 /// The year a case batch is numbered in unless told otherwise.
@@ -39,9 +40,7 @@ impl CaseKind {
     pub fn year_cases(&self, req: &Request) -> Result<u32> {
         let last = req.first.saturating_add(req.count.max(1) - 1);
         match self.year_cases {
-            Some(n) if n < last => Err(Error::Usage(format!(
-                "--year-cases {n} is less than the last case number of this batch ({last}); give at least {last}"
-            ))),
+            Some(n) if n < last => Err(Problem::YearCasesBelowLast { given: n, last }.into()),
             Some(n) => Ok(n),
             None => Ok(CaseRequest::default_year_cases(req.first, req.count)),
         }
@@ -83,12 +82,14 @@ impl KindDef for CaseDef {
         <Options as clap::Args>::augment_args(cmd)
     }
     fn options_from_args(&self, m: &clap::ArgMatches) -> Result<Value> {
-        let o = <Options as clap::FromArgMatches>::from_arg_matches(m)
-            .map_err(|e| Error::Usage(e.to_string()))?;
-        serde_json::to_value(o).map_err(|e| Error::Bug(e.to_string()))
+        let o =
+            <Options as clap::FromArgMatches>::from_arg_matches(m).map_err(|e| Problem::Args {
+                message: e.to_string(),
+            })?;
+        crate::error::json("the case's options", &o)
     }
     fn defaults(&self) -> Result<Value> {
-        serde_json::to_value(defaults::<Options>()?).map_err(|e| Error::Bug(e.to_string()))
+        crate::error::json("the case's options", &defaults::<Options>()?)
     }
     fn schema(&self) -> Value {
         schema::<Options>()
@@ -96,19 +97,21 @@ impl KindDef for CaseDef {
     fn configure<'a>(&'a self, _cx: &Checked, options: &Value) -> Result<Box<dyn Kind + 'a>> {
         let o: Options = from_json(&INFO.name, options)?;
         if !YEARS.contains(&o.year) {
-            return Err(Error::Usage(format!(
-                "year {}: the calendar runs from {} to {}",
-                o.year,
-                YEARS.start(),
-                YEARS.end()
-            )));
+            return Err(Problem::Year {
+                given: o.year,
+                first: *YEARS.start(),
+                last: *YEARS.end(),
+            }
+            .into());
         }
         if let Some(n) = o.year_cases
             && !(1..=MAX_YEAR_CASES).contains(&n)
         {
-            return Err(Error::Usage(format!(
-                "year_cases {n}: a year holds 1 to {MAX_YEAR_CASES} cases"
-            )));
+            return Err(Problem::YearCases {
+                given: n,
+                max: MAX_YEAR_CASES,
+            }
+            .into());
         }
         Ok(Box::new(CaseKind {
             year: o.year,
@@ -269,7 +272,7 @@ impl Kind for CaseKind {
 pub fn document_of(cx: &Checked, req: &Request, case: &roller::Case) -> Result<Document> {
     let n = case.case_number.clone();
 
-    let bug = |e: serde_json::Error| blockprint_content::error::Error::Bug(e.to_string());
+    let bug = |e: serde_json::Error| crate::error::write("the case's data", e);
     let mut case_json = serde_json::to_value(case).map_err(bug)?;
     // The documents print curly quotes; `<case>.json` (below) keeps the content's own characters.
     blockprint_content::text::smart_quotes_in(&mut case_json);

@@ -178,7 +178,9 @@ impl DetectiveKind {
                     .entries
                     .get(i)
                     .map(|e| e.key.value.clone())
-                    .ok_or_else(|| Error::Bug(format!("no class number {}", i + 1)))?;
+                    .ok_or_else(|| {
+                        crate::error::no_document("detective", i, classes.entries.len())
+                    })?;
                 DetectiveRequest {
                     batch_seed: roller::pregenerated_seed(&class),
                     number: i as u32 + 1,
@@ -237,9 +239,7 @@ impl Kind for DetectiveKind {
     fn check_formats(&self, formats: &[Format]) -> Result<()> {
         if self.fillable && matches!(self.set, Set::Batch { .. }) && !formats.contains(&Format::Pdf)
         {
-            return Err(Error::Usage(
-                "--fillable writes PDF forms: add pdf to --format (or leave --format out)".into(),
-            ));
+            return Err(crate::error::Problem::FillableWithoutPdf.into());
         }
         Ok(())
     }
@@ -265,7 +265,7 @@ impl Kind for DetectiveKind {
         if let Some(c) = &item.class {
             rerun.push_str(&format!(" --class {}", c.to_lowercase()));
         }
-        let bug = |e: serde_json::Error| Error::Bug(e.to_string());
+        let bug = |e: serde_json::Error| crate::error::write("a detective's data", e);
         let file = File {
             number: item.number,
             seed,
@@ -284,8 +284,8 @@ impl Kind for DetectiveKind {
         )? {
             serde_json::Value::Object(m) => m,
             _ => {
-                return Err(Error::Bug(
-                    "the character sheet's data is not an object".into(),
+                return Err(crate::error::invariant(
+                    "the character sheet's data is not an object",
                 ));
             }
         };

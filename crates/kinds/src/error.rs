@@ -655,8 +655,9 @@ impl Problem {
                 format!("the Ready/Bolt/Flow odds card prints on a4 or letter, not {paper}")
             }
             Problem::NoCampaign { dir } => format!(
-                "{} holds no campaign (campaign.toml is missing); start one with `blockprint campaign new {}`",
+                "{} holds no campaign ({} is missing); start one with `blockprint campaign new {}`",
                 dir.display(),
+                crate::campaign::STATE_FILE,
                 dir.display()
             ),
             Problem::CampaignStateGone {

@@ -20,7 +20,8 @@ use serde::Deserialize;
 
 use super::{Checked, Document, Kind, Request, Requirements};
 use crate::data;
-use blockprint_content::error::{Error, Result};
+use crate::error::Problem;
+use blockprint_content::error::Result;
 use blockprint_render::{Format, Templates};
 
 #[derive(Debug, Clone, Deserialize)]
@@ -72,15 +73,12 @@ pub fn discover(templates: &Templates) -> Result<Vec<LayoutKind>> {
         if folder.contains('/') {
             continue;
         }
-        let spec: Spec = toml::from_str(&f.text).map_err(|e| {
-            let at = e
+        let spec: Spec = toml::from_str(&f.text).map_err(|e| Problem::KindToml {
+            file: f.shown_as.clone(),
+            line: e
                 .span()
-                .map(|s| {
-                    let line = f.text[..s.start.min(f.text.len())].matches('\n').count() + 1;
-                    format!(":{line}")
-                })
-                .unwrap_or_default();
-            Error::Usage(format!("{}{at}: {}", f.shown_as, e.message()))
+                .map(|s| f.text[..s.start.min(f.text.len())].matches('\n').count() + 1),
+            message: e.message().to_owned(),
         })?;
         let template = spec.template.clone().unwrap_or_else(|| spec.name.clone());
         for fmt in &spec.formats {
@@ -89,21 +87,22 @@ pub fn discover(templates: &Templates) -> Result<Vec<LayoutKind>> {
                 Format::Md => Some(format!("{folder}/{template}.md.j2")),
                 Format::Json => None,
                 Format::Csv | Format::Txt => {
-                    return Err(Error::Usage(format!(
-                        "{}: `formats` may list \"pdf\", \"md\" and \"json\"; {} files come only from blockprint's own exports",
-                        f.shown_as,
-                        serde_json::to_value(fmt).unwrap_or_default()
-                    )));
+                    return Err(Problem::KindFormat {
+                        file: f.shown_as.clone(),
+                        format: serde_json::to_value(fmt).unwrap_or_default().to_string(),
+                    }
+                    .into());
                 }
             };
             if let Some(n) = needed
                 && !templates.files.contains_key(&n)
             {
-                return Err(Error::Usage(format!(
-                    "{}: `formats` lists {} but there is no template `{n}`; add it or drop the format",
-                    f.shown_as,
-                    serde_json::to_value(fmt).unwrap_or_default()
-                )));
+                return Err(Problem::KindTemplate {
+                    file: f.shown_as.clone(),
+                    format: serde_json::to_value(fmt).unwrap_or_default().to_string(),
+                    template: n,
+                }
+                .into());
             }
         }
         let valid = !spec.name.is_empty()
@@ -112,10 +111,11 @@ pub fn discover(templates: &Templates) -> Result<Vec<LayoutKind>> {
                 .chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
         if !valid {
-            return Err(Error::Usage(format!(
-                "{}: `name = \"{}\"` must be lowercase letters, digits and `-`",
-                f.shown_as, spec.name
-            )));
+            return Err(Problem::KindName {
+                file: f.shown_as.clone(),
+                name: spec.name.clone(),
+            }
+            .into());
         }
         // A layout kind writes into a folder of its own name; its requirements are the user's own lists,
         // so they are checked on any content.
@@ -168,7 +168,7 @@ impl Kind for LayoutKind {
     }
     fn document(&self, cx: &Checked, req: &Request, _i: usize) -> Result<Document> {
         let r = data::reference(&cx.lib, &cx.report)
-            .ok_or_else(|| Error::Bug("checked content without odds for some table".into()))?;
+            .ok_or_else(|| crate::error::unchecked("has no odds for some table"))?;
         let s = &self.spec.shows;
         let pick = |ids: &[String], all: Vec<serde_json::Value>| -> serde_json::Value {
             if s.all {

@@ -133,15 +133,11 @@ fn configure(cx: &Checked, o: &Options) -> Result<Box<dyn Kind>> {
         return Ok(Box::new(&STOCK));
     }
     if o.level == Some(0) && o.class.is_some() {
-        return Err(Error::Usage(
-            "--level 0 makes a run-of-the-mill NPC, who has no class; leave out --class or give a level of 1 or more".into(),
-        ));
+        return Err(crate::error::Problem::LevelZeroClass.into());
     }
     if o.stock {
         if cx.lib.npcs.is_empty() {
-            return Err(Error::Rules(
-                "the content has no stock NPCs (`[[npc]]`)".into(),
-            ));
+            return Err(crate::error::Problem::NoStockNpcs.into());
         }
         return Ok(Box::new(NpcKind::stock()));
     }
@@ -300,7 +296,7 @@ impl Kind for NpcKind {
             format!("stock-{}", i + 1)
         };
         let rerun = self.rerun(req, lo, hi);
-        let bug = |e: serde_json::Error| Error::Bug(e.to_string());
+        let bug = |e: serde_json::Error| crate::error::write("the NPCs' data", e);
         let file = File {
             batch_seed: seed,
             content_version: &cx.lib.version,

@@ -8,6 +8,7 @@
 //! A registry entry is a [`KindDef`]: the kind as `build` makes it ([`KindDef::base`]) plus how to make it
 //! with options. [`Plain`] registers a kind without options, [`Declared`] one with an options struct.
 
+use crate::error::{Problem, json};
 use blockprint_content::error::{Error, Result};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -52,19 +53,24 @@ pub struct NoOptions {}
 /// The options as they are when no flag is given: the defaults the clap attributes declare.
 pub fn defaults<O: KindOptions>() -> Result<O> {
     let cmd = O::augment_args(clap::Command::new("defaults").no_binary_name(true));
+    let no_defaults = |e: clap::Error| -> Error {
+        Problem::Defaults {
+            message: e.to_string(),
+        }
+        .into()
+    };
     let m = cmd
         .try_get_matches_from(std::iter::empty::<String>())
-        .map_err(|e| Error::Bug(format!("an options struct has no defaults: {e}")))?;
-    O::from_arg_matches(&m)
-        .map_err(|e| Error::Bug(format!("an options struct has no defaults: {e}")))
+        .map_err(no_defaults)?;
+    O::from_arg_matches(&m).map_err(no_defaults)
 }
 
 /// Options given as JSON (from a web form, a manifest or a test) read over the defaults: a key left out
 /// keeps its default (in nested objects too), an unknown key is refused by name.
 pub fn from_json<O: KindOptions>(kind: &str, given: &Value) -> Result<O> {
-    let mut full = serde_json::to_value(defaults::<O>()?).map_err(|e| Error::Bug(e.to_string()))?;
+    let mut full = json("a kind's options", &defaults::<O>()?)?;
     if !full.is_object() {
-        return Err(Error::Bug(format!(
+        return Err(crate::error::invariant(format!(
             "the options of `{kind}` are not an object"
         )));
     }
@@ -72,12 +78,20 @@ pub fn from_json<O: KindOptions>(kind: &str, given: &Value) -> Result<O> {
         Value::Null => {}
         Value::Object(_) => merge(kind, "", &mut full, given)?,
         other => {
-            return Err(Error::Usage(format!(
-                "the options of `{kind}` are an object of option names and values, not {other}"
-            )));
+            return Err(Problem::OptionsNotObject {
+                kind: kind.into(),
+                given: other.to_string(),
+            }
+            .into());
         }
     }
-    serde_json::from_value(full).map_err(|e| Error::Usage(format!("the options of `{kind}`: {e}")))
+    serde_json::from_value(full).map_err(|e| {
+        Problem::OptionsValue {
+            kind: kind.into(),
+            message: e.to_string(),
+        }
+        .into()
+    })
 }
 
 /// Lay `given` over `into`, key by key: objects merge, anything else replaces.
@@ -93,15 +107,12 @@ fn merge(kind: &str, path: &str, into: &mut Value, given: &Value) -> Result<()> 
         };
         match into.get_mut(k) {
             None => {
-                let known: Vec<&str> = into.keys().map(String::as_str).collect();
-                return Err(Error::Usage(format!(
-                    "`{kind}` has no option `{at}`; {}",
-                    if known.is_empty() {
-                        "it takes none".to_owned()
-                    } else {
-                        format!("the options there are: {}", known.join(", "))
-                    }
-                )));
+                return Err(Problem::NoSuchOption {
+                    kind: kind.into(),
+                    option: at,
+                    known: into.keys().cloned().collect(),
+                }
+                .into());
             }
             Some(slot) if slot.is_object() && v.is_object() => merge(kind, &at, slot, v)?,
             Some(slot) => *slot = v.clone(),
@@ -248,11 +259,13 @@ impl<O: KindOptions> KindDef for Declared<O> {
         O::augment_args(cmd)
     }
     fn options_from_args(&self, m: &clap::ArgMatches) -> Result<Value> {
-        let o = O::from_arg_matches(m).map_err(|e| Error::Usage(e.to_string()))?;
-        serde_json::to_value(o).map_err(|e| Error::Bug(e.to_string()))
+        let o = O::from_arg_matches(m).map_err(|e| Problem::Args {
+            message: e.to_string(),
+        })?;
+        json("a kind's options", &o)
     }
     fn defaults(&self) -> Result<Value> {
-        serde_json::to_value(defaults::<O>()?).map_err(|e| Error::Bug(e.to_string()))
+        json("a kind's options", &defaults::<O>()?)
     }
     fn schema(&self) -> Value {
         schema::<O>()
@@ -260,7 +273,7 @@ impl<O: KindOptions> KindDef for Declared<O> {
     fn configure<'a>(&'a self, cx: &Checked, options: &Value) -> Result<Box<dyn Kind + 'a>> {
         let name = self.base.name();
         let o: O = from_json(name, options)?;
-        let identity = serde_json::to_value(&o).map_err(|e| Error::Bug(e.to_string()))?;
+        let identity = json("a kind's options", &o)?;
         Ok(Box::new(WithIdentity {
             kind: (self.configure)(cx, &o)?,
             identity,
@@ -384,10 +397,11 @@ impl Registry {
         };
         for spec in crate::layout::discover(templates)? {
             if reg.get(&spec.name).is_some() {
-                return Err(Error::Usage(format!(
-                    "{}: a document kind named `{}` exists already; choose another `name`",
-                    spec.file, spec.name
-                )));
+                return Err(Problem::KindExists {
+                    file: spec.file.to_string(),
+                    name: spec.name.to_string(),
+                }
+                .into());
             }
             reg.defs.push(Def::Owned(Box::new(Plain(spec))));
         }

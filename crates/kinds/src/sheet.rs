@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::{Checked, Document, Kind, Request, Requirements};
 use blockprint_content::Library;
-use blockprint_content::error::{Error, Result};
+use blockprint_content::error::Result;
 use blockprint_render::Format;
 
 pub struct SheetKind;
@@ -36,11 +36,8 @@ pub const ATTRIBUTE_KEYS: [&str; 6] = ["str", "dex", "con", "int", "wis", "cha"]
 /// value as `rules` to the character sheet template.
 pub fn rules(lib: &Library) -> Result<Value> {
     let lookup = |id: &str| {
-        lib.lookup(id).ok_or_else(|| {
-            Error::Rules(format!(
-                "the sheets need the lookup `{id}`, which the content lacks (`blockprint check` names it)"
-            ))
-        })
+        lib.lookup(id)
+            .ok_or_else(|| crate::kits::uwsp::missing("sheet", id))
     };
     // The sheet has the rules' six attributes, whatever the lookup lists: its entries name them in order
     // ("Strength (STR)" → name "Strength", abbreviation "STR"); one it lacks shows the field's key.
@@ -88,11 +85,7 @@ pub fn rules(lib: &Library) -> Result<Value> {
         .collect();
     let modifiers: Vec<Value> = lib
         .table(MODIFIERS)
-        .ok_or_else(|| {
-            Error::Rules(format!(
-                "the sheets need the table `{MODIFIERS}`, which the content lacks"
-            ))
-        })?
+        .ok_or_else(|| crate::kits::uwsp::missing("sheet", MODIFIERS))?
         .rows
         .iter()
         .map(|r| json!({ "on": r.on.value.replace('-', "–"), "result": r.result.value }))
@@ -153,7 +146,7 @@ impl Kind for SheetKind {
     fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
         let &(stem, template, title) = SHEETS
             .get(i)
-            .ok_or_else(|| Error::Bug(format!("there is no sheet {i}")))?;
+            .ok_or_else(|| crate::error::no_document("sheet", i, SHEETS.len()))?;
         let mut data = character_data(cx, req, Value::Null)?;
         data["sheet"] = stem.into();
         Ok(

@@ -23,6 +23,7 @@ use super::{
     Calendar, Case, Derived, Detective, MonthResult, PREVIOUS_FILE, Roll, STATE_FILE, Setup, Step,
     YearResult,
 };
+use crate::error::{Problem, invariant, write};
 use blockprint_content::Library;
 use blockprint_content::error::{Error, Result};
 
@@ -244,14 +245,13 @@ pub fn render(lib: &Library, setup: &Setup, steps: &[Step], d: &Derived) -> Resu
     let cal = d
         .calendar
         .as_ref()
-        .ok_or_else(|| Error::Bug("a campaign without a calendar".into()))?;
+        .ok_or_else(|| invariant("a campaign without a calendar"))?;
     let out = Out {
         blockprint: env!("CARGO_PKG_VERSION"),
         content_version: &lib.version,
         log_digest: log_digest(setup, steps),
         setup_digest: setup_digest(setup),
-        recorded_setup: serde_json::to_string(setup)
-            .map_err(|e| Error::Bug(format!("cannot write the campaign setup: {e}")))?,
+        recorded_setup: serde_json::to_string(setup).map_err(|e| write("the campaign setup", e))?,
         setup,
         command: steps,
         calendar: cal,
@@ -261,8 +261,7 @@ pub fn render(lib: &Library, setup: &Setup, steps: &[Step], d: &Derived) -> Resu
         year: &d.years,
         roll: &d.rolls,
     };
-    let body = toml::to_string(&out)
-        .map_err(|e| Error::Bug(format!("cannot write the campaign state: {e}")))?;
+    let body = toml::to_string(&out).map_err(|e| write("the campaign state", e))?;
     Ok(format!("{HEADER}\n{body}"))
 }
 
@@ -331,7 +330,7 @@ fn shell_word(s: &str) -> String {
 
 /// Why a folder holds no usable state file although `campaign.prev.toml` is there: what the backup
 /// holds and the exact copy that restores it.
-fn missing_with_backup(dir: &Path, lib: &Library) -> String {
+fn missing_with_backup(dir: &Path, lib: &Library) -> Problem {
     let prev = dir.join(PREVIOUS_FILE);
     let holds = match std::fs::read_to_string(&prev)
         .ok()
@@ -348,14 +347,13 @@ fn missing_with_backup(dir: &Path, lib: &Library) -> String {
         },
         _ => "it cannot be loaded as it is either; restore it all the same and the next command says where it is wrong".to_owned(),
     };
-    format!(
-        "{} holds no {STATE_FILE}, but its previous state is in {}: {holds}. Whatever was recorded after that \
-         was only in {STATE_FILE}. Restore the previous state with\n    {}\nand run again what came after it \
-         (`blockprint campaign new` refuses this folder, so that no new campaign replaces this one's backup)",
-        dir.display(),
-        prev.display(),
-        restore_command(dir)
-    )
+    Problem::CampaignStateGone {
+        dir: dir.to_owned(),
+        state: STATE_FILE,
+        previous: prev,
+        holds,
+        restore: restore_command(dir),
+    }
 }
 
 /// Load `DIR/campaign.toml` and replay it against `lib`.
@@ -374,14 +372,15 @@ pub fn load(dir: &Path, lib: &Library) -> std::result::Result<Campaign, LoadErro
             ))
         })?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && dir.join(PREVIOUS_FILE).is_file() => {
-            return Err(LoadError::Io(Error::Usage(missing_with_backup(dir, lib))));
+            return Err(LoadError::Io(missing_with_backup(dir, lib).into()));
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(LoadError::Io(Error::Usage(format!(
-                "{} holds no campaign ({STATE_FILE} is missing); start one with `blockprint campaign new {}`",
-                dir.display(),
-                dir.display()
-            ))));
+            return Err(LoadError::Io(
+                Problem::NoCampaign {
+                    dir: dir.to_owned(),
+                }
+                .into(),
+            ));
         }
         Err(e) => return Err(LoadError::Io(Error::io(&path, e))),
     };

@@ -18,6 +18,7 @@ use crate::campaign::{
     self, Campaign, MONTH_NAMES, Step, WEEKS_PER_YEAR, case_batch_seed, fraction, month_of,
     parse_stamp, percent, week_span,
 };
+use crate::error::{Problem, invariant, no_document, write};
 use crate::{Checked, Collect, Document, Index, Kind, Request, Requirements};
 use blockprint_content::error::{Error, Result};
 use blockprint_content::roll::case::{Case as RolledCase, CaseRequest};
@@ -29,7 +30,7 @@ pub const PACKETS_RERUN: &str = "campaign packets <campaign folder>";
 /// campaign's date, with its current lead.
 pub fn roll_case(cx: &Checked, seed: u64, c: &campaign::Case) -> Result<RolledCase> {
     let came_in = parse_stamp(&c.came_in).ok_or_else(|| {
-        Error::Bug(format!(
+        invariant(format!(
             "case {} has no date blockprint can read: `{}`",
             c.number, c.came_in
         ))
@@ -84,12 +85,10 @@ impl Kind for CampaignCases {
         Some(json!({ "cases": digest(&self.campaign.derived.cases) }))
     }
     fn document(&self, cx: &Checked, req: &Request, i: usize) -> Result<Document> {
-        let c = self
-            .campaign
-            .derived
-            .cases
-            .get(i)
-            .ok_or_else(|| Error::Bug(format!("no campaign case {i}")))?;
+        let c =
+            self.campaign.derived.cases.get(i).ok_or_else(|| {
+                no_document("campaign-case", i, self.campaign.derived.cases.len())
+            })?;
         let case = roll_case(cx, self.campaign.setup.seed, c)?;
         let req = Request {
             seed: case_batch_seed(self.campaign.setup.seed, c.year),
@@ -259,7 +258,7 @@ pub fn status(cx: &Checked, c: &Campaign) -> Result<Status> {
     let cal = d
         .calendar
         .as_ref()
-        .ok_or_else(|| Error::Bug("a campaign without a calendar".into()))?;
+        .ok_or_else(|| invariant("a campaign without a calendar"))?;
     // Right after a year end nothing of the new year has happened yet: show the year just ended.
     let ended = cal.week == 0 && cal.year > c.setup.year;
     let year = if ended { cal.year - 1 } else { cal.year };
@@ -498,7 +497,7 @@ impl Kind for StatusKind {
         Ok(1)
     }
     fn document(&self, cx: &Checked, req: &Request, _i: usize) -> Result<Document> {
-        let bug = |e: serde_json::Error| Error::Bug(e.to_string());
+        let bug = |e: serde_json::Error| write("the squad's status", e);
         let v = serde_json::to_value(&self.status).map_err(bug)?;
         let pretty = serde_json::to_string_pretty(&self.status).map_err(bug)? + "\n";
         Ok(Document::new(
@@ -550,7 +549,7 @@ pub fn plan(c: &Campaign, count: u32) -> Result<Plan> {
         .derived
         .calendar
         .as_ref()
-        .ok_or_else(|| Error::Bug("a campaign without a calendar".into()))?;
+        .ok_or_else(|| invariant("a campaign without a calendar"))?;
     let (mut year, mut week) = (cal.year, cal.week);
     let mut next_n: u32 = c.derived.cases.iter().filter(|k| k.year == year).count() as u32 + 1;
     let mut last = c
@@ -561,7 +560,7 @@ pub fn plan(c: &Campaign, count: u32) -> Result<Plan> {
         .filter_map(|k| parse_stamp(&k.came_in))
         .max();
     let mut weeks = Vec::new();
-    let usage = |e: campaign::StepError| Error::Usage(e.0);
+    let usage = |e: campaign::StepError| -> Error { Problem::Campaign { message: e.0 }.into() };
     for _ in 0..count {
         if week >= WEEKS_PER_YEAR {
             year += 1;
@@ -634,7 +633,7 @@ impl Kind for PlanKind {
         Ok(1)
     }
     fn document(&self, cx: &Checked, req: &Request, _i: usize) -> Result<Document> {
-        let bug = |e: serde_json::Error| Error::Bug(e.to_string());
+        let bug = |e: serde_json::Error| write("the campaign's plan", e);
         let v = serde_json::to_value(&self.plan).map_err(bug)?;
         let pretty = serde_json::to_string_pretty(&self.plan).map_err(bug)? + "\n";
         Ok(Document::new(

@@ -3,8 +3,9 @@
 
 pub mod book;
 
+use crate::error::{Problem, json, unchecked};
 use crate::{Checked, Document, Kind, Markdown, Request, Requirements};
-use blockprint_content::error::{Error, Result};
+use blockprint_content::error::Result;
 use blockprint_content::prose;
 use book as srd;
 
@@ -15,11 +16,9 @@ impl SrdKind {
         cx: &'c Checked,
         req: &Request,
     ) -> Result<(srd::SrdData, &'c blockprint_content::Book)> {
-        let book = cx.lib.books.first().ok_or_else(|| {
-            Error::Rules("the content has no `[[book]]`, so there is no SRD to make (`blockprint init DIR` writes the built-in content, whose bbb/srd/book.toml is an example)".into())
-        })?;
+        let book = cx.lib.books.first().ok_or(Problem::NoBook)?;
         let data = srd::data(&cx.lib, &cx.report, book, req.paper)
-            .ok_or_else(|| Error::Bug("checked content without odds for some table".into()))?;
+            .ok_or_else(|| unchecked("has no odds for some table"))?;
         Ok((data, book))
     }
 }
@@ -57,7 +56,7 @@ impl Kind for SrdKind {
             stem,
             "srd/srd",
             book.title.clone(),
-            serde_json::to_value(&data).map_err(|e| Error::Bug(e.to_string()))?,
+            json("the SRD's data", &data)?,
         )
         .audience(crate::Audience::Reader))
     }
