@@ -271,6 +271,27 @@ fn every_option_a_typed_error_names_is_a_flag() {
 }
 
 #[test]
+fn every_kind_option_the_library_names_is_a_flag_of_make() {
+    // The kinds name their options in their own words; the command line's one mapping (cli::flag)
+    // turns each id into a flag, which must be a flag of the command that makes that kind (`to` is
+    // `export`'s, which picks the `export-…` kind).
+    let cli = blockprint::cli::help::command();
+    let make = cli.find_subcommand("make").unwrap();
+    let mut flags: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    for c in make.get_subcommands().chain(cli.find_subcommand("export")) {
+        for a in c.get_arguments() {
+            if let Some(l) = a.get_long() {
+                flags.insert(format!("--{l}"));
+            }
+        }
+    }
+    for opt in blockprint::generators::error::Opt::ALL {
+        let flag = blockprint::cli::flag(opt.id());
+        assert!(flags.contains(&flag), "{opt:?}: {flag} is no flag of make");
+    }
+}
+
+#[test]
 fn every_chase_option_the_library_names_is_a_flag_of_chase_odds() {
     // The chase crate names options in its own words; the command line's one mapping turns each
     // into a flag, which must be a flag of some system's `chase odds`.
