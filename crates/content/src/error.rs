@@ -103,12 +103,6 @@ pub enum Error {
         rendered: String,
         diagnostics: Vec<Diagnostic>,
     },
-    /// A rule could not be applied to checked content (a roll that cannot be made).
-    #[error("error: {0}")]
-    Rules(String),
-    /// A wrong option or combination of options.
-    #[error("error: {0}")]
-    Usage(String),
     #[error("error: {}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -131,9 +125,6 @@ pub enum Error {
         template: String,
         diags: Vec<TemplateDiag>,
     },
-    /// Anything else that can only be a bug in blockprint.
-    #[error("internal error (a bug in blockprint, please report it): {0}")]
-    Bug(String),
     /// A crate's typed error, with its code, exit status and option ([`Coded`]).
     #[error("{}{}", prefix(.0.exit_code()), .0)]
     Typed(Box<dyn Coded>),
@@ -246,29 +237,18 @@ impl Error {
     }
 
     /// Every code, in the order `docs/errors.md` lists them.
-    pub const CODES: [&'static str; 8] = [
-        "content",
-        "rules",
-        "usage",
-        "io",
-        "conflict",
-        "template",
-        "template-builtin",
-        "bug",
-    ];
+    pub const CODES: [&'static str; 5] =
+        ["content", "io", "conflict", "template", "template-builtin"];
 
     /// The error's stable code (kebab case): what kind of failure it is, whatever its message.
     pub fn code(&self) -> &'static str {
         match self {
             Error::Typed(e) => e.code(),
             Error::Content { .. } => "content",
-            Error::Rules(_) => "rules",
-            Error::Usage(_) => "usage",
             Error::Io { .. } => "io",
             Error::Conflict { .. } => "conflict",
             Error::Template { builtin: false, .. } => "template",
             Error::Template { builtin: true, .. } => "template-builtin",
-            Error::Bug(_) => "bug",
         }
     }
 
@@ -276,10 +256,10 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Typed(e) => e.exit_code(),
-            Error::Content { .. } | Error::Rules(_) => 1,
+            Error::Content { .. } => 1,
             Error::Template { builtin: false, .. } => 1,
-            Error::Usage(_) | Error::Io { .. } | Error::Conflict { .. } => 2,
-            Error::Template { builtin: true, .. } | Error::Bug(_) => 70,
+            Error::Io { .. } | Error::Conflict { .. } => 2,
+            Error::Template { builtin: true, .. } => 70,
         }
     }
 
@@ -337,8 +317,7 @@ mod tests {
 
     #[test]
     fn exit_codes() {
-        assert_eq!(Error::Rules("x".into()).exit_code(), 1);
-        assert_eq!(Error::Usage("x".into()).exit_code(), 2);
+        assert_eq!(Error::io("x", std::io::Error::other("x")).exit_code(), 2);
         let t = |builtin| Error::Template {
             builtin,
             template: "case/case.typ".into(),
@@ -364,8 +343,6 @@ mod tests {
                 rendered: String::new(),
                 diagnostics: vec![],
             },
-            Error::Rules(String::new()),
-            Error::Usage(String::new()),
             Error::io("x", std::io::Error::other("x")),
             Error::Conflict {
                 dir: "x".into(),
@@ -374,7 +351,6 @@ mod tests {
             },
             t(false),
             t(true),
-            Error::Bug(String::new()),
         ];
         let codes: Vec<&str> = all.iter().map(Error::code).collect();
         assert_eq!(codes, Error::CODES);

@@ -93,7 +93,7 @@ fn configure(cx: &Checked, o: &Options) -> Result<Box<dyn Kind>> {
     let class = o
         .class
         .as_deref()
-        .map(|c| roller::find_class(&cx.lib, c).map_err(Error::Usage))
+        .map(|c| class_named(&cx.lib, c))
         .transpose()?;
     Ok(Box::new(DetectiveKind::batch(class, o.fillable)))
 }
@@ -451,6 +451,24 @@ fn signed(n: i64) -> String {
         n if n < 0 => format!("−{}", -n),
         _ => "0".into(),
     }
+}
+
+/// The content's class that `wanted` names (any case), for the class option of detectives and NPCs; a
+/// name the content has no class for is refused with the classes it has.
+pub(crate) fn class_named(lib: &blockprint_content::Library, wanted: &str) -> Result<String> {
+    if let Some(key) = roller::find_class(lib, wanted)? {
+        return Ok(key);
+    }
+    let classes = roller::classes(lib)?
+        .entries
+        .iter()
+        .map(|e| e.key.value.to_lowercase())
+        .collect();
+    Err(crate::error::Problem::NoSuchClass {
+        wanted: wanted.to_owned(),
+        classes,
+    }
+    .into())
 }
 
 #[cfg(test)]

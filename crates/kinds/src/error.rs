@@ -215,6 +215,11 @@ pub enum Problem {
     FillableWithoutPdf,
     /// A level-0 NPC with a class.
     LevelZeroClass,
+    /// A class the content does not have; `classes` are the ones it has, as the user may spell them.
+    NoSuchClass {
+        wanted: String,
+        classes: Vec<String>,
+    },
     /// A deck exported anywhere but Foundry VTT.
     DeckNotFoundry { id: String },
     /// An id that is no table or deck; `hint` is the nearest id, if any.
@@ -355,7 +360,7 @@ pub enum Problem {
 
 impl Problem {
     /// Every code, in the order `docs/errors.md` lists them.
-    pub const CODES: [&'static str; 54] = [
+    pub const CODES: [&'static str; 55] = [
         "kinds-year-cases-below-last",
         "kinds-year",
         "kinds-year-cases",
@@ -376,6 +381,7 @@ impl Problem {
         "kinds-no-table-cards",
         "kinds-fillable-without-pdf",
         "kinds-level-zero-class",
+        "kinds-no-such-class",
         "kinds-deck-not-foundry",
         "kinds-no-table-or-deck",
         "kinds-odds-card-paper",
@@ -435,6 +441,7 @@ impl Problem {
             Problem::NoTableCards { .. } => "kinds-no-table-cards",
             Problem::FillableWithoutPdf => "kinds-fillable-without-pdf",
             Problem::LevelZeroClass => "kinds-level-zero-class",
+            Problem::NoSuchClass { .. } => "kinds-no-such-class",
             Problem::DeckNotFoundry { .. } => "kinds-deck-not-foundry",
             Problem::NoTableOrDeck { .. } => "kinds-no-table-or-deck",
             Problem::OddsCardPaper { .. } => "kinds-odds-card-paper",
@@ -639,6 +646,10 @@ impl Problem {
                 "{} 0 makes a run-of-the-mill NPC, who has no class; leave out {} or give a level of 1 or more",
                 name(Opt::Level),
                 name(Opt::Class)
+            ),
+            Problem::NoSuchClass { wanted, classes } => format!(
+                "there is no class `{wanted}`; the classes are {}",
+                classes.join(", ")
             ),
             Problem::DeckNotFoundry { id } => format!(
                 "`{id}` is a deck; decks export to Foundry only ({} foundry)",
@@ -1014,6 +1025,10 @@ mod tests {
             Problem::NoTableCards { game: s() },
             Problem::FillableWithoutPdf,
             Problem::LevelZeroClass,
+            Problem::NoSuchClass {
+                wanted: s(),
+                classes: vec![],
+            },
             Problem::DeckNotFoundry { id: s() },
             Problem::NoTableOrDeck {
                 id: s(),
@@ -1161,6 +1176,7 @@ mod tests {
                 | Problem::NoTableCards { .. }
                 | Problem::FillableWithoutPdf
                 | Problem::LevelZeroClass
+                | Problem::NoSuchClass { .. }
                 | Problem::DeckNotFoundry { .. }
                 | Problem::NoTableOrDeck { .. }
                 | Problem::OddsCardPaper { .. }

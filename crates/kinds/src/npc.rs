@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::{Checked, Collect, Document, Index, Kind, Merge, PdfPart, Request, Requirements};
-use blockprint_content::error::{Error, Result};
+use blockprint_content::error::Result;
 use blockprint_content::roll::detective::PREGENERATED_SEED;
 use blockprint_content::roll::npc::{self as roller, Npc, NpcOptions};
 
@@ -144,7 +144,7 @@ fn configure(cx: &Checked, o: &Options) -> Result<Box<dyn Kind>> {
     let class = o
         .class
         .as_deref()
-        .map(|c| blockprint_content::roll::detective::find_class(&cx.lib, c).map_err(Error::Usage))
+        .map(|c| crate::detective::class_named(&cx.lib, c))
         .transpose()?;
     Ok(Box::new(NpcKind::random(NpcOptions {
         role: o.role,

@@ -735,7 +735,8 @@ impl Engine {
         let new: Vec<(usize, Vec<u8>)> = todo
             .par_iter()
             .map(|&i| {
-                let png = super::cards::png(&doc.pages()[i], dpi).map_err(Error::Bug)?;
+                let png = super::cards::png(&doc.pages()[i], dpi)
+                    .map_err(|e| Bug::system("draw a card picture", e))?;
                 if let Some(k) = cache_keys.get(i) {
                     super::cache::put(SPACE, k, &png);
                 }

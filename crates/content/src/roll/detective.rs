@@ -191,23 +191,14 @@ pub fn classes(lib: &Library) -> Result<&Lookup, RollError> {
         .ok_or(RollError::NoClasses)
 }
 
-/// The class key matching `wanted` (any case), or an error listing the classes.
-pub fn find_class(lib: &Library, wanted: &str) -> Result<String, String> {
-    let c = classes(lib).map_err(|e| e.to_string())?;
-    c.entries
+/// The class key matching `wanted` (any case); `None` when the content has no class of that name (the
+/// caller lists [`classes`] to the user in its own words).
+pub fn find_class(lib: &Library, wanted: &str) -> Result<Option<String>, RollError> {
+    Ok(classes(lib)?
+        .entries
         .iter()
         .find(|e| e.key.value.eq_ignore_ascii_case(wanted.trim()))
-        .map(|e| e.key.value.clone())
-        .ok_or_else(|| {
-            format!(
-                "there is no class `{wanted}`; the classes are {}",
-                c.entries
-                    .iter()
-                    .map(|e| e.key.value.to_lowercase())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })
+        .map(|e| e.key.value.clone()))
 }
 
 /// A generator with the helpers every people roller shares.

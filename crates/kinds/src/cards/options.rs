@@ -305,7 +305,8 @@ fn write_pngs(
             &format!("{}.typ", doc.template),
             &single_kind.pdf_data(&doc),
         )?;
-        let pngs = blockprint_render::cards::pngs(&typeset, 300.0).map_err(Error::Bug)?;
+        let pngs = blockprint_render::cards::pngs(&typeset, 300.0)
+            .map_err(|e| blockprint_content::error::Bug::system("draw the card pictures", e))?;
         let names = png_names(&doc.data);
         let mut files = Vec::new();
         for (name, bytes) in names.iter().zip(pngs) {
