@@ -988,6 +988,16 @@ fn draws_are_seeded_without_replacement() {
         "--json",
     ]);
     assert_ne!(other.stdout, a.stdout);
+    // A deck the content lacks is refused with the decks it has (the kinds' one message, exit 2).
+    let none = run(&["draw", "no_such_deck", "--seed", "7"]);
+    assert_eq!(none.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&none.stderr);
+    assert!(
+        err.starts_with(
+            "error: `no_such_deck` names no deck in the content\n  = help: the decks are: "
+        ) && err.contains("bbb.chase.city_streets"),
+        "{err}"
+    );
     let o = run(&["draw", "city_streets", "--count", "53"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("has 52 cards"));

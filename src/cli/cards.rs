@@ -24,16 +24,12 @@ pub(super) fn draw(
             .collect();
         (m.len() == 1).then(|| m[0])
     }) else {
-        let all: Vec<&str> = lib.decks.iter().map(|d| d.id.value.as_str()).collect();
-        eprintln!(
-            "error: `{id}` names no deck in the content\n  = help: the decks are: {}",
-            if all.is_empty() {
-                "(none)".to_owned()
-            } else {
-                all.join(", ")
-            }
-        );
-        return Status::Io;
+        let e = crate::error::Error::from(crate::generators::error::Problem::NoSuchDeck {
+            given: id.to_owned(),
+            decks: lib.decks.iter().map(|d| d.id.value.clone()).collect(),
+        });
+        eprintln!("{}", super::shown(&e));
+        return Status::from_exit(e.exit_code());
     };
     let size = deck.cards.iter().map(|s| s.value.len()).sum::<usize>();
     if count as usize > size {

@@ -631,7 +631,11 @@ impl Problem {
             Problem::DoesNotFit(f) => does_not_fit(f, name),
             Problem::NoSuchDeck { given, decks } => format!(
                 "`{given}` names no deck in the content\n  = help: the decks are: {}",
-                decks.join(", ")
+                if decks.is_empty() {
+                    "(none)".to_owned()
+                } else {
+                    decks.join(", ")
+                }
             ),
             Problem::NoTableCards { game } => {
                 format!("`{game}`: blockprint has table cards for bbb (Block by Block) only")
