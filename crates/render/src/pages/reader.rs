@@ -16,11 +16,9 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
-use typst::foundations::{Label, Selector, Value};
-use typst::introspection::{Introspector, MetadataElem};
+use typst::foundations::Value;
 use typst::layout::Transform;
 use typst::model::Document as _;
-use typst::utils::PicoStr;
 use typst_layout::PagedDocument;
 
 pub use blockprint_kind::Audience;
@@ -242,19 +240,10 @@ fn lines(page: &Page) -> Vec<(String, Vec<(usize, &Run)>)> {
 
 /// The 1-based pages on which a `#metadata(value) <label>` stands.
 fn marked(doc: &PagedDocument, label: &str, value: &str) -> Vec<usize> {
-    let Some(label) = Label::new(PicoStr::intern(label)) else {
-        return Vec::new();
-    };
-    let intro = doc.introspector();
-    intro
-        .query(&Selector::Label(label))
-        .iter()
-        .filter(|c| {
-            c.to_packed::<MetadataElem>()
-                .is_some_and(|m| matches!(&m.value, Value::Str(s) if s.as_str() == value))
-        })
-        .filter_map(|c| intro.position(c.location()?))
-        .map(|p| p.page.get())
+    super::refs::marks(doc, label)
+        .into_iter()
+        .filter(|(v, _)| matches!(v, Value::Str(s) if s.as_str() == value))
+        .map(|(_, (page, _, _))| page)
         .collect()
 }
 

@@ -25,7 +25,7 @@ const COLUMN: f64 = 10.0 * MM;
 type Place = (usize, f64, f64);
 
 /// The marks of `label`: each one's value and place.
-fn marks(doc: &PagedDocument, label: &str) -> Vec<(Value, Place)> {
+pub(super) fn marks(doc: &PagedDocument, label: &str) -> Vec<(Value, Place)> {
     let Some(label) = Label::new(PicoStr::intern(label)) else {
         return Vec::new();
     };
