@@ -167,6 +167,7 @@ fn every_error_code_is_unique_and_documented() {
         .chain(blockprint::roll::RollError::CODES)
         .chain(blockprint::error::Error::CODES)
         .chain(blockprint::generators::error::Problem::CODES)
+        .chain(blockprint::generators::campaign::StepProblem::CODES)
         .chain(blockprint::error::Bug::CODES)
         .chain(blockprint::render::error::RenderError::CODES)
         .chain(blockprint::render::KindError::CODES)
@@ -220,6 +221,17 @@ fn every_error_code_is_unique_and_documented() {
     assert_eq!(exit_of(render.code()), render.exit_code());
     let app = blockprint::app::error::AppError::NothingToMake { kind: "x".into() };
     assert_eq!(exit_of(app.code()), app.exit_code());
+    use blockprint::generators::campaign::StepProblem;
+    for p in [
+        StepProblem::EmptySquad,
+        StepProblem::SquadGone,
+        StepProblem::Dice {
+            dice: "1d6".into(),
+            message: String::new(),
+        },
+    ] {
+        assert_eq!(exit_of(p.code()), p.exit_code(), "{}", p.code());
+    }
 }
 
 #[test]
@@ -244,6 +256,7 @@ fn every_option_a_typed_error_names_is_a_flag() {
         .chain(&blockprint::front_error::OPTIONS)
         .map(|(id, _)| *id)
         .chain([blockprint::render::error::FONT_PATH])
+        .chain(blockprint::generators::campaign::StepProblem::OPTIONS)
         .chain(
             blockprint::error::Error::Conflict {
                 dir: "x".into(),
@@ -351,6 +364,19 @@ fn a_real_command_of_each_error_family_exits_with_the_documented_status() {
     crate::support::ok(&crate::support::blockprint(&[
         "npc", "--seed", "1", "--format", "json", "--out", &taken,
     ]));
+    // A campaign of one detective, whose one open case is 1976-01.
+    let camp = o("/campaign");
+    crate::support::ok(&crate::support::blockprint(&[
+        "campaign",
+        "new",
+        &camp,
+        "--seed",
+        "1",
+        "--detectives",
+        "Ann",
+        "--packets",
+        "none",
+    ]));
     let cases: Vec<(&str, Vec<&str>, &str)> = vec![
         (
             "chase-reach",
@@ -391,6 +417,11 @@ fn a_real_command_of_each_error_family_exits_with_the_documented_status() {
             "cli-check-pages-unused",
             vec!["tables", "--check-pages"],
             "error: --check-pages checks the pages",
+        ),
+        (
+            "campaign-no-such-case",
+            vec!["campaign", "close", &camp, "1976-99"],
+            "error: there is no case 1976-99; the open cases are 1976-01\n",
         ),
         (
             "studio-host",

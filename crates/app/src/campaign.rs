@@ -24,7 +24,6 @@ use blockprint_kind::sink::{Event, Sink};
 use blockprint_kinds::campaign::kind::{CampaignCases, PlanKind, Status, StatusKind};
 use blockprint_kinds::campaign::{self, Campaign, Member, STATE_FILE, Setup, file};
 use blockprint_kinds::detective::DetectiveKind;
-use blockprint_kinds::error::Problem;
 use blockprint_kinds::{Checked, Kind, Request};
 use blockprint_render::output::{FolderLock, LOCK_FILE, lock_folder};
 use blockprint_render::{Engine, Format, driver, manifest};
@@ -134,10 +133,13 @@ fn load(f: &Folder, cx: &Checked, sink: &dyn Sink) -> Result<Loaded> {
         }
         .into());
     }
-    let derived = change.after.clone().map_err(|e| AppError::RewriteHistory {
-        what: change.what(),
-        message: e.to_string(),
-    })?;
+    let derived = change
+        .after
+        .clone()
+        .map_err(|why| AppError::RewriteHistory {
+            what: change.what(),
+            why,
+        })?;
     let state = f.dir.join(STATE_FILE);
     // The campaign as it stood before the change: worked out again from the recorded setup and the log
     // when both are known, else the file as it is.
@@ -238,9 +240,8 @@ pub fn new(project: &Project, o: &NewOptions, quiet: bool, sink: &dyn Sink) -> R
         detectives: members,
         roll: roll.unwrap_or(0),
     };
-    campaign::validate_setup(&setup).map_err(|e| Problem::Campaign { message: e.0 })?;
-    let derived = campaign::replay(&cx.lib, &setup, &[])
-        .map_err(|(_, e)| AppError::CampaignContent { message: e.0 })?;
+    campaign::validate_setup(&setup)?;
+    let derived = campaign::replay(&cx.lib, &setup, &[]).map_err(|e| e.problem)?;
     if fresh {
         sink.event(Event::Seed(format!(
             "seed: {seed} (regenerate this campaign with --seed {seed})"
@@ -426,8 +427,7 @@ pub fn step(project: &Project, f: &Folder, s: Step, sink: &dyn Sink) -> Result<V
     let old = &loaded.camp;
     let mut steps = old.steps.clone();
     steps.push(s);
-    let derived = campaign::replay(&cx.lib, &old.setup, &steps)
-        .map_err(|(_, e)| Problem::Campaign { message: e.0 })?;
+    let derived = campaign::replay(&cx.lib, &old.setup, &steps).map_err(|e| e.problem)?;
     let new = Campaign {
         dir: f.dir.clone(),
         setup: old.setup.clone(),
@@ -457,7 +457,7 @@ pub fn undo(project: &Project, f: &Folder, sink: &dyn Sink) -> Result<Vec<String
         return Err(AppError::NothingToUndo { dir: f.dir.clone() }.into());
     };
     camp.derived = campaign::replay(&cx.lib, &camp.setup, &camp.steps)
-        .map_err(|(_, e)| AppError::Replay { message: e.0 })?;
+        .map_err(|e| AppError::Replay { problem: e.problem })?;
     let engine = project.engine()?;
     forget_changed(&f.dir, loaded.on_disk(), &camp.derived);
     if loaded.rewrite.is_some() {

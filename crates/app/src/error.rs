@@ -9,14 +9,16 @@ use std::path::PathBuf;
 
 use blockprint_content::error::Coded;
 use blockprint_kind::Format;
+use blockprint_kinds::campaign::{ReplayError, StepProblem};
 
 /// The option ids the application's messages speak of, and its words for each.
-pub const OPTIONS: [(&str, &str); 6] = [
+pub const OPTIONS: [(&str, &str); 7] = [
     ("first_number", "the first number"),
     ("count", "the number of items"),
     ("paper", "the paper size"),
     ("packets", "the case packets' formats"),
     ("detectives", "the detectives"),
+    ("roll", "the detectives to roll"),
     ("into", "the content folder to import into"),
 ];
 
@@ -29,7 +31,7 @@ fn words(id: &'static str) -> String {
         .to_owned()
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum AppError {
     /// A kind name the registry does not have.
     NoKind { name: String, kinds: Vec<String> },
@@ -79,15 +81,14 @@ pub enum AppError {
     },
     /// `undo` with no command since `campaign new`.
     NothingToUndo { dir: PathBuf },
-    /// A campaign whose history cannot be worked out again with its changed setup.
-    RewriteHistory { what: String, message: String },
+    /// A campaign whose history cannot be worked out again with its changed setup (`what` changed,
+    /// `why` the log does not replay with it).
+    RewriteHistory { what: String, why: ReplayError },
     /// A campaign log that replayed when it was loaded and no longer does (a bug).
-    Replay { message: String },
+    Replay { problem: StepProblem },
     /// A campaign state file that cannot be used (its one-line summary; the located report went to
     /// the sink before).
     CampaignState { summary: String },
-    /// A new campaign's setup that the content cannot carry (the campaign's words).
-    CampaignContent { message: String },
     /// `import` with no file.
     ImportNoFiles,
     /// Import sources that hold no table.
@@ -124,7 +125,7 @@ pub enum AppError {
 
 impl AppError {
     /// Every code, in the order `docs/errors.md` lists them.
-    pub const CODES: [&'static str; 20] = [
+    pub const CODES: [&'static str; 19] = [
         "app-no-kind",
         "app-nothing-to-make",
         "app-past-highest-number",
@@ -139,7 +140,6 @@ impl AppError {
         "app-rewrite-history",
         "app-replay",
         "app-campaign-state",
-        "app-campaign-content",
         "app-import-no-files",
         "app-import-no-table",
         "app-import-refused",
@@ -232,14 +232,22 @@ impl AppError {
                 "there is nothing to undo: no command has been run since `campaign new`; to start again, begin a new campaign in another folder (`blockprint campaign new` refuses {}, which holds this one)",
                 dir.display()
             ),
-            AppError::RewriteHistory { what, message } => format!(
-                "cannot rewrite the history with the changed setup ({what}): {message}; nothing was written"
-            ),
-            AppError::Replay { message } => {
-                format!("a log that replayed no longer does: {message}")
+            AppError::RewriteHistory { what, why } => {
+                // The options the campaign's problem speaks of by a front's names, when it has
+                // its own; else in the campaign's words.
+                let why = if why.problem.options().iter().all(|id| name(id) == words(id)) {
+                    why.to_string()
+                } else {
+                    why.named(name)
+                };
+                format!(
+                    "cannot rewrite the history with the changed setup ({what}): {why}; nothing was written"
+                )
+            }
+            AppError::Replay { problem } => {
+                format!("a log that replayed no longer does: {problem}")
             }
             AppError::CampaignState { summary } => summary.clone(),
-            AppError::CampaignContent { message } => message.clone(),
             AppError::ImportNoFiles => "name at least one file to import".to_owned(),
             AppError::ImportNoTable { files, format } => format!(
                 "{}: no table to import\n  = help: name the {format} files (or, for Foundry, a folder of them) that hold the tables",
@@ -321,7 +329,6 @@ impl Coded for AppError {
             AppError::RewriteHistory { .. } => "app-rewrite-history",
             AppError::Replay { .. } => "app-replay",
             AppError::CampaignState { .. } => "app-campaign-state",
-            AppError::CampaignContent { .. } => "app-campaign-content",
             AppError::ImportNoFiles => "app-import-no-files",
             AppError::ImportNoTable { .. } => "app-import-no-table",
             AppError::ImportRefused { .. } => "app-import-refused",
@@ -336,7 +343,6 @@ impl Coded for AppError {
             AppError::NothingToMake { .. }
             | AppError::RewriteHistory { .. }
             | AppError::CampaignState { .. }
-            | AppError::CampaignContent { .. }
             | AppError::ImportNoTable { .. }
             | AppError::ImportRefused { .. }
             | AppError::ImportTaken { .. }
@@ -353,6 +359,7 @@ impl Coded for AppError {
             AppError::Packets { .. } => vec!["packets"],
             AppError::EmptyName { .. } => vec!["detectives"],
             AppError::ImportTaken { .. } => vec!["into"],
+            AppError::RewriteHistory { why, .. } => why.problem.options(),
             _ => Vec::new(),
         }
     }
@@ -409,11 +416,15 @@ mod tests {
             AppError::NothingToUndo { dir: "x".into() },
             AppError::RewriteHistory {
                 what: s(),
-                message: s(),
+                why: ReplayError {
+                    command: None,
+                    problem: StepProblem::EmptySquad,
+                },
             },
-            AppError::Replay { message: s() },
+            AppError::Replay {
+                problem: StepProblem::SquadGone,
+            },
             AppError::CampaignState { summary: s() },
-            AppError::CampaignContent { message: s() },
             AppError::ImportNoFiles,
             AppError::ImportNoTable {
                 files: vec![],

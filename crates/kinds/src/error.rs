@@ -238,8 +238,6 @@ pub enum Problem {
         /// The command that restores it.
         restore: String,
     },
-    /// A campaign command that cannot be carried out (the campaign's words).
-    Campaign { message: String },
     /// Two layout kinds (or a layout kind and a built-in one) of the same name.
     KindExists { file: String, name: String },
     /// A layout kind's `kind.toml` that does not read (toml's words).
@@ -360,7 +358,7 @@ pub enum Problem {
 
 impl Problem {
     /// Every code, in the order `docs/errors.md` lists them.
-    pub const CODES: [&'static str; 55] = [
+    pub const CODES: [&'static str; 54] = [
         "kinds-year-cases-below-last",
         "kinds-year",
         "kinds-year-cases",
@@ -387,7 +385,6 @@ impl Problem {
         "kinds-odds-card-paper",
         "kinds-no-campaign",
         "kinds-campaign-state-gone",
-        "kinds-campaign",
         "kinds-kind-exists",
         "kinds-kind-toml",
         "kinds-kind-format",
@@ -447,7 +444,6 @@ impl Problem {
             Problem::OddsCardPaper { .. } => "kinds-odds-card-paper",
             Problem::NoCampaign { .. } => "kinds-no-campaign",
             Problem::CampaignStateGone { .. } => "kinds-campaign-state-gone",
-            Problem::Campaign { .. } => "kinds-campaign",
             Problem::KindExists { .. } => "kinds-kind-exists",
             Problem::KindToml { .. } => "kinds-kind-toml",
             Problem::KindFormat { .. } => "kinds-kind-format",
@@ -688,7 +684,6 @@ impl Problem {
                 dir.display(),
                 previous.display(),
             ),
-            Problem::Campaign { message } => message.clone(),
             Problem::KindExists { file, name } => format!(
                 "{file}: a document kind named `{name}` exists already; choose another `name`"
             ),
@@ -1047,7 +1042,6 @@ mod tests {
                 holds: s(),
                 restore: s(),
             },
-            Problem::Campaign { message: s() },
             Problem::KindExists {
                 file: s(),
                 name: s(),
@@ -1186,7 +1180,6 @@ mod tests {
                 | Problem::OddsCardPaper { .. }
                 | Problem::NoCampaign { .. }
                 | Problem::CampaignStateGone { .. }
-                | Problem::Campaign { .. }
                 | Problem::KindExists { .. }
                 | Problem::KindToml { .. }
                 | Problem::KindFormat { .. }

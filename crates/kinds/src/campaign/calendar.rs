@@ -11,9 +11,12 @@ pub fn month_of(week: u32) -> (u32, u32) {
 
 /// The days week `week` (1–48) of `year` covers: first and last date (house ruling: 1–7, 8–14, 15–21, 22
 /// to the end of the month).
-pub fn week_days(year: i32, week: u32) -> Result<(Date, Date), StepError> {
+pub fn week_days(year: i32, week: u32) -> Result<(Date, Date), StepProblem> {
     let (month, k) = month_of(week);
-    let bad = |e: jiff::Error| StepError(format!("no calendar for {year}: {e}"));
+    let bad = |e: jiff::Error| StepProblem::NoCalendar {
+        year,
+        why: Some(e.to_string()),
+    };
     let first = Date::new(year as i16, month as i8, (1 + 7 * (k - 1)) as i8).map_err(bad)?;
     let last_day = if k == WEEKS_PER_MONTH {
         first.days_in_month()
@@ -38,7 +41,7 @@ pub fn week_span(year: i32, week: u32) -> String {
 }
 
 /// `minute` minutes after the start of `date`.
-fn at(date: Date, minute: i64) -> Result<DateTime, StepError> {
+fn at(date: Date, minute: i64) -> Result<DateTime, StepProblem> {
     DateTime::new(
         i64::from(date.year()),
         date.month() as u32,
@@ -47,7 +50,10 @@ fn at(date: Date, minute: i64) -> Result<DateTime, StepError> {
         0,
     )
     .and_then(|t| t.plus_minutes(minute))
-    .ok_or_else(|| StepError(format!("no calendar for {}", date.year())))
+    .ok_or_else(|| StepProblem::NoCalendar {
+        year: i32::from(date.year()),
+        why: None,
+    })
 }
 
 /// When the case of week `week` comes in: a five-minute mark of the week's days, drawn from stream
@@ -57,7 +63,7 @@ pub fn case_arrival(
     year: i32,
     week: u32,
     after: Option<DateTime>,
-) -> Result<DateTime, StepError> {
+) -> Result<DateTime, StepProblem> {
     let (first, last) = week_days(year, week)?;
     let start = at(first, 0)?.minutes;
     let end = at(last, 24 * 60)?.minutes;
@@ -65,17 +71,15 @@ pub fn case_arrival(
     let lo = lo + (5 - lo.rem_euclid(5)) % 5;
     let marks = (end - lo) / 5;
     if marks <= 0 {
-        return Err(StepError(format!(
-            "no time is left in week {week} of {year} for another case"
-        )));
+        return Err(StepProblem::WeekFull { week, year });
     }
     let mut rng = stream(seed, DATE, week_index(year, week));
     let k = rand::RngExt::random_range(&mut rng, 0..marks);
-    DateTime::from_minutes(lo + 5 * k).ok_or_else(|| StepError(format!("no calendar for {year}")))
+    DateTime::from_minutes(lo + 5 * k).ok_or(StepProblem::NoCalendar { year, why: None })
 }
 
 /// When the starting cases come in: `count` five-minute marks of the campaign's first day, in order.
-pub fn starting_arrivals(seed: u64, year: i32, count: usize) -> Result<Vec<DateTime>, StepError> {
+pub fn starting_arrivals(seed: u64, year: i32, count: usize) -> Result<Vec<DateTime>, StepProblem> {
     let (first, _) = week_days(year, 1)?;
     let mut rng = stream(seed, START, year as u64);
     let mut marks: Vec<i64> = (0..count)

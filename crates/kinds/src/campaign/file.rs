@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use super::{
-    Calendar, Case, Derived, Detective, MonthResult, PREVIOUS_FILE, Roll, STATE_FILE, Setup, Step,
-    YearResult,
+    Calendar, Case, Derived, Detective, MonthResult, PREVIOUS_FILE, ReplayError, Roll, STATE_FILE,
+    Setup, Step, YearResult,
 };
 use crate::error::{Problem, invariant, write};
 use blockprint_content::Library;
@@ -67,7 +67,7 @@ pub struct SetupChange {
     /// The campaign as recorded (the log replayed with the recorded setup), if the log still replays so.
     pub before: Option<Derived>,
     /// The campaign with the changed setup, or why the log does not replay with it.
-    pub after: std::result::Result<Derived, String>,
+    pub after: std::result::Result<Derived, ReplayError>,
     /// The located report (for stderr) and a one-line summary.
     pub error: StateError,
 }
@@ -436,24 +436,6 @@ pub fn parse(
     parse_checked(path, text, lib, &file, setup, steps).map_err(LoadError::State)
 }
 
-/// The log's replay with `setup`, an error in words: `command 2 of the log (`close 1976-03`) cannot be
-/// applied: …`.
-fn replay_in_words(
-    lib: &Library,
-    setup: &Setup,
-    steps: &[Step],
-) -> std::result::Result<Derived, String> {
-    super::replay(lib, setup, steps).map_err(|(at, e)| match at {
-        None => format!("this setup cannot start a campaign: {}", e.0),
-        Some(i) => format!(
-            "command {} of the log (`{}`) cannot be applied: {}",
-            i + 1,
-            steps[i].describe(),
-            e.0
-        ),
-    })
-}
-
 /// A `[setup]` that is not the recorded one: what changed, located at the first changed line, and the
 /// campaign before and after.
 fn setup_change(
@@ -487,7 +469,7 @@ fn setup_change(
     let before = recorded
         .as_ref()
         .and_then(|r| super::replay(lib, r, &steps).ok());
-    let after = replay_in_words(lib, &setup, &steps);
+    let after = super::replay(lib, &setup, &steps);
     let mut change = SetupChange {
         changes,
         recorded,
@@ -559,24 +541,13 @@ fn parse_checked(
     setup: Setup,
     steps: Vec<Step>,
 ) -> std::result::Result<(Setup, Vec<Step>, Derived), StateError> {
-    let d = super::replay(lib, &setup, &steps).map_err(|(at, e)| match at {
-        None => located(
+    let d = super::replay(lib, &setup, &steps).map_err(|e| match e.command {
+        None => located(path, text, file.setup.span(), &e.to_string(), None),
+        Some((n, _)) => located(
             path,
             text,
-            file.setup.span(),
-            &format!("this setup cannot start a campaign: {}", e.0),
-            None,
-        ),
-        Some(i) => located(
-            path,
-            text,
-            file.command[i].span(),
-            &format!(
-                "command {} of the log (`{}`) cannot be applied: {}",
-                i + 1,
-                steps[i].describe(),
-                e.0
-            ),
+            file.command[n - 1].span(),
+            &e.to_string(),
             Some("remove or correct this [[command]] entry; the previous good state is in campaign.prev.toml"),
         ),
     })?;

@@ -18,9 +18,9 @@ use crate::campaign::{
     self, Campaign, MONTH_NAMES, Step, WEEKS_PER_YEAR, case_batch_seed, fraction, month_of,
     parse_stamp, percent, week_span,
 };
-use crate::error::{Problem, invariant, no_document, write};
+use crate::error::{invariant, no_document, write};
 use crate::{Checked, Collect, Document, Index, Kind, Request, Requirements};
-use blockprint_content::error::{Error, Result};
+use blockprint_content::error::Result;
 use blockprint_content::roll::case::{Case as RolledCase, CaseRequest};
 
 /// What a campaign case packet says to make it again.
@@ -560,7 +560,6 @@ pub fn plan(c: &Campaign, count: u32) -> Result<Plan> {
         .filter_map(|k| parse_stamp(&k.came_in))
         .max();
     let mut weeks = Vec::new();
-    let usage = |e: campaign::StepError| -> Error { Problem::Campaign { message: e.0 }.into() };
     for _ in 0..count {
         if week >= WEEKS_PER_YEAR {
             year += 1;
@@ -569,7 +568,7 @@ pub fn plan(c: &Campaign, count: u32) -> Result<Plan> {
             last = None;
         }
         week += 1;
-        let (roll, new_case) = campaign::new_case_check(c.setup.seed, year, week).map_err(usage)?;
+        let (roll, new_case) = campaign::new_case_check(c.setup.seed, year, week)?;
         let (m, k) = month_of(week);
         let mut line = PlanWeek {
             year,
@@ -585,7 +584,7 @@ pub fn plan(c: &Campaign, count: u32) -> Result<Plan> {
             weekday: None,
         };
         if new_case {
-            let t = campaign::case_arrival(c.setup.seed, year, week, last).map_err(usage)?;
+            let t = campaign::case_arrival(c.setup.seed, year, week, last)?;
             line.number = Some(format!("{year}-{next_n:02}"));
             line.came_in = Some(format!("{} {}", t.date(), t.time()));
             line.weekday = Some(t.weekday().into());

@@ -18,11 +18,13 @@ mod calendar;
 pub mod file;
 pub mod kind;
 mod options;
+mod problem;
 mod replay;
 
 pub use calendar::{case_arrival, month_of, parse_stamp, starting_arrivals, week_days, week_span};
 pub use file::Campaign;
 pub use options::NewOptions;
+pub use problem::{ReplayError, StepProblem};
 pub use replay::replay;
 
 use jiff::civil::Date;
@@ -347,10 +349,6 @@ pub struct Derived {
     pub rolls: Vec<Roll>,
 }
 
-/// A command that cannot be applied where the campaign stands: what is wrong and how to go on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StepError(pub String);
-
 /// A detective as the squad starts with them (from the setup and, for rolled ones, the generator).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Recruit {
@@ -363,7 +361,7 @@ pub struct Recruit {
 }
 
 /// The squad of a setup: named detectives as given, rolled ones from the detective generator.
-pub fn recruits(lib: &Library, setup: &Setup) -> Result<Vec<Recruit>, StepError> {
+pub fn recruits(lib: &Library, setup: &Setup) -> Result<Vec<Recruit>, StepProblem> {
     if setup.roll > 0 {
         let batch = detective_batch_seed(setup.seed);
         return (1..=setup.roll)
@@ -376,7 +374,7 @@ pub fn recruits(lib: &Library, setup: &Setup) -> Result<Vec<Recruit>, StepError>
                         class: None,
                     },
                 )
-                .map_err(|e| StepError(format!("cannot roll detective {number}: {e}")))?;
+                .map_err(|source| StepProblem::RollDetective { number, source })?;
                 let rel = |word: &str| {
                     d.relationships
                         .iter()
@@ -409,51 +407,33 @@ pub fn recruits(lib: &Library, setup: &Setup) -> Result<Vec<Recruit>, StepError>
 }
 
 /// Check a setup's values (the ones serde cannot): what is wrong, for a usage error or a diagnostic.
-pub fn validate_setup(setup: &Setup) -> Result<(), StepError> {
+pub fn validate_setup(setup: &Setup) -> Result<(), StepProblem> {
     if !(1900..=2100).contains(&setup.year) {
-        return Err(StepError(format!(
-            "the year {} is outside 1900–2100",
-            setup.year
-        )));
+        return Err(StepProblem::Year { year: setup.year });
     }
     if setup.seed > blockprint_content::roll::case::MAX_SEED {
-        return Err(StepError(format!(
-            "the seed {} is not below 2^53",
-            setup.seed
-        )));
+        return Err(StepProblem::Seed { seed: setup.seed });
     }
     if !matches!(setup.paper, Paper::A4 | Paper::Letter) {
-        return Err(StepError(format!(
-            "the campaign's packets and sheets print on a4 or letter, not {}",
-            setup.paper.name()
-        )));
+        return Err(StepProblem::Paper {
+            paper: setup.paper.name().to_owned(),
+        });
     }
     if setup
         .packets
         .iter()
         .any(|f| !matches!(f, Format::Pdf | Format::Md | Format::Json))
     {
-        return Err(StepError(
-            "case packets are written as pdf, md or json".into(),
-        ));
+        return Err(StepProblem::Packets);
     }
     match (setup.detectives.len(), setup.roll) {
-        (0, 0) => {
-            return Err(StepError(
-                "the squad is empty: name its detectives (--detectives \"A,B\") or roll some (--roll N)"
-                    .into(),
-            ));
-        }
-        (n, r) if n > 0 && r > 0 => {
-            return Err(StepError(
-                "name the detectives or roll them, not both".into(),
-            ));
-        }
+        (0, 0) => return Err(StepProblem::EmptySquad),
+        (n, r) if n > 0 && r > 0 => return Err(StepProblem::NamedAndRolled),
         (n, r) if n.max(r as usize) > MAX_SQUAD => {
-            return Err(StepError(format!(
-                "a squad of {} is more than {MAX_SQUAD} detectives",
-                n.max(r as usize)
-            )));
+            return Err(StepProblem::SquadSize {
+                size: n.max(r as usize),
+                max: MAX_SQUAD,
+            });
         }
         _ => {}
     }
@@ -461,22 +441,23 @@ pub fn validate_setup(setup: &Setup) -> Result<(), StepError> {
     for m in &setup.detectives {
         let name = m.name.trim();
         if name.is_empty() {
-            return Err(StepError("a detective's name is empty".into()));
+            return Err(StepProblem::EmptyName);
         }
         if name != m.name || name.chars().any(char::is_control) {
-            return Err(StepError(format!(
-                "the name `{}` has spaces at an end or control characters",
-                m.name.escape_debug()
-            )));
+            return Err(StepProblem::NameSpaces {
+                name: m.name.clone(),
+            });
         }
         if seen.iter().any(|s| s.eq_ignore_ascii_case(name)) {
-            return Err(StepError(format!(
-                "two detectives are called `{name}`; give each a different name"
-            )));
+            return Err(StepProblem::SameName {
+                name: name.to_owned(),
+            });
         }
         seen.push(name.to_owned());
         if m.assignment.as_deref().is_some_and(|a| a.trim().is_empty()) {
-            return Err(StepError(format!("`{name}`'s assignment is empty")));
+            return Err(StepProblem::EmptyAssignment {
+                name: name.to_owned(),
+            });
         }
     }
     Ok(())
@@ -529,8 +510,11 @@ fn roll_at_most(
     dice: &str,
     rng: &mut ChaCha20Rng,
     at_most: i64,
-) -> Result<(i64, BigRational), StepError> {
-    let bad = |m: String| StepError(format!("cannot roll `{dice}`: {m}"));
+) -> Result<(i64, BigRational), StepProblem> {
+    let bad = |message: String| StepProblem::Dice {
+        dice: dice.to_owned(),
+        message,
+    };
     let e = blockprint_dice::parse(dice).map_err(|e| bad(e.message))?;
     let r = e.roll(rng).map_err(|e| bad(e.message))?;
     let dist = e.distribution().map_err(|e| bad(e.message))?;
@@ -542,7 +526,7 @@ fn roll_at_most(
 
 /// The new-case check of week `week` of `year`: the d6 result and whether a case comes in. The same
 /// whether rolled by `week` or pre-rolled by `plan`.
-pub fn new_case_check(seed: u64, year: i32, week: u32) -> Result<(i64, bool), StepError> {
+pub fn new_case_check(seed: u64, year: i32, week: u32) -> Result<(i64, bool), StepProblem> {
     let mut rng = stream(seed, WEEK, week_index(year, week));
     let (v, _) = roll_at_most(NEW_CASE_DIE, &mut rng, NEW_CASE_AT_MOST)?;
     Ok((v, v <= NEW_CASE_AT_MOST))

@@ -13,24 +13,27 @@ struct Play<'a> {
     command: u32,
 }
 
-/// Work out the state a setup and a log lead to. An error names the step (0-based index into `steps`,
-/// `None` for the setup) and why it cannot be applied.
-pub fn replay(
-    lib: &Library,
-    setup: &Setup,
-    steps: &[Step],
-) -> Result<Derived, (Option<usize>, StepError)> {
-    validate_setup(setup).map_err(|e| (None, e))?;
+/// Work out the state a setup and a log lead to. An error names where the log stands (the setup, or
+/// command N) and why it cannot be applied there.
+pub fn replay(lib: &Library, setup: &Setup, steps: &[Step]) -> Result<Derived, ReplayError> {
+    let at_setup = |problem| ReplayError {
+        command: None,
+        problem,
+    };
+    validate_setup(setup).map_err(at_setup)?;
     let mut p = Play {
         lib,
         setup,
         d: Derived::default(),
         command: 0,
     };
-    p.start().map_err(|e| (None, e))?;
+    p.start().map_err(at_setup)?;
     for (i, s) in steps.iter().enumerate() {
         p.command = i as u32 + 1;
-        p.apply(s).map_err(|e| (Some(i), e))?;
+        p.apply(s).map_err(|problem| ReplayError {
+            command: Some((i + 1, s.describe())),
+            problem,
+        })?;
     }
     p.set_next();
     Ok(p.d)
@@ -76,7 +79,7 @@ impl Play<'_> {
         });
     }
 
-    fn start(&mut self) -> Result<(), StepError> {
+    fn start(&mut self) -> Result<(), StepProblem> {
         let year = self.setup.year;
         self.d.calendar = Some(Calendar {
             year,
@@ -96,8 +99,9 @@ impl Play<'_> {
                         blockprint_content::roll::detective::ASSIGNMENT,
                         &mut rng,
                     )
-                    .map_err(|e| {
-                        StepError(format!("cannot roll {}'s assignment: {}", r.name, e))
+                    .map_err(|source| StepProblem::RollAssignment {
+                        name: r.name.clone(),
+                        source,
                     })?;
                     let odds = self.row_odds(&t);
                     self.roll(
@@ -191,7 +195,7 @@ impl Play<'_> {
         stream_name: String,
         rng: &mut ChaCha20Rng,
         what: &str,
-    ) -> Result<Option<String>, StepError> {
+    ) -> Result<Option<String>, StepProblem> {
         let on: Vec<String> = self
             .d
             .detectives
@@ -229,7 +233,7 @@ impl Play<'_> {
         Ok(Some(chosen))
     }
 
-    fn apply(&mut self, step: &Step) -> Result<(), StepError> {
+    fn apply(&mut self, step: &Step) -> Result<(), StepProblem> {
         match step {
             Step::Week => self.week(),
             Step::Close { case } => self.close(case),
@@ -242,7 +246,7 @@ impl Play<'_> {
         }
     }
 
-    fn week(&mut self) -> Result<(), StepError> {
+    fn week(&mut self) -> Result<(), StepProblem> {
         let Calendar {
             year,
             week,
@@ -250,22 +254,16 @@ impl Play<'_> {
             ..
         } = self.cal().clone();
         if week >= WEEKS_PER_YEAR {
-            return Err(StepError(format!(
-                "all {WEEKS_PER_YEAR} weeks of {year} have been played; end the year with `blockprint campaign year DIR` first"
-            )));
+            return Err(StepProblem::YearPlayed { year });
         }
         if week >= WEEKS_PER_MONTH * (months_closed + 1) {
-            let m = months_closed + 1;
-            return Err(StepError(format!(
-                "{} {year} has had its {WEEKS_PER_MONTH} weeks; close the month with `blockprint campaign month DIR` first",
-                MONTH_NAMES[(m - 1) as usize]
-            )));
+            return Err(StepProblem::MonthPlayed {
+                month: months_closed + 1,
+                year,
+            });
         }
         if !self.d.detectives.iter().any(|d| d.on_squad) {
-            return Err(StepError(
-                "nobody is left on the squad, so no case can have a lead; start a new campaign"
-                    .into(),
-            ));
+            return Err(StepProblem::SquadGone);
         }
         let w = week + 1;
         self.cal_mut().week = w;
@@ -333,7 +331,7 @@ impl Play<'_> {
         Ok(())
     }
 
-    fn close(&mut self, number: &str) -> Result<(), StepError> {
+    fn close(&mut self, number: &str) -> Result<(), StepProblem> {
         let Calendar {
             year,
             week,
@@ -341,41 +339,34 @@ impl Play<'_> {
             ..
         } = self.cal().clone();
         let Some(i) = self.d.cases.iter().position(|c| c.number == number.trim()) else {
-            let open: Vec<&str> = self
+            let open: Vec<String> = self
                 .d
                 .cases
                 .iter()
                 .filter(|c| c.is_open())
-                .map(|c| c.number.as_str())
+                .map(|c| c.number.clone())
                 .collect();
-            return Err(StepError(format!(
-                "there is no case {number}; the open cases are {}",
-                if open.is_empty() {
-                    "none".to_owned()
-                } else {
-                    open.join(", ")
-                }
-            )));
+            return Err(StepProblem::NoSuchCase {
+                number: number.to_owned(),
+                open,
+            });
         };
         if !self.d.cases[i].is_open() {
             let c = &self.d.cases[i];
-            return Err(StepError(format!(
-                "case {} was already closed (week {} of {}); `blockprint campaign undo DIR` takes back a close entered by mistake",
-                c.number,
-                c.closed_week.unwrap_or(0),
-                c.closed_year.unwrap_or(year)
-            )));
+            return Err(StepProblem::CaseClosed {
+                number: c.number.clone(),
+                week: c.closed_week.unwrap_or(0),
+                year: c.closed_year.unwrap_or(year),
+            });
         }
         if week == 0 {
-            return Err(StepError(format!(
-                "no week of {year} has started; start one with `blockprint campaign week DIR`, then close the case"
-            )));
+            return Err(StepProblem::NoWeek { year });
         }
         if week <= WEEKS_PER_MONTH * months_closed {
-            return Err(StepError(format!(
-                "{} {year} has been closed; start the next week with `blockprint campaign week DIR`, then close the case",
-                MONTH_NAMES[(months_closed - 1) as usize]
-            )));
+            return Err(StepProblem::MonthClosed {
+                month: months_closed,
+                year,
+            });
         }
         let c = &mut self.d.cases[i];
         c.status = "closed".into();
@@ -385,34 +376,31 @@ impl Play<'_> {
         Ok(())
     }
 
-    fn mend(&mut self, name: &str, r: Relation) -> Result<(), StepError> {
+    fn mend(&mut self, name: &str, r: Relation) -> Result<(), StepProblem> {
         let d = self.find(name)?;
         let strained = match r {
             Relation::CommandingOfficer => &mut d.commanding_officer_strained,
             Relation::Commissioner => &mut d.commissioner_strained,
         };
         if !*strained {
-            return Err(StepError(format!(
-                "{}'s relationship with the {} is not strained",
-                d.name,
-                r.title()
-            )));
+            return Err(StepProblem::NotStrained {
+                name: d.name.clone(),
+                relation: r,
+            });
         }
         *strained = false;
         Ok(())
     }
 
-    fn find(&mut self, name: &str) -> Result<&mut Detective, StepError> {
+    fn find(&mut self, name: &str) -> Result<&mut Detective, StepProblem> {
         let names: Vec<String> = self.d.detectives.iter().map(|d| d.name.clone()).collect();
         self.d
             .detectives
             .iter_mut()
             .find(|d| d.name.eq_ignore_ascii_case(name.trim()))
-            .ok_or_else(|| {
-                StepError(format!(
-                    "there is no detective `{name}` on the squad's books; the detectives are {}",
-                    names.join(", ")
-                ))
+            .ok_or_else(|| StepProblem::NoSuchDetective {
+                name: name.to_owned(),
+                detectives: names,
             })
     }
 
@@ -437,7 +425,7 @@ impl Play<'_> {
         (received, closed)
     }
 
-    fn month(&mut self) -> Result<(), StepError> {
+    fn month(&mut self) -> Result<(), StepProblem> {
         let Calendar {
             year,
             week,
@@ -445,20 +433,16 @@ impl Play<'_> {
             ..
         } = self.cal().clone();
         if months_closed >= MONTHS_PER_YEAR {
-            return Err(StepError(format!(
-                "every month of {year} is closed; end the year with `blockprint campaign year DIR`"
-            )));
+            return Err(StepProblem::YearClosed { year });
         }
         let m = months_closed + 1;
         let due = WEEKS_PER_MONTH * m;
         if week < due {
-            let left = due - week;
-            return Err(StepError(format!(
-                "{} {year} has had {} of its {WEEKS_PER_MONTH} weeks; play the rest first (`blockprint campaign week DIR`, {left} more time{})",
-                MONTH_NAMES[(m - 1) as usize],
-                WEEKS_PER_MONTH - left,
-                if left == 1 { "" } else { "s" }
-            )));
+            return Err(StepProblem::MonthNotOver {
+                month: m,
+                year,
+                played: WEEKS_PER_MONTH - (due - week),
+            });
         }
         self.cal_mut().months_closed = m;
         let month_name = MONTH_NAMES[(m - 1) as usize];
@@ -555,7 +539,7 @@ impl Play<'_> {
 
     /// Hand the open cases of detectives who left the squad to those still on it, one by one in case
     /// order, each to the one with the fewest open cases (`bbb.ruling.campaign_reassign`).
-    fn reassign(&mut self, when: &str) -> Result<(), StepError> {
+    fn reassign(&mut self, when: &str) -> Result<(), StepProblem> {
         let gone: Vec<String> = self
             .d
             .detectives
@@ -584,24 +568,24 @@ impl Play<'_> {
         Ok(())
     }
 
-    fn year(&mut self, top_brass: &[String]) -> Result<(), StepError> {
+    fn year(&mut self, top_brass: &[String]) -> Result<(), StepProblem> {
         let Calendar {
             year,
             months_closed,
             ..
         } = self.cal().clone();
         if months_closed < MONTHS_PER_YEAR {
-            return Err(StepError(format!(
-                "{year} is not over: {months_closed} of its {MONTHS_PER_YEAR} months are closed; play on with `blockprint campaign week DIR` and `blockprint campaign month DIR`"
-            )));
+            return Err(StepProblem::YearNotOver {
+                year,
+                closed: months_closed,
+            });
         }
         for n in top_brass {
             let d = self.find(n)?;
             if !d.on_squad {
-                return Err(StepError(format!(
-                    "{} is no longer on the squad, so there is no demotion roll to get out of",
-                    d.name
-                )));
+                return Err(StepProblem::OffSquad {
+                    name: d.name.clone(),
+                });
             }
         }
         let (sr, sc) = self.counts(None, year, 0);
