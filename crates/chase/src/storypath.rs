@@ -504,31 +504,31 @@ impl System for Storypath {
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// The quarry's pool: Skill + Attribute dice (1 to 20).
-    #[arg(long, default_value_t = 4, value_name = "DICE")]
+    #[arg(long, default_value_t = 4, value_name = "DICE", value_parser = clap::value_parser!(u32).range(1..=20))]
     pub quarry_pool: u32,
     /// The pursuers' pool (1 to 20).
-    #[arg(long, default_value_t = 4, value_name = "DICE")]
+    #[arg(long, default_value_t = 4, value_name = "DICE", value_parser = clap::value_parser!(u32).range(1..=20))]
     pub pursuer_pool: u32,
     /// Laps each side needs (1 to 20); --quarry-laps and --pursuer-laps set one side's.
-    #[arg(long, default_value_t = 3, value_name = "N")]
+    #[arg(long, default_value_t = 3, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=20))]
     pub laps: u32,
     /// Laps the quarry needs (1 to 20), instead of --laps.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=20))]
     pub quarry_laps: Option<u32>,
     /// Laps the pursuers need (1 to 20), instead of --laps.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=20))]
     pub pursuer_laps: Option<u32>,
     /// The interval limit (1 to 40; default twice the larger laps needed).
-    #[arg(long, value_name = "INTERVALS")]
+    #[arg(long, value_name = "INTERVALS", value_parser = clap::value_parser!(u32).range(1..=40))]
     pub limit: Option<u32>,
     /// A Hazard's rating (0 to 3) lying across every interval.
-    #[arg(long, default_value_t = 0, value_name = "RATING")]
+    #[arg(long, default_value_t = 0, value_name = "RATING", value_parser = clap::value_parser!(u32).range(0..=3))]
     pub hazard: u32,
     /// The quarry's Head Start (0 to 3): an Enhancement on its first interval.
-    #[arg(long, default_value_t = 0, value_name = "RATING")]
+    #[arg(long, default_value_t = 0, value_name = "RATING", value_parser = clap::value_parser!(u32).range(0..=3))]
     pub quarry_head_start: u32,
     /// The pursuers' Head Start (0 to 3).
-    #[arg(long, default_value_t = 0, value_name = "RATING")]
+    #[arg(long, default_value_t = 0, value_name = "RATING", value_parser = clap::value_parser!(u32).range(0..=3))]
     pub pursuer_head_start: u32,
     /// Who wins when both sides make their laps in the same interval (the chapter does not say):
     /// surplus (the side further past its need, the quarry when equal), quarry or pursuer.

@@ -450,10 +450,10 @@ pub struct Args {
     )]
     pub pursuer: String,
     /// Rungs between Escape! and Capture! (the post's ladder has three).
-    #[arg(long, default_value_t = 3, value_name = "N")]
+    #[arg(long, default_value_t = 3, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=9))]
     pub rungs: u32,
     /// The rung the chase starts on, counted from the quarry's end (default: Gaining ground, the middle).
-    #[arg(long, value_name = "RUNG")]
+    #[arg(long, value_name = "RUNG", value_parser = clap::value_parser!(u32).range(1..=9))]
     pub start: Option<u32>,
 }
 

@@ -54,13 +54,13 @@ pub struct Args {
     #[arg(long, value_name = "SPEED", conflicts_with = "pursuer_tokens")]
     pub pursuer_speed: Option<u32>,
     /// The pursuer's starting Sprint Tokens (0 to 9), instead of a speed.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=9))]
     pub pursuer_tokens: Option<u32>,
     /// The evader's speed.
     #[arg(long, value_name = "SPEED", conflicts_with = "evader_tokens")]
     pub evader_speed: Option<u32>,
     /// The evader's starting Sprint Tokens (0 to 9).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=9))]
     pub evader_tokens: Option<u32>,
     /// The pursuer's start space (default: the track's first pursuer).
     #[arg(long, value_name = "SPACE", allow_negative_numbers = true)]
@@ -69,7 +69,7 @@ pub struct Args {
     #[arg(long, value_name = "SPACE", allow_negative_numbers = true)]
     pub evader_start: Option<i64>,
     /// Strike reach in spaces (1 unarmed, 1 to 3).
-    #[arg(long, default_value_t = 1, value_name = "SPACES")]
+    #[arg(long, default_value_t = 1, value_name = "SPACES", value_parser = clap::value_parser!(i64).range(1..=3))]
     pub reach: i64,
 }
 
