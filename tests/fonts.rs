@@ -501,7 +501,7 @@ fn characters_no_font_has_are_one_warning_naming_the_first_text_and_each_charact
         warnings,
         [format!(
             "{first} and 1 other text have characters no font has: {chars}; they print as empty boxes: \
-             add a font that has them with --font-path DIR"
+             add a font that has them in a font folder"
         )]
     );
     assert!(!covered('\u{13000}') && !covered('\u{E000}'));

@@ -257,6 +257,7 @@ fn every_option_a_typed_error_names_is_a_flag() {
         .map(|(id, _)| *id)
         .chain([blockprint::render::error::FONT_PATH])
         .chain(blockprint::generators::campaign::StepProblem::OPTIONS)
+        .chain(blockprint::generators::campaign::file::OPTIONS)
         .chain(
             blockprint::error::Error::Conflict {
                 dir: "x".into(),
@@ -440,4 +441,93 @@ fn a_real_command_of_each_error_family_exits_with_the_documented_status() {
         );
         assert!(err.contains(starts), "{code}: {args:?}: {err}");
     }
+}
+
+#[test]
+fn a_line_of_news_speaks_of_an_option_in_the_library_words_or_by_the_front_name() {
+    use blockprint::app::Event;
+    use blockprint::app::sink::{Line, Part};
+    let line = Line::new(
+        "seed: 7 (regenerate this batch with the seed 7)",
+        vec![
+            Part::Text("seed: 7 (regenerate this batch with ".into()),
+            Part::Option("seed"),
+            Part::Text(" 7)".into()),
+        ],
+    );
+    let flag = |id: &'static str| blockprint::cli::flag(id);
+    assert_eq!(
+        line.named(&flag),
+        "seed: 7 (regenerate this batch with --seed 7)"
+    );
+    assert_eq!(line.options(), ["seed"]);
+    let e = Event::Seed(line.clone());
+    assert_eq!(e.text(), "seed: 7 (regenerate this batch with the seed 7)");
+    assert_eq!(e.named(&flag), line.named(&flag));
+    // After a lead, in both wordings; without its newline; a plain line names nothing.
+    let warned = line.after("warning: ");
+    assert!(warned.text().starts_with("warning: seed: 7 (regenerate"));
+    assert!(
+        warned
+            .named(&flag)
+            .starts_with("warning: seed: 7 (regenerate")
+    );
+    let ended = Line::new("a\n", vec![Part::Option("seed"), Part::Text(" b\n".into())]);
+    let ended = ended.without_newline();
+    assert_eq!((ended.text(), ended.named(&flag)), ("a", "--seed b".into()));
+    let plain = Line::from("wrote it".to_owned());
+    assert_eq!(
+        (plain.text(), plain.named(&flag)),
+        ("wrote it", "wrote it".into())
+    );
+    assert!(plain.options().is_empty());
+    assert_eq!(Event::Note("x".into()).named(&flag), "x");
+}
+
+#[test]
+fn a_campaign_note_and_a_state_report_name_options_the_command_line_way() {
+    // The library words them in its own terms (options by id); the command line shows its flags, as
+    // it did when the library spelt them.
+    use crate::support::{blockprint, ok, stderr};
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("c");
+    let d = dir.to_str().unwrap();
+    ok(&blockprint(&[
+        "campaign",
+        "new",
+        d,
+        "--seed",
+        "1",
+        "--detectives",
+        "Ann",
+        "--packets",
+        "none",
+        "-q",
+    ]));
+    let r = blockprint(&["campaign", "week", d, "--rewrite-history", "-q"]);
+    ok(&r);
+    assert!(
+        stderr(&r).contains(
+            "--rewrite-history: the setup is the one the campaign was recorded with; there is nothing to rewrite\n"
+        ),
+        "{}",
+        stderr(&r)
+    );
+    // A derived part edited under another content version: the report's help names --content.
+    let state = dir.join("campaign.toml");
+    let text = std::fs::read_to_string(&state).unwrap();
+    let at = text.find("content_version = \"").unwrap() + "content_version = \"".len();
+    let text = format!("{}000000000000{}", &text[..at], &text[at + 12..])
+        .replace("months_closed = 0", "months_closed = 3");
+    std::fs::write(&state, text).unwrap();
+    let r = blockprint(&["campaign", "week", d, "-q"]);
+    assert_eq!(r.status.code(), Some(1), "{}", stderr(&r));
+    assert!(
+        stderr(&r).contains(
+            "which changes what rolls on its tables; use the content of then (--content), or edit the \
+             [[command]] log and leave this part to blockprint\n"
+        ),
+        "{}",
+        stderr(&r)
+    );
 }

@@ -143,7 +143,7 @@ impl crate::app::Sink for Terminal {
             return;
         }
         let crate::app::Event::Progress { kind, done, total } = e else {
-            let text = format!("{}\n", e.text());
+            let text = format!("{}\n", e.named(&|id| super::flag(id)));
             let bars = self.bars.lock().unwrap_or_else(|e| e.into_inner());
             // A line printed while a bar is drawn goes above it.
             match bars.values().next() {

@@ -171,7 +171,7 @@ impl Sink for Collected {
             self.notes
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .push(e.text());
+                .push(e.named(&super::option_name));
         }
     }
 }
@@ -221,8 +221,9 @@ fn look(app: &App, dir: &str) -> Seen {
     match session::look(project, &path) {
         Look::Missing => seen.missing = true,
         Look::Status(s) => seen.status = Some(*s),
-        Look::Problem(p) => seen.problem = Some(p),
+        Look::Problem(p) => seen.problem = Some(p.named(&super::option_name)),
         Look::SetupChanged(rendered) => {
+            let rendered = rendered.named(&super::option_name);
             seen.problem = Some(format!(
                 "{}\nThe command line can rewrite the history with the changed setup \
                  (`blockprint campaign status {} --rewrite-history`); the studio does not.",

@@ -116,11 +116,18 @@ impl crate::app::Sink for JobSink<'_> {
         if let Event::PageFault(_) = &e {
             self.log.event(e.clone());
         }
-        if let Event::Warning(t) | Event::Failed(t) | Event::PageFault(t) = e
-            && let Ok(mut w) = self.job.warnings.lock()
-            && !w.contains(&t)
+        let warning = match e {
+            Event::Warning(t) | Event::Failed(t) | Event::PageFault(t) => t,
+            Event::OptionNote {
+                warning: true,
+                line,
+            } => line.named(&super::option_name),
+            _ => return,
+        };
+        if let Ok(mut w) = self.job.warnings.lock()
+            && !w.contains(&warning)
         {
-            w.push(t);
+            w.push(warning);
         }
     }
 }

@@ -199,7 +199,14 @@ fn lan_address() -> Option<IpAddr> {
 /// typed error speaks of is named as that command line names it: `--` and its id with dashes (the
 /// forms' fields carry the same names).
 pub(crate) fn shown(e: &Error) -> String {
-    e.render(|id| format!("--{}", id.replace('_', "-")))
+    e.render(option_name)
+}
+
+/// What the studio's pages call the option whose id is `id`: as the command line they show names it,
+/// `--` and the id with dashes (the forms' fields carry the same names). An event's line that speaks
+/// of options ([`crate::app::Event::named`]) names them so too.
+pub(crate) fn option_name(id: &str) -> String {
+    format!("--{}", id.replace('_', "-"))
 }
 
 /// Run the studio until Ctrl-C.

@@ -20,7 +20,7 @@ use std::time::Instant;
 use crate::error::AppError;
 use blockprint_content::Library;
 use blockprint_content::error::{Bug, Error, Result};
-use blockprint_kind::sink::{Event, Sink};
+use blockprint_kind::sink::{Event, Line, Part, Sink};
 use blockprint_kinds::campaign::kind::{CampaignCases, PlanKind, Status, StatusKind};
 use blockprint_kinds::campaign::{self, Campaign, Member, STATE_FILE, Setup, file};
 use blockprint_kinds::detective::DetectiveKind;
@@ -56,9 +56,16 @@ impl Folder {
     }
 }
 
-/// A sink's line of text: the event without the newline a text block ends with.
-fn note(text: &str) -> Event {
-    Event::Note(text.strip_suffix('\n').unwrap_or(text).to_owned())
+/// The id of the option that accepts a changed setup ([`Folder::rewrite_history`]).
+pub const REWRITE_HISTORY: &str = "rewrite_history";
+
+/// A state file's located report as a sink's note (without the newline the report ends with); its help
+/// may name an option, which the front names its way.
+fn located(report: Line) -> Event {
+    Event::OptionNote {
+        warning: false,
+        line: report.without_newline(),
+    }
 }
 
 /// Hold the campaign folder's lock for the rest of the command (see the module's note). A folder without
@@ -110,9 +117,14 @@ fn load(f: &Folder, cx: &Checked, sink: &dyn Sink) -> Result<Loaded> {
     let change = match file::load(&f.dir, &cx.lib) {
         Ok(camp) => {
             if f.rewrite_history {
-                sink.event(note(
-                    "--rewrite-history: the setup is the one the campaign was recorded with; there is nothing to rewrite",
-                ));
+                let rest = ": the setup is the one the campaign was recorded with; there is nothing to rewrite";
+                sink.event(Event::OptionNote {
+                    warning: false,
+                    line: Line::new(
+                        format!("rewriting the history{rest}"),
+                        vec![Part::Option(REWRITE_HISTORY), Part::Text(rest.into())],
+                    ),
+                });
             }
             return Ok(Loaded {
                 camp,
@@ -121,13 +133,13 @@ fn load(f: &Folder, cx: &Checked, sink: &dyn Sink) -> Result<Loaded> {
         }
         Err(file::LoadError::Io(e)) => return Err(e),
         Err(file::LoadError::State(s)) => {
-            sink.event(note(&s.rendered));
+            sink.event(located(s.rendered));
             return Err(AppError::CampaignState { summary: s.summary }.into());
         }
         Err(file::LoadError::SetupChanged(change)) => change,
     };
     if !f.rewrite_history {
-        sink.event(note(&change.error.rendered));
+        sink.event(located(change.error.rendered.clone()));
         return Err(AppError::CampaignState {
             summary: change.error.summary,
         }
@@ -147,7 +159,7 @@ fn load(f: &Folder, cx: &Checked, sink: &dyn Sink) -> Result<Loaded> {
         (Some(recorded), Some(before)) => file::render(&cx.lib, recorded, &change.steps, before)?,
         _ => std::fs::read_to_string(&state).map_err(|e| Error::io(&state, e))?,
     };
-    sink.event(note(&format!(
+    sink.event(Event::Note(format!(
         "rewriting the history with the changed setup: {}: {}; the campaign as it stood before is kept in {}",
         change.what(),
         change.consequences(false),
@@ -243,8 +255,9 @@ pub fn new(project: &Project, o: &NewOptions, quiet: bool, sink: &dyn Sink) -> R
     campaign::validate_setup(&setup)?;
     let derived = campaign::replay(&cx.lib, &setup, &[]).map_err(|e| e.problem)?;
     if fresh {
-        sink.event(Event::Seed(format!(
-            "seed: {seed} (regenerate this campaign with --seed {seed})"
+        sink.event(Event::Seed(crate::project::fresh_seed(
+            seed,
+            "this campaign",
         )));
     }
     refuse_occupied(dir, Some((&setup, &derived)), true)?;
@@ -727,11 +740,12 @@ pub enum Look {
     Missing,
     /// The campaign, where it stands.
     Status(Box<Status>),
-    /// The content cannot be read for it, or its state is not valid (the located diagnostic).
-    Problem(String),
+    /// The content cannot be read for it, or its state is not valid (the located diagnostic, whose help
+    /// may name an option).
+    Problem(Line),
     /// Its `[setup]` was changed after it began (the located diagnostic); only a command with
     /// `rewrite_history` accepts that.
-    SetupChanged(String),
+    SetupChanged(Line),
 }
 
 /// Read the campaign in `dir` as it stands.
@@ -741,17 +755,17 @@ pub fn look(project: &Project, dir: &Path) -> Look {
     }
     let cx = match checked(project) {
         Ok(cx) => cx,
-        Err(e) => return Look::Problem(e.to_string()),
+        Err(e) => return Look::Problem(e.to_string().into()),
     };
     let camp = match file::load(dir, &cx.lib) {
         Ok(c) => c,
-        Err(file::LoadError::Io(e)) => return Look::Problem(e.to_string()),
+        Err(file::LoadError::Io(e)) => return Look::Problem(e.to_string().into()),
         Err(file::LoadError::State(s)) => return Look::Problem(s.rendered),
         Err(file::LoadError::SetupChanged(c)) => return Look::SetupChanged(c.error.rendered),
     };
     match campaign::kind::status(cx, &camp) {
         Ok(s) => Look::Status(Box::new(s)),
-        Err(e) => Look::Problem(e.to_string()),
+        Err(e) => Look::Problem(e.to_string().into()),
     }
 }
 

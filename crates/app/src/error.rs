@@ -11,14 +11,16 @@ use blockprint_content::error::Coded;
 use blockprint_kind::Format;
 use blockprint_kinds::campaign::{ReplayError, StepProblem};
 
-/// The option ids the application's messages speak of, and its words for each.
-pub const OPTIONS: [(&str, &str); 7] = [
+/// The option ids the application's messages and notes speak of, and its words for each.
+pub const OPTIONS: [(&str, &str); 9] = [
     ("first_number", "the first number"),
     ("count", "the number of items"),
     ("paper", "the paper size"),
     ("packets", "the case packets' formats"),
     ("detectives", "the detectives"),
     ("roll", "the detectives to roll"),
+    ("seed", "the seed"),
+    ("rewrite_history", "rewriting the history"),
     ("into", "the content folder to import into"),
 ];
 

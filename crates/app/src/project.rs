@@ -28,7 +28,7 @@ use blockprint_content::check::Report;
 use blockprint_content::diag::{self, Diagnostic};
 use blockprint_content::error::{Bug, Error, Result};
 use blockprint_content::{ContentRoot, Library};
-use blockprint_kind::sink::{Event, Sink};
+use blockprint_kind::sink::{Event, Line, Part, Sink};
 use blockprint_kinds::{Checked, Kind, KindDef, Registry, Request};
 use blockprint_render::fonts::Fonts;
 use blockprint_render::{Engine, Format, Paper, Templates, driver, manifest};
@@ -105,6 +105,35 @@ pub struct Project {
     /// The fonts its engine sets text in: the embedded ones, and those of `--font-path` folders.
     fonts: Arc<Fonts>,
 }
+
+/// The line announcing a fresh seed that makes `what` again: `seed: 7 (regenerate this batch with the
+/// seed 7)`, the command line's `… with --seed 7`.
+pub(crate) fn fresh_seed(seed: u64, what: &str) -> Line {
+    Line::new(
+        format!("seed: {seed} (regenerate {what} with the seed {seed})"),
+        vec![
+            Part::Text(format!("seed: {seed} (regenerate {what} with ")),
+            Part::Option(SEED),
+            Part::Text(format!(" {seed})")),
+        ],
+    )
+}
+
+/// The line announcing the seed of the batch in `dir` that a run continues.
+fn continued_seed(seed: u64, dir: &Path) -> Line {
+    let head = format!("seed: {seed} (continuing the batch in {}; ", dir.display());
+    Line::new(
+        format!("{head}give a seed to start another)"),
+        vec![
+            Part::Text(format!("{head}pass ")),
+            Part::Option(SEED),
+            Part::Text(" to start another)".into()),
+        ],
+    )
+}
+
+/// The seed option's id.
+pub(crate) const SEED: &str = "seed";
 
 impl Project {
     /// Read the content (the built-in content, or a folder) and the templates (the built-in ones, with a
@@ -532,18 +561,13 @@ impl Project {
             let dir = output.out.join(kind.folder());
             if let Some(s) = manifest::existing_batch(&dir).and_then(|b| b["seed"].as_u64()) {
                 if !output.quiet {
-                    sink.event(Event::Seed(format!(
-                        "seed: {s} (continuing the batch in {}; pass --seed to start another)",
-                        dir.display()
-                    )));
+                    sink.event(Event::Seed(continued_seed(s, &dir)));
                 }
                 return s;
             }
         }
         let s = blockprint_content::roll::fresh_seed();
-        sink.event(Event::Seed(format!(
-            "seed: {s} (regenerate this build with --seed {s})"
-        )));
+        sink.event(Event::Seed(fresh_seed(s, "this build")));
         s
     }
 
@@ -583,18 +607,13 @@ impl Project {
                 match manifest::existing_batch(&dir).and_then(|b| b["seed"].as_u64()) {
                     Some(s) => {
                         if !output.quiet {
-                            sink.event(Event::Seed(format!(
-                                "seed: {s} (continuing the batch in {}; pass --seed to start another)",
-                                dir.display()
-                            )));
+                            sink.event(Event::Seed(continued_seed(s, &dir)));
                         }
                         s
                     }
                     None => {
                         let s = blockprint_content::roll::fresh_seed();
-                        sink.event(Event::Seed(format!(
-                            "seed: {s} (regenerate this batch with --seed {s})"
-                        )));
+                        sink.event(Event::Seed(fresh_seed(s, "this batch")));
                         s
                     }
                 }

@@ -12,15 +12,107 @@
 
 use std::sync::Mutex;
 
+/// A line of news that speaks of options, by their ids: the library's own words for it
+/// ([`Line::text`]: `seed: 7 (regenerate this batch with the seed 7)`) and the same line with each
+/// option named as a front names it ([`Line::named`]: the command line's `… with --seed 7`). The library
+/// never spells a front's names; a line that speaks of no option is plain text ([`From<String>`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// The line in the library's words.
+    words: String,
+    /// The line as a front words it: text, and options by id.
+    parts: Vec<Part>,
+}
+
+/// A piece of a [`Line`] as a front words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Part {
+    Text(String),
+    /// An option, by its id (`font_path`: the clap argument id, the studio's field name).
+    Option(&'static str),
+}
+
+impl Line {
+    /// A line: `words` in the library's terms, `parts` as a front words it around its names.
+    pub fn new(words: impl Into<String>, parts: Vec<Part>) -> Self {
+        Line {
+            words: words.into(),
+            parts,
+        }
+    }
+
+    /// The line in the library's words.
+    pub fn text(&self) -> &str {
+        &self.words
+    }
+
+    /// The line with each option called what `name` gives for its id.
+    pub fn named(&self, name: &dyn Fn(&'static str) -> String) -> String {
+        self.parts
+            .iter()
+            .map(|p| match p {
+                Part::Text(t) => t.clone(),
+                Part::Option(id) => name(id),
+            })
+            .collect()
+    }
+
+    /// The options the line speaks of, by id, in order.
+    pub fn options(&self) -> Vec<&'static str> {
+        self.parts
+            .iter()
+            .filter_map(|p| match p {
+                Part::Option(id) => Some(*id),
+                Part::Text(_) => None,
+            })
+            .collect()
+    }
+
+    /// The pieces of the line as a front words it.
+    pub fn parts(&self) -> &[Part] {
+        &self.parts
+    }
+
+    /// The line without the newline it ends with, if it does (in both wordings).
+    pub fn without_newline(mut self) -> Self {
+        if let Some(w) = self.words.strip_suffix('\n') {
+            self.words.truncate(w.len());
+            if let Some(Part::Text(t)) = self.parts.last_mut()
+                && let Some(kept) = t.strip_suffix('\n')
+            {
+                t.truncate(kept.len());
+            }
+        }
+        self
+    }
+
+    /// The line with `lead` before it, in both wordings (`warning: case (case.typ): `).
+    pub fn after(mut self, lead: &str) -> Self {
+        self.words.insert_str(0, lead);
+        self.parts.insert(0, Part::Text(lead.to_owned()));
+        self
+    }
+}
+
+impl From<String> for Line {
+    fn from(s: String) -> Self {
+        Line {
+            parts: vec![Part::Text(s.clone())],
+            words: s,
+        }
+    }
+}
+
 /// One piece of news from a run. Each carries its text worded once, here in the library (a line without
-/// its newline), so every front shows the same words; the variant says what it is.
+/// its newline), so every front shows the same words; the variant says what it is. A line that speaks of
+/// options is a [`Line`], which a front shows with its own names for them ([`Event::named`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     /// Files were written: `wrote case: 3 documents, 12 files (0 already up to date) to out/cases`.
     Wrote(String),
     /// The seed a run uses, announced because the caller gave none: `seed: 7 (regenerate this batch
-    /// with --seed 7)`, or the seed of the batch a run continues.
-    Seed(String),
+    /// with the seed 7)`, the command line's `… with --seed 7`; or the seed of the batch a run continues.
+    Seed(Line),
     /// A kind a build left out, and why.
     Skipped(String),
     /// Something the user should know that does not stop the run (a table an export leaves out, a
@@ -35,6 +127,9 @@ pub enum Event {
     /// Any other note: which tables came along with an export, that a run waits for a folder's lock, a
     /// run's timings.
     Note(String),
+    /// A warning (`warning: …`) or, without `warning`, a note that speaks of options: characters no
+    /// font has and the font folders that would have them.
+    OptionNote { warning: bool, line: Line },
     /// `done` of `total` documents of `kind` are made (sent after each one, from the worker threads).
     Progress {
         kind: String,
@@ -47,14 +142,23 @@ impl Event {
     /// The event's line, as a front that shows text shows it (progress as `kind: done/total`).
     pub fn text(&self) -> String {
         match self {
+            Event::Seed(l) | Event::OptionNote { line: l, .. } => l.text().to_owned(),
             Event::Wrote(t)
-            | Event::Seed(t)
             | Event::Skipped(t)
             | Event::Warning(t)
             | Event::Failed(t)
             | Event::PageFault(t)
             | Event::Note(t) => t.clone(),
             Event::Progress { kind, done, total } => format!("{kind}: {done}/{total}"),
+        }
+    }
+
+    /// The event's line with each option it speaks of called what `name` gives for its id (the command
+    /// line's flag); the same as [`Event::text`] for an event about no option.
+    pub fn named(&self, name: &dyn Fn(&'static str) -> String) -> String {
+        match self {
+            Event::Seed(l) | Event::OptionNote { line: l, .. } => l.named(name),
+            _ => self.text(),
         }
     }
 }

@@ -249,7 +249,17 @@ impl Engine {
             None => self.fonts.missing(data),
         };
         if let Some(missing) = missing {
-            self.show(format!("warning: {document} ({template}): {missing}"), sink);
+            // The fix names an option, which the front names its way.
+            let line = missing
+                .line()
+                .after(&format!("warning: {document} ({template}): "));
+            let mut shown = self.shown.lock().unwrap_or_else(|e| e.into_inner());
+            if shown.insert(line.text().to_owned()) {
+                sink.event(Event::OptionNote {
+                    warning: true,
+                    line,
+                });
+            }
         }
     }
 

@@ -394,29 +394,56 @@ pub struct Missing {
 /// The most characters a warning lists.
 const LISTED: usize = 8;
 
+impl Missing {
+    /// The warning: what no font has and the fix, the font folders named by their option's id (the
+    /// command line's `--font-path DIR`); `Display` is its library's words.
+    pub fn line(&self) -> blockprint_kind::sink::Line {
+        use blockprint_kind::sink::{Line, Part};
+        let head = format!(
+            "{}; they print as empty boxes: add a font that has them ",
+            Found(self)
+        );
+        Line::new(
+            format!("{head}in a font folder"),
+            vec![
+                Part::Text(format!("{head}with ")),
+                Part::Option(crate::error::FONT_PATH),
+                Part::Text(" DIR".into()),
+            ],
+        )
+    }
+}
+
 impl fmt::Display for Missing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "“{}” ({})", self.excerpt, self.field)?;
-        match self.texts {
+        f.write_str(self.line().text())
+    }
+}
+
+/// What no font has: the first text, the characters.
+struct Found<'a>(&'a Missing);
+
+impl fmt::Display for Found<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let m = self.0;
+        write!(f, "“{}” ({})", m.excerpt, m.field)?;
+        match m.texts {
             1 => write!(f, " has")?,
             2 => write!(f, " and 1 other text have")?,
             n => write!(f, " and {} other texts have", n - 1)?,
         }
         write!(f, " characters no font has: ")?;
-        let listed: Vec<String> = self
+        let listed: Vec<String> = m
             .chars
             .iter()
             .take(LISTED)
             .map(|c| format!("{c} U+{:04X}", u32::from(*c)))
             .collect();
         write!(f, "{}", listed.join(", "))?;
-        if self.chars.len() > LISTED {
-            write!(f, " and {} more", self.chars.len() - LISTED)?;
+        if m.chars.len() > LISTED {
+            write!(f, " and {} more", m.chars.len() - LISTED)?;
         }
-        write!(
-            f,
-            "; they print as empty boxes: add a font that has them with --font-path DIR"
-        )
+        Ok(())
     }
 }
 
@@ -465,15 +492,25 @@ mod tests {
             "tables": { "bbb.x": { "title": "\u{13000}" } },
         });
         let found = Fonts::embedded().missing(&data).unwrap();
+        // The fix names the font folders' option by its id: the command line's flag, or the library's
+        // words.
+        let flag = |id: &'static str| format!("--{}", id.replace('_', "-"));
         assert_eq!(
-            found.to_string(),
+            found.line().named(&flag),
             "“B\u{E000}b \u{E000}” (case.victims[1].name) and 1 other text have characters no font has: \
              \u{E000} U+E000, \u{13000} U+13000; they print as empty boxes: add a font that has them with \
              --font-path DIR"
         );
+        assert_eq!(found.line().options(), [crate::error::FONT_PATH]);
+        assert!(
+            found.to_string().ends_with(
+                "U+13000; they print as empty boxes: add a font that has them in a font folder"
+            ),
+            "{found}"
+        );
         let one = serde_json::json!({ "a": [ "x", { "b c": "警視庁" } ] });
         assert_eq!(
-            Fonts::embedded().missing(&one).unwrap().to_string(),
+            Fonts::embedded().missing(&one).unwrap().line().named(&flag),
             "“警視庁” (a[1][\"b c\"]) has characters no font has: 警 U+8B66, 視 U+8996, 庁 U+5E81; they \
              print as empty boxes: add a font that has them with --font-path DIR"
         );

@@ -26,6 +26,7 @@ use super::{
 use crate::error::{Problem, invariant, write};
 use blockprint_content::Library;
 use blockprint_content::error::{Error, Result};
+use blockprint_kind::sink::{Line, Part};
 
 /// A loaded, replayed campaign.
 #[derive(Debug, Clone)]
@@ -36,12 +37,19 @@ pub struct Campaign {
     pub derived: Derived,
 }
 
-/// A state file that cannot be used: the located report (for stderr) and a one-line summary.
+/// A state file that cannot be used: the located report (for stderr; its help may name an option of
+/// [`OPTIONS`], which a front names its way) and a one-line summary.
 #[derive(Debug, Clone)]
 pub struct StateError {
-    pub rendered: String,
+    pub rendered: Line,
     pub summary: String,
 }
+
+/// The options a state file's report can advise, by id: rewriting the history with a changed setup
+/// (the campaign commands' `--rewrite-history`), the content folder (`--content`).
+pub const OPTIONS: [&str; 2] = [REWRITE_HISTORY, CONTENT];
+const REWRITE_HISTORY: &str = "rewrite_history";
+const CONTENT: &str = "content";
 
 /// Why a campaign could not be loaded.
 #[derive(Debug)]
@@ -421,9 +429,9 @@ pub fn parse(
                 text,
                 span,
                 "recorded_setup is not the setup this file was written with",
-                Some(
-                    "it records the setup the campaign's rolls were made with and must not be edited; undo the edit (the previous good state is in campaign.prev.toml)",
-                ),
+                Some(Line::from(
+                    "it records the setup the campaign's rolls were made with and must not be edited; undo the edit (the previous good state is in campaign.prev.toml)".to_owned(),
+                )),
             )));
         }
         Some(d) => {
@@ -478,7 +486,7 @@ fn setup_change(
         before,
         after,
         error: StateError {
-            rendered: String::new(),
+            rendered: Line::from(String::new()),
             summary: String::new(),
         },
     };
@@ -487,15 +495,25 @@ fn setup_change(
         "the setup changed after the campaign began: {}",
         change.what()
     );
-    let help = format!(
-        "with the changed setup, {}. Put the setup back as it was ({}), or run the command again with \
-         --rewrite-history to replay the whole log with the changed setup (the campaign as recorded is then \
-         kept in {PREVIOUS_FILE})",
+    let head = format!(
+        "with the changed setup, {}. Put the setup back as it was ({}), or run the command again ",
         change.consequences(true),
         put_back.join(", ")
     );
+    let tail = format!(
+        " to replay the whole log with the changed setup (the campaign as recorded is then kept in \
+         {PREVIOUS_FILE})"
+    );
+    let help = Line::new(
+        format!("{head}rewriting the history{tail}"),
+        vec![
+            Part::Text(format!("{head}with ")),
+            Part::Option(REWRITE_HISTORY),
+            Part::Text(tail),
+        ],
+    );
     let (line, col) = line_col(text, span.start);
-    let mut error = located(path, text, span, &message, Some(&help));
+    let mut error = located(path, text, span, &message, Some(help));
     error.summary = format!(
         "{}:{line}:{col}: the setup changed after the campaign began; nothing was written",
         path.display()
@@ -548,7 +566,9 @@ fn parse_checked(
             text,
             file.command[n - 1].span(),
             &e.to_string(),
-            Some("remove or correct this [[command]] entry; the previous good state is in campaign.prev.toml"),
+            Some(Line::from(
+                "remove or correct this [[command]] entry; the previous good state is in campaign.prev.toml".to_owned(),
+            )),
         ),
     })?;
     // An edited log (its digest changed) is the user's instruction: what follows from it is worked out
@@ -558,12 +578,21 @@ fn parse_checked(
     }
     let changed = file.content_version != lib.version;
     let hint = if changed {
-        format!(
-            "the content changed since this state was written (version {} then, {} now), which changes what rolls on its tables; use the content of then (--content), or edit the [[command]] log and leave this part to blockprint",
+        let head = format!(
+            "the content changed since this state was written (version {} then, {} now), which changes what rolls on its tables; use the content of then",
             file.content_version, lib.version
+        );
+        let tail = ", or edit the [[command]] log and leave this part to blockprint";
+        Line::new(
+            format!("{head} (the content folder it was written with){tail}"),
+            vec![
+                Part::Text(format!("{head} (")),
+                Part::Option(CONTENT),
+                Part::Text(format!("){tail}")),
+            ],
         )
     } else {
-        "this part is worked out from the [[command]] log and must not be edited; undo the edit (the previous good state is in campaign.prev.toml) or edit the log instead".to_owned()
+        Line::from("this part is worked out from the [[command]] log and must not be edited; undo the edit (the previous good state is in campaign.prev.toml) or edit the log instead".to_owned())
     };
     let mismatch = |span: Range<usize>, what: &str| {
         located(
@@ -571,7 +600,7 @@ fn parse_checked(
             text,
             span,
             &format!("{what} does not follow from the command log"),
-            Some(&hint),
+            Some(hint.clone()),
         )
     };
     let cal = d
@@ -628,13 +657,14 @@ fn compare<T: PartialEq>(
     Ok(())
 }
 
-/// A located report: `error[campaign_state]`, `--> file:line:col`, the line with a caret, the help.
+/// A located report: `error[campaign_state]`, `--> file:line:col`, the line with a caret, the help (which
+/// may name an option, as a front names it).
 fn located(
     path: &Path,
     text: &str,
     span: Range<usize>,
     message: &str,
-    help: Option<&str>,
+    help: Option<Line>,
 ) -> StateError {
     let mut start = span.start.min(text.len());
     while !text.is_char_boundary(start) {
@@ -658,19 +688,42 @@ fn located(
         .with_code("campaign_state")
         .with_message(message)
         .with_labels(vec![Label::primary(id, start..end)]);
-    if let Some(h) = help {
-        d = d.with_notes(vec![format!("help: {h}")]);
+    if let Some(h) = &help {
+        d = d.with_notes(vec![format!("help: {}", h.text())]);
     }
     let rendered = term::emit_into_string(&term::Config::default(), &files, &d)
         .map(|s| blockprint_content::diag::visible(&s))
         .unwrap_or_else(|_| format!("error[campaign_state]: {message}\n  --> {name}\n"));
     let (line, col) = line_col(text, start);
     StateError {
-        rendered,
+        rendered: match help {
+            Some(h) => with_help(rendered, &h),
+            None => Line::from(rendered),
+        },
         summary: format!(
             "{name}:{line}:{col}: the campaign state cannot be used; it is left as it is (the previous good state, if any, is in {PREVIOUS_FILE})"
         ),
     }
+}
+
+/// `rendered`, a report whose last note is `help` in its words, as a line whose help is worded as a front
+/// words it (its options by their names).
+fn with_help(rendered: String, help: &Line) -> Line {
+    use blockprint_content::diag::visible;
+    let words = visible(help.text());
+    let Some(at) = rendered
+        .rfind(&words)
+        .filter(|_| !help.options().is_empty())
+    else {
+        return Line::from(rendered);
+    };
+    let mut parts = vec![Part::Text(rendered[..at].to_owned())];
+    parts.extend(help.parts().iter().map(|p| match p {
+        Part::Text(t) => Part::Text(visible(t)),
+        option => option.clone(),
+    }));
+    parts.push(Part::Text(rendered[at + words.len()..].to_owned()));
+    Line::new(rendered, parts)
 }
 
 /// 1-based line and column (in characters) of a byte offset.
