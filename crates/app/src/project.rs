@@ -487,6 +487,11 @@ impl Project {
             .jobs
             .map_or_else(driver::default_jobs, |j| j as usize);
         let workers = jobs.clamp(1, 2);
+        // The threads are shared between the two: each kind's items typeset on its worker's share of
+        // `jobs` (one each on two cores), not on `jobs` threads of its own. Two kinds on two threads each
+        // ran four compiles on two cores, which cost about 0.1 s more CPU a warm build (8 alternating
+        // runs, issue 36) and 30 to 50 MB more memory, for no less wall time.
+        let share = |w: usize| (jobs / workers + usize::from(w < jobs % workers)).max(1);
         let next = std::sync::atomic::AtomicUsize::new(0);
         // One kind's failure never stops the others: every kind is made, and the failures are reported
         // at the end in registration order (the first is the error returned, and its exit code the run's).
@@ -503,8 +508,9 @@ impl Project {
             })
             .collect();
         std::thread::scope(|scope| {
-            for _ in 0..workers {
-                scope.spawn(|| {
+            for w in 0..workers {
+                let (next, runs, early, failed) = (&next, &runs, &early, &failed);
+                scope.spawn(move || {
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some((kind, req)) = runs.get(i) else {
@@ -513,7 +519,10 @@ impl Project {
                         if early.iter().any(|(j, _)| *j == i) {
                             continue;
                         }
-                        let opts = driver_options(output, kind.formats().to_vec());
+                        let opts = driver::Options {
+                            jobs: share(w),
+                            ..driver_options(output, kind.formats().to_vec())
+                        };
                         if let Err(e) = driver::run(kind, cx, req, engine, &opts, sink)
                             && let Ok(mut f) = failed.lock()
                         {
