@@ -486,6 +486,32 @@ mod tests {
     }
 
     #[test]
+    fn a_history_that_cannot_be_rewritten_names_the_campaign_options_only_where_a_front_does() {
+        let e = AppError::RewriteHistory {
+            what: "seed 1 → 2".into(),
+            why: ReplayError {
+                command: None,
+                problem: StepProblem::EmptySquad,
+            },
+        };
+        let head = "cannot rewrite the history with the changed setup (seed 1 → 2): this setup cannot \
+                    start a campaign: the squad is empty: name its detectives";
+        assert_eq!(
+            e.to_string(),
+            format!("{head} or roll some; nothing was written")
+        );
+        let flag = |id: &str| format!("--{}", id.replace('_', "-"));
+        assert_eq!(
+            e.named(&flag),
+            format!("{head} (--detectives \"A,B\") or roll some (--roll N); nothing was written")
+        );
+        assert_eq!(
+            (e.code(), e.exit_code(), e.options()),
+            ("app-rewrite-history", 1, vec!["detectives", "roll"])
+        );
+    }
+
+    #[test]
     fn the_application_words_an_option_and_the_command_line_flags_it() {
         let e = AppError::PastHighestNumber {
             first: 99998,
