@@ -27,6 +27,7 @@ use std::time::Instant;
 
 use blockprint::content::{LoadCache, forbidden_control, load_files_cached};
 use blockprint::generators::srd::SrdKind;
+use blockprint::check::Requirements;
 use blockprint::generators::{Checked, Kind, Registry, Request};
 use blockprint::render::{Engine, Format, Paper, Templates, driver};
 use libfuzzer_sys::fuzz_target;
@@ -34,6 +35,8 @@ use libfuzzer_sys::fuzz_target;
 struct Setup {
     files: Vec<(String, Vec<u8>)>,
     registry: Registry,
+    /// Each registered kind's requirements (a kind's own, whatever the content), in registry order.
+    requires: Vec<Requirements>,
     engine: Engine,
     caches: std::sync::Mutex<Caches>,
     /// Typeset one accepted input in this many to PDF (0: never).
@@ -106,16 +109,17 @@ struct Caches {
 /// a whole check's (`tests/reliability.rs` compares the two over these seeds and the checker's fixtures).
 fn checked(
     registry: &Registry,
+    requires: &[Requirements],
     caches: &mut Caches,
     files: Vec<(String, Vec<u8>)>,
 ) -> Option<Checked> {
     let (lib, diags) = load_files_cached(files, &mut caches.load);
     let mut report = blockprint::check::run_cached(&lib, diags, &mut caches.check);
-    for k in registry.kinds() {
+    for (k, req) in registry.kinds().zip(requires) {
         blockprint::check::requires::check_cached(
             &lib,
             k.name(),
-            &k.requires(),
+            req,
             k.requires_always(),
             &mut caches.check,
             &mut report.diagnostics,
@@ -134,6 +138,7 @@ fn setup() -> &'static Setup {
         files.retain(|(rel, _)| rel != "README.md");
         let templates = Templates::builtin();
         let registry = Registry::new(&templates).unwrap();
+        let requires: Vec<Requirements> = registry.kinds().map(|k| k.requires()).collect();
         let engine = Engine::new(templates, Default::default()).unwrap();
         let mut caches = Caches::default();
         let mut games: Vec<&str> = files.iter().map(|(rel, _)| game(rel)).collect();
@@ -145,7 +150,7 @@ fn setup() -> &'static Setup {
                 .cloned()
                 .collect();
             assert!(
-                checked(&registry, &mut caches, own).is_some(),
+                checked(&registry, &requires, &mut caches, own).is_some(),
                 "check refuses the unmodified `{g}` content: the target would test nothing there"
             );
         }
@@ -158,6 +163,7 @@ fn setup() -> &'static Setup {
         Setup {
             files,
             registry,
+            requires,
             engine,
             caches: std::sync::Mutex::new(caches),
             pdf_every,
@@ -221,7 +227,12 @@ fuzz_target!(|data: &[u8]| {
         })
         .collect();
     let t = Instant::now();
-    let cx = checked(&s.registry, &mut s.caches.lock().unwrap(), files);
+    let cx = checked(
+        &s.registry,
+        &s.requires,
+        &mut s.caches.lock().unwrap(),
+        files,
+    );
     CHECK_US.fetch_add(t.elapsed().as_micros() as u64, Ordering::Relaxed);
     let Some(cx) = cx else {
         return;
@@ -238,7 +249,9 @@ fuzz_target!(|data: &[u8]| {
     let offered: Vec<_> = s
         .registry
         .kinds()
-        .filter(|k| k.requires_always() || k.requires().touched_by(&cx.lib))
+        .zip(&s.requires)
+        .filter(|(k, req)| k.requires_always() || req.touched_by(&cx.lib))
+        .map(|(k, _)| k)
         .collect();
     if let Some(&k) = offered.get(which as usize % offered.len().max(1)) {
         let tk = Instant::now();
@@ -255,6 +268,11 @@ fuzz_target!(|data: &[u8]| {
                     // next: of an unchanged chapter (and what it reads) nothing is written again.
                     SrdKind
                         .markdown_cached(&s.engine, &doc, &mut s.caches.lock().unwrap().srd)
+                        .unwrap_or_else(|e| panic!("{} {f:?} of {picked}: {e}", k.name()));
+                } else if f == Format::Json && doc.json.is_none() {
+                    // What `driver::render` serializes (the document's data), compact and into
+                    // nothing: its pretty text is no more than indentation of the same JSON.
+                    serde_json::to_writer(std::io::sink(), &doc.data)
                         .unwrap_or_else(|e| panic!("{} {f:?} of {picked}: {e}", k.name()));
                 } else if f != Format::Pdf || pdf {
                     driver::render(k, &cx, &s.engine, &doc, f, &blockprint::app::Silent)

@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use blockprint_content::check::Requirements;
 use blockprint_content::{LoadCache, forbidden_control, load_files_cached};
 use blockprint_kinds::srd::SrdKind;
 use blockprint_kinds::{Checked, Kind, Registry, Request};
@@ -38,16 +39,17 @@ struct Caches {
 
 fn checked(
     registry: &Registry,
+    requires: &[Requirements],
     caches: &mut Caches,
     files: Vec<(String, Vec<u8>)>,
 ) -> Option<Checked> {
     let (lib, diags) = load_files_cached(files, &mut caches.load);
     let mut report = blockprint_content::check::run_cached(&lib, diags, &mut caches.check);
-    for k in registry.kinds() {
+    for (k, req) in registry.kinds().zip(requires) {
         blockprint_content::check::requires::check_cached(
             &lib,
             k.name(),
-            &k.requires(),
+            req,
             k.requires_always(),
             &mut caches.check,
             &mut report.diagnostics,
@@ -82,6 +84,7 @@ fn main() {
     files.retain(|(r, _)| r != "README.md" && (r.ends_with(".toml") || r.ends_with(".md")));
     let templates = Templates::builtin();
     let registry = Registry::new(&templates).unwrap();
+    let requires: Vec<Requirements> = registry.kinds().map(|k| k.requires()).collect();
     let engine = Engine::new(templates, Default::default()).unwrap();
     let mut caches = Caches::default();
     let mut kind_us: std::collections::BTreeMap<String, (u64, u64)> = Default::default();
@@ -116,7 +119,7 @@ fn main() {
                 })
                 .collect();
             let t = Instant::now();
-            let cx = checked(&registry, &mut caches, own);
+            let cx = checked(&registry, &requires, &mut caches, own);
             check_us += t.elapsed().as_micros() as u64;
             let Some(cx) = cx else { continue };
             accepted += 1;
@@ -128,7 +131,9 @@ fn main() {
             };
             let offered: Vec<_> = registry
                 .kinds()
-                .filter(|k| k.requires_always() || k.requires().touched_by(&cx.lib))
+                .zip(&requires)
+                .filter(|(k, req)| k.requires_always() || req.touched_by(&cx.lib))
+                .map(|(k, _)| k)
                 .collect();
             if let Some(&k) = offered.get(*which as usize % offered.len().max(1)) {
                 let tk = Instant::now();
@@ -153,6 +158,8 @@ fn main() {
                                 assert!(files == fresh, "the cached SRD Markdown differs");
                                 verified += 1;
                             }
+                        } else if f == Format::Json && doc.json.is_none() {
+                            serde_json::to_writer(std::io::sink(), &doc.data).unwrap();
                         } else if f != Format::Pdf {
                             driver::render(
                                 k,

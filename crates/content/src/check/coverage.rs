@@ -77,6 +77,89 @@ pub(super) type Supports = std::collections::HashMap<String, std::sync::Arc<Supp
 /// How many dice texts [`Supports`] keeps between checks; past that it starts again empty.
 pub(super) const SUPPORTS_MAX: usize = 4096;
 
+/// Each table's [`check`] as it came out (its odds and diagnostics), kept by the file that defines it:
+/// a table is a function of its file's path, text and place among the content's files (the loader
+/// reads each file on its own), and its check of the table and the file's text alone (diagnostics
+/// quote that file), so a table of an unchanged file at the same place is not checked again.
+#[derive(Debug, Default)]
+pub(super) struct Checked {
+    /// By the file's place: the last few files seen there, path and text (the one in use first).
+    files: std::collections::HashMap<usize, Vec<CheckedFile>>,
+}
+
+#[derive(Debug, Default)]
+struct CheckedFile {
+    path: String,
+    text: String,
+    /// By the table's place among the file's tables and where its id starts.
+    tables: std::collections::HashMap<(usize, usize), (Option<TableOdds>, Vec<Diagnostic>)>,
+}
+
+/// How many files [`Checked`] keeps at one place: for each of the built-in content's five games, the
+/// file as shipped and an edit of it.
+const FILES_KEPT: usize = 10;
+
+impl Checked {
+    /// Put first, for each of `lib`'s files, what was kept of its text (or a new empty entry).
+    pub(super) fn prepare(&mut self, lib: &Library) {
+        if self.files.len() > SUPPORTS_MAX {
+            self.files.clear();
+        }
+        for (file, s) in lib.sources.iter().enumerate() {
+            let kept = self.files.entry(file).or_default();
+            match kept
+                .iter()
+                .position(|f| f.path == s.path && f.text == s.text)
+            {
+                Some(i) => kept[..=i].rotate_right(1),
+                None => {
+                    kept.insert(
+                        0,
+                        CheckedFile {
+                            path: s.path.clone(),
+                            text: s.text.clone(),
+                            tables: Default::default(),
+                        },
+                    );
+                    kept.truncate(FILES_KEPT);
+                }
+            }
+        }
+    }
+
+    /// [`check`] of `table`, the `nth` table of its file, kept or worked out (and kept).
+    pub(super) fn check(
+        &mut self,
+        lib: &Library,
+        table: &Table,
+        nth: usize,
+        supports: &mut Supports,
+        out: &mut Vec<Diagnostic>,
+    ) -> Option<TableOdds> {
+        let file = table.id.loc.file;
+        let key = (nth, table.id.loc.span.start);
+        let source = &lib.sources[file];
+        // After [`Checked::prepare`], the first file kept at this place is this one.
+        let Some(f) = self
+            .files
+            .get_mut(&file)
+            .and_then(|kept| kept.first_mut())
+            .filter(|f| f.path == source.path && f.text.len() == source.text.len())
+        else {
+            return check(lib, table, supports, out);
+        };
+        if let Some((odds, diags)) = f.tables.get(&key) {
+            out.extend(diags.iter().cloned());
+            return odds.clone();
+        }
+        let mut own = Vec::new();
+        let odds = check(lib, table, supports, &mut own);
+        out.extend(own.iter().cloned());
+        f.tables.insert(key, (odds.clone(), own));
+        odds
+    }
+}
+
 /// Check one table; `Some` odds when its dice are sound (rows may still have problems, reported in `out`).
 pub(super) fn check(
     lib: &Library,

@@ -9,7 +9,7 @@ use crate::{EntryValue, Library, ValueKind};
 
 use super::coverage::point_into;
 
-pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(lib: &Library, dists: &mut super::Dists, out: &mut Vec<Diagnostic>) {
     for l in &lib.lookups {
         let id = &l.id.value;
         let mut keys: BTreeMap<&str, usize> = BTreeMap::new();
@@ -51,7 +51,7 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                             super::inline::zero_divisor_diagnostic(lib, &located, &parsed, 0, &what)
                         {
                             out.push(d.with_table(id));
-                        } else if let Err(err) = parsed.distribution() {
+                        } else if let Err(err) = &*dists.of(s, &parsed) {
                             // The reference cards and the kits print a dice lookup's exact odds.
                             out.push(
                                 Diagnostic::error(
@@ -61,11 +61,11 @@ pub(super) fn check(lib: &Library, out: &mut Vec<Diagnostic>) {
                                     format!("{what}: {}", err.message),
                                 )
                                 .with_table(id)
-                                .with_hint(err.hint.unwrap_or_else(|| {
+                                .with_hint(err.hint.clone().unwrap_or_else(|| {
                                     "a dice lookup's exact odds are printed; use fewer dice or dice with fewer sides".to_owned()
                                 })),
                             );
-                        } else if !rolls_whole(&parsed) {
+                        } else if !rolls_whole(s, &parsed, dists) {
                             // Rolled values are used as counts (a Break threshold), so they must be whole.
                             out.push(
                                 Diagnostic::error(
@@ -270,9 +270,11 @@ fn npcs(lib: &Library, out: &mut Vec<Diagnostic>) {
 
 /// Whether a dice expression rolls whole numbers only. Its distribution is known to work out: the
 /// caller reports an expression whose distribution does not first.
-fn rolls_whole(expr: &dice::Expr) -> bool {
+fn rolls_whole(text: &str, expr: &dice::Expr, dists: &mut super::Dists) -> bool {
     expr.is_integer_valued()
-        || expr
-            .distribution()
+        || dists
+            .of(text, expr)
+            .as_ref()
+            .as_ref()
             .is_ok_and(|d| d.integer_outcomes().is_some())
 }

@@ -35,6 +35,9 @@ pub struct Report {
     pub odds: BTreeMap<String, TableOdds>,
     pub stats: Stats,
     pub editorial: Vec<Fill>,
+    /// What each book's chapters parsed to in the check, as (slug, text, parse): for a document that
+    /// reads a chapter's blocks, so it need not parse the chapter again (see [`Report::parsed`]).
+    pub chapters: Vec<(String, String, std::sync::Arc<crate::prose::Parsed>)>,
 }
 
 impl Report {
@@ -43,6 +46,14 @@ impl Report {
     }
     pub fn warnings(&self) -> usize {
         self.diagnostics.iter().filter(|d| d.is_warning()).count()
+    }
+    /// What the chapter `slug` with the text `body` parses to (`prose::parse(body, slug)`), when the
+    /// check parsed it.
+    pub fn parsed(&self, slug: &str, body: &str) -> Option<&crate::prose::Parsed> {
+        self.chapters
+            .iter()
+            .find(|(s, b, _)| s == slug && b == body)
+            .map(|(_, _, p)| &**p)
     }
     /// Notes: not problems, things `check` tells the author (a table of their own left out of the book).
     pub fn notes(&self) -> usize {
@@ -80,13 +91,48 @@ pub fn run(lib: &Library, load_diags: Vec<Diagnostic>) -> Report {
 
 /// What [`run_cached`] (and [`requires::check_cached`]) keep from one check for the next, each a pure
 /// function of the text it is kept under: the exact distribution of each dice expression (by its
-/// text), and what each chapter's and kit page's text parses to (by slug and text). Within one check it
+/// text), what each chapter's and kit page's text parses to (by slug and text), and for each index term
+/// a text that uses it (while that text is still the content's, the term is not searched for); and each
+/// table's coverage check, by its file's path, text and place. Within one check it
 /// already saves work (many tables roll `1d6` or `2d6`); across checks of content that changed in one
 /// file, only that file's new dice and chapters are worked out.
 #[derive(Debug, Default)]
 pub struct Cache {
     supports: coverage::Supports,
     parses: prose::Parses,
+    dists: Dists,
+    index: index::Witnesses,
+    tables: coverage::Checked,
+}
+
+/// Exact distributions by dice text, for the checks that work one out besides a table's (a dice
+/// lookup's values, a modifier table's dice, a duration's inline roll): each text's distribution, or
+/// why it has none, worked out once. A distribution is a function of the text alone.
+#[derive(Debug, Default)]
+pub(crate) struct Dists(
+    std::collections::HashMap<
+        String,
+        std::sync::Arc<Result<blockprint_dice::Dist, blockprint_dice::DistError>>,
+    >,
+);
+
+impl Dists {
+    /// `expr.distribution()`, where `expr` is what `text` parses to.
+    pub(crate) fn of(
+        &mut self,
+        text: &str,
+        expr: &blockprint_dice::Expr,
+    ) -> std::sync::Arc<Result<blockprint_dice::Dist, blockprint_dice::DistError>> {
+        if let Some(d) = self.0.get(text) {
+            return d.clone();
+        }
+        if self.0.len() >= coverage::SUPPORTS_MAX {
+            self.0.clear();
+        }
+        let d = std::sync::Arc::new(expr.distribution());
+        self.0.insert(text.to_owned(), d.clone());
+        d
+    }
 }
 
 /// [`run`] with work kept in `cache` between calls: the report is the same as [`run`]'s (a test
@@ -101,21 +147,33 @@ pub fn run_cached(lib: &Library, load_diags: Vec<Diagnostic>, cache: &mut Cache)
     if cache.supports.len() > coverage::SUPPORTS_MAX {
         cache.supports.clear();
     }
+    cache.tables.prepare(lib);
+    // Each table's place among its file's tables.
+    let mut nth: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
     for table in &lib.tables {
+        let n = nth.entry(table.id.loc.file).or_default();
+        *n += 1;
         if let Some(odds) =
-            coverage::check(lib, table, &mut cache.supports, &mut report.diagnostics)
+            cache
+                .tables
+                .check(lib, table, *n, &mut cache.supports, &mut report.diagnostics)
         {
             report.stats.outcomes += odds.outcomes;
             report.odds.entry(table.id.value.clone()).or_insert(odds);
         }
     }
     inline::check(lib, &mut report.diagnostics);
-    lookups::check(lib, &mut report.diagnostics);
+    lookups::check(lib, &mut cache.dists, &mut report.diagnostics);
     people::check(lib, &mut report.diagnostics);
     languages(lib, &mut report.diagnostics);
     decks::check(lib, &mut report.diagnostics);
-    prose::check(lib, &mut cache.parses, &mut report.diagnostics);
-    index::check(lib, &mut report.diagnostics);
+    prose::check(
+        lib,
+        &mut cache.parses,
+        &mut report.chapters,
+        &mut report.diagnostics,
+    );
+    index::check(lib, &mut cache.index, &mut report.diagnostics);
     charts::check(lib, &mut report.diagnostics);
     tracks::check(lib, &mut report.diagnostics);
     claims::check(lib, &mut report.diagnostics);

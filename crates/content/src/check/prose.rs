@@ -35,7 +35,12 @@ impl Parses {
     }
 }
 
-pub(super) fn check(lib: &Library, parses: &mut Parses, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(
+    lib: &Library,
+    parses: &mut Parses,
+    chapters: &mut Vec<(String, String, Arc<Parsed>)>,
+    out: &mut Vec<Diagnostic>,
+) {
     if lib.books.is_empty() {
         return;
     }
@@ -47,6 +52,12 @@ pub(super) fn check(lib: &Library, parses: &mut Parses, out: &mut Vec<Diagnostic
             .iter()
             .map(|c| parses.get(&c.body, &c.slug))
             .collect();
+        chapters.extend(
+            book.chapters
+                .iter()
+                .zip(&parsed)
+                .map(|(c, p)| (c.slug.clone(), c.body.clone(), p.clone())),
+        );
         let anchors: BTreeMap<&str, &Vec<String>> = book
             .chapters
             .iter()

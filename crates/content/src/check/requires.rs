@@ -123,20 +123,23 @@ pub fn check_cached(
     if !always && !req.touched_by(lib) {
         return;
     }
-    let all_ids: Vec<(&str, &Loc)> = lib
-        .tables
-        .iter()
-        .map(|t| (t.id.value.as_str(), &t.id.loc))
-        .chain(lib.lookups.iter().map(|l| (l.id.value.as_str(), &l.id.loc)))
-        .chain(lib.decks.iter().map(|d| (d.id.value.as_str(), &d.id.loc)))
-        .collect();
+    // Every id, for the neighbours of a missing one: gathered only when something is missing.
+    let all_ids: std::cell::OnceCell<Vec<(&str, &Loc)>> = std::cell::OnceCell::new();
     let missing = |what: &str, id: &str, example: &str| {
         let message =
             format!("the `{kind}` generator needs {what} `{id}`, which the content lacks");
         let hint = format!(
             "add {example}, or restore it from the built-in content (`blockprint init DIR` writes it)"
         );
-        match nearest(&all_ids, id) {
+        let all_ids = all_ids.get_or_init(|| {
+            lib.tables
+                .iter()
+                .map(|t| (t.id.value.as_str(), &t.id.loc))
+                .chain(lib.lookups.iter().map(|l| (l.id.value.as_str(), &l.id.loc)))
+                .chain(lib.decks.iter().map(|d| (d.id.value.as_str(), &d.id.loc)))
+                .collect()
+        });
+        match nearest(all_ids, id) {
             Some(loc) => needs(
                 lib,
                 loc,
@@ -248,7 +251,7 @@ pub fn check_cached(
             }
         }
     }
-    people(lib, kind, req, &missing, out);
+    people(lib, kind, req, &missing, &mut cache.dists, out);
     prose_parts(lib, kind, req, &mut cache.parses, out);
     slot_names(lib, kind, req, &mut cache.parses, out);
     if req.book && lib.books.is_empty() {
@@ -271,6 +274,7 @@ fn people(
     kind: &str,
     req: &Requirements,
     missing: &dyn Fn(&str, &str, &str) -> Diagnostic,
+    dists: &mut super::Dists,
     out: &mut Vec<Diagnostic>,
 ) {
     let needs_classes = !req.class_tables.is_empty() || !req.class_lookups.is_empty();
@@ -393,7 +397,7 @@ fn people(
     for (t, limit) in &req.durations {
         let Some(table) = lib.table(t) else { continue };
         for row in &table.rows {
-            if let Some(d) = duration_problem(row, *limit) {
+            if let Some(d) = duration_problem(row, *limit, dists) {
                 out.push(needs(
                     lib,
                     &row.result.loc,
@@ -421,8 +425,14 @@ fn people(
         }
         let covers = blockprint_dice::parse(&table.dice.value)
             .ok()
-            .and_then(|e| e.distribution().ok())
-            .and_then(|d| d.integer_outcomes())
+            .and_then(|e| {
+                dists
+                    .of(&table.dice.value, &e)
+                    .as_ref()
+                    .as_ref()
+                    .ok()
+                    .and_then(|d| d.integer_outcomes())
+            })
             .is_some_and(|o| (*lo..=*hi).all(|v| o.iter().any(|(x, _)| *x == v)));
         if !covers {
             let message = format!(
@@ -664,7 +674,11 @@ fn needs(
 }
 
 /// What keeps `row` from measuring a time of at most `limit` minutes, with the fix.
-fn duration_problem(row: &crate::Row, limit: i64) -> Option<(String, String)> {
+fn duration_problem(
+    row: &crate::Row,
+    limit: i64,
+    dists: &mut super::Dists,
+) -> Option<(String, String)> {
     use crate::Unit;
     let pieces = crate::text::pieces(&row.result.value).ok()?;
     let Some(expr) = pieces.iter().find_map(|p| match p {
@@ -692,7 +706,7 @@ fn duration_problem(row: &crate::Row, limit: i64) -> Option<(String, String)> {
     // Unparsable dice are reported by the inline-roll check. The exact maximum where the dice engine can
     // work it out, else the interval bound (an unbounded roll counts as too long).
     let e = blockprint_dice::parse(expr).ok()?;
-    let max = match e.distribution() {
+    let max = match dists.of(expr, &e).as_ref() {
         Ok(d) => Some(d.max()),
         Err(_) => e.bounds().map(|(_, hi)| hi),
     };

@@ -122,11 +122,18 @@ pub fn data(lib: &Library, report: &Report, book: &Book, paper: Paper) -> Option
         .iter()
         .map(|t| (t.id.clone(), srd_table(t, lib)))
         .collect();
-    // Parse every chapter once: its blocks for typst, its directives for where items are placed.
+    // Parse every chapter once (or take the check's parse): its blocks for typst, its directives for
+    // where items are placed.
     let parsed: Vec<(&str, prose::Parsed)> = book
         .chapters
         .iter()
-        .map(|c| (c.slug.as_str(), prose::parse(&c.body, &c.slug)))
+        .map(|c| {
+            let p = match report.parsed(&c.slug, &c.body) {
+                Some(p) => p.clone(),
+                None => prose::parse(&c.body, &c.slug),
+            };
+            (c.slug.as_str(), p)
+        })
         .collect();
     let mut refs: BTreeMap<String, RefInfo> = lib
         .tables
@@ -384,6 +391,10 @@ pub struct MarkdownCache {
     written: HashMap<(Mode, String), Vec<Written>>,
     /// How many pieces the last [`markdown`] wrote (the others it took from here).
     last: usize,
+    /// Each field of the book's data as it was last seen (the last two values, the latest first), with
+    /// its value for the templates: a field equal to one seen before is not made into a template value
+    /// again.
+    fields: HashMap<String, Vec<(serde_json::Value, Value)>>,
 }
 
 impl MarkdownCache {
@@ -402,14 +413,16 @@ const KEPT: usize = 4;
 struct Written {
     /// The chapter (none for an appendix).
     chapter: Option<serde_json::Value>,
-    /// Each part of the book's data the templates read, and its value then (none: it was missing).
-    read: Vec<(Read, Option<serde_json::Value>)>,
+    /// Each part of the book's data the templates read, and its value then (none: it was missing),
+    /// shared by every piece written from the same data (so that one comparison of a shared value with
+    /// the data now answers for every piece that read it).
+    read: Vec<(Read, Option<Arc<serde_json::Value>>)>,
     text: String,
 }
 
 /// A part of the book's data a template read: a whole field (`d.table_order`), one entry of a map
 /// field (`d.refs[id]`), or the data as a whole (iterated over).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Read {
     All,
     Field(String),
@@ -507,6 +520,52 @@ impl Object for NotedMap {
     }
 }
 
+/// The book's data as a template value, field by field: a field equal to the one in `fields` (what the
+/// last call saw) keeps the value made from it then, the others are made again (and kept). The value is
+/// the one `Value::from(Serde(d))` makes: a map of the same keys, in the same order, to the same values.
+fn template_value(
+    d: &serde_json::Value,
+    fields: &mut HashMap<String, Vec<(serde_json::Value, Value)>>,
+) -> Value {
+    let Some(map) = d.as_object() else {
+        return Value::from(Serde(d));
+    };
+    let values: Vec<(&str, Value)> = map
+        .iter()
+        .map(|(k, v)| {
+            let seen = fields.entry(k.clone()).or_default();
+            let value = match seen.iter().position(|(s, _)| s == v) {
+                Some(i) => {
+                    seen[..=i].rotate_right(1);
+                    seen[0].1.clone()
+                }
+                None => {
+                    let value = Value::from(Serde(v));
+                    seen.insert(0, (v.clone(), value.clone()));
+                    seen.truncate(2);
+                    value
+                }
+            };
+            (k.as_str(), value)
+        })
+        .collect();
+    Value::from(Serde(Fields(values)))
+}
+
+/// A map of template values, serialized as one (the values pass through as they are).
+struct Fields<'a>(Vec<(&'a str, Value)>);
+
+impl Serialize for Fields<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
 /// The Markdown editions of a book from its data (`d`, as [`data`] made it, serialized: the document's
 /// data). Each chapter and appendix is written by its template for each edition; `cache` keeps what
 /// they wrote and read of `d`, so a piece whose chapter and reads are unchanged is not written again
@@ -517,8 +576,14 @@ pub fn markdown(
     d: &serde_json::Value,
     cache: &mut MarkdownCache,
 ) -> Result<Editions, minijinja::Error> {
-    let dv = Value::from(Serde(d));
+    let dv = template_value(d, &mut cache.fields);
     cache.last = 0;
+    // What this call knows: whether each value kept (by its address) equals the data's now, and the
+    // data's values read by the pieces it writes (shared among them). Pieces put out of the cache are
+    // kept until the end, so that no address is reused while `same` remembers it.
+    let mut same: HashMap<*const serde_json::Value, bool> = HashMap::new();
+    let mut now: HashMap<Read, Option<Arc<serde_json::Value>>> = HashMap::new();
+    let mut dropped: Vec<Written> = Vec::new();
     let chapters = d["chapters"]
         .as_array()
         .map(Vec::as_slice)
@@ -528,7 +593,13 @@ pub fn markdown(
         let key = (mode, name.to_owned());
         if let Some(w) = cache.written.get(&key).and_then(|ws| {
             ws.iter().find(|w| {
-                w.chapter.as_ref() == chapter && w.read.iter().all(|(r, v)| r.of(d) == v.as_ref())
+                w.chapter.as_ref() == chapter
+                    && w.read.iter().all(|(r, v)| match v {
+                        Some(v) => *same
+                            .entry(Arc::as_ptr(v))
+                            .or_insert_with(|| r.of(d) == Some(&**v)),
+                        None => r.of(d).is_none(),
+                    })
             })
         }) {
             return Ok(w.text.clone());
@@ -563,14 +634,20 @@ pub fn markdown(
         let read = std::mem::take(&mut *read.lock().unwrap_or_else(|e| e.into_inner()));
         let ws = cache.written.entry(key).or_default();
         if ws.len() == KEPT {
-            ws.remove(0);
+            dropped.push(ws.remove(0));
         }
         ws.push(Written {
             chapter: chapter.cloned(),
             read: read
                 .into_iter()
                 .map(|r| {
-                    let v = r.of(d).cloned();
+                    let v = now
+                        .entry(r.clone())
+                        .or_insert_with(|| r.of(d).cloned().map(Arc::new))
+                        .clone();
+                    if let Some(v) = &v {
+                        same.insert(Arc::as_ptr(v), true);
+                    }
                     (r, v)
                 })
                 .collect(),
