@@ -146,26 +146,30 @@ say "   machine: $(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 
 # ---------- 0. build: CPU from nothing and with nothing to do ----------
 # From nothing: an empty output folder, with the user's cache folder (card pictures, simulated odds pages)
 # empty (cold) and as the cold run left it (warm); nothing to do: the same build again into the warm
-# folder. CPU (user + system, every thread) is steadier than wall time on a shared machine.
+# folder. CPU (user + system, every thread) is steadier than wall time on a shared machine. The warm build
+# again on one thread (--jobs 1) shows what running two kinds at once costs in CPU.
 
 say "== 0. build CPU: from nothing (cold cache, warm cache) and with nothing to do"
 if [ $HAVE_TIME = 1 ]; then
   BUILD_CACHE="$WORK/build-cache"
-  COLD=(); WARM=(); IDLE=()
+  COLD=(); WARM=(); IDLE=(); ONE=()
   for ((r = 1; r <= ROUNDS; r++)); do
     rm -rf "$BUILD_CACHE" "$WORK/build0"
     c=$(BLOCKPRINT_CACHE="$BUILD_CACHE" cpu "$BIN" build --seed 7 --out "$WORK/build0" --quiet) || { COLD=(); break; }
     rm -rf "$WORK/build0"
     w=$(BLOCKPRINT_CACHE="$BUILD_CACHE" cpu "$BIN" build --seed 7 --out "$WORK/build0" --quiet) || { COLD=(); break; }
     i=$(BLOCKPRINT_CACHE="$BUILD_CACHE" cpu "$BIN" build --seed 7 --out "$WORK/build0" --quiet) || { COLD=(); break; }
-    COLD+=("$c"); WARM+=("$w"); IDLE+=("$i")
-    say "  build round $r: from nothing ${c}s (cold cache), ${w}s (warm cache); nothing to do ${i}s of CPU"
+    rm -rf "$WORK/build0"
+    o=$(BLOCKPRINT_CACHE="$BUILD_CACHE" cpu "$BIN" build --seed 7 --out "$WORK/build0" --quiet --jobs 1) || { COLD=(); break; }
+    COLD+=("$c"); WARM+=("$w"); IDLE+=("$i"); ONE+=("$o")
+    say "  build round $r: from nothing ${c}s (cold cache), ${w}s (warm cache), ${o}s (warm, one thread); nothing to do ${i}s of CPU"
   done
   rm -rf "$BUILD_CACHE" "$WORK/build0"
   if [ "${#COLD[@]}" -gt 0 ]; then
-    c=$(median "${COLD[@]}"); w=$(median "${WARM[@]}"); i=$(median "${IDLE[@]}")
+    c=$(median "${COLD[@]}"); w=$(median "${WARM[@]}"); i=$(median "${IDLE[@]}"); o=$(median "${ONE[@]}")
     row "build CPU, cold cache" "${c}s" - "${c}s" "<= 4s" "$(verdict le "$c" 4)"
     row "build CPU, warm cache" "${w}s" - "${w}s" "<= 4s" "$(verdict le "$w" 4)"
+    row "build CPU, warm, --jobs 1" "${o}s" - "${o}s" "<= 4s" "$(verdict le "$o" 4)"
     row "build CPU, nothing to do" "${i}s" - "${i}s" "<= 0.5s" "$(verdict le "$i" 0.5)"
   else
     fail_tail
