@@ -391,10 +391,9 @@ pub struct MarkdownCache {
     written: HashMap<(Mode, String), Vec<Written>>,
     /// How many pieces the last [`markdown`] wrote (the others it took from here).
     last: usize,
-    /// Each field of the book's data as it was last seen (the last two values, the latest first), with
-    /// its value for the templates: a field equal to one seen before is not made into a template value
-    /// again.
-    fields: HashMap<String, Vec<(serde_json::Value, Value)>>,
+    /// Each field of the book's data (each entry of a map or list) as it was last seen, with its value
+    /// for the templates: an entry equal to one seen before is not made into a template value again.
+    fields: HashMap<String, Seen>,
 }
 
 impl MarkdownCache {
@@ -520,13 +519,11 @@ impl Object for NotedMap {
     }
 }
 
-/// The book's data as a template value, field by field: a field equal to the one in `fields` (what the
-/// last call saw) keeps the value made from it then, the others are made again (and kept). The value is
-/// the one `Value::from(Serde(d))` makes: a map of the same keys, in the same order, to the same values.
-fn template_value(
-    d: &serde_json::Value,
-    fields: &mut HashMap<String, Vec<(serde_json::Value, Value)>>,
-) -> Value {
+/// The book's data as a template value, entry by entry: an entry of a field (or a field that is no
+/// map or list) equal to one in `fields` (what earlier calls saw) keeps the value made from it then, the
+/// others are made again (and kept). The value is the one `Value::from(Serde(d))` makes: maps of the
+/// same keys in the same order and lists of the same items, down to the same values.
+fn template_value(d: &serde_json::Value, fields: &mut HashMap<String, Seen>) -> Value {
     let Some(map) = d.as_object() else {
         return Value::from(Serde(d));
     };
@@ -534,22 +531,80 @@ fn template_value(
         .iter()
         .map(|(k, v)| {
             let seen = fields.entry(k.clone()).or_default();
-            let value = match seen.iter().position(|(s, _)| s == v) {
-                Some(i) => {
-                    seen[..=i].rotate_right(1);
-                    seen[0].1.clone()
+            let value = match v {
+                // A map or a list is made entry by entry, so a change to one entry (one table) leaves
+                // the others' values as they were.
+                serde_json::Value::Object(m) if !m.is_empty() => {
+                    seen.bound(m.len());
+                    Value::from(Serde(Fields(
+                        m.iter()
+                            .map(|(e, ev)| (e.as_str(), seen.value(e, ev)))
+                            .collect(),
+                    )))
                 }
-                None => {
-                    let value = Value::from(Serde(v));
-                    seen.insert(0, (v.clone(), value.clone()));
-                    seen.truncate(2);
-                    value
+                serde_json::Value::Array(a) if !a.is_empty() => {
+                    seen.bound(a.len());
+                    Value::from(Serde(Items(
+                        a.iter()
+                            .enumerate()
+                            .map(|(i, ev)| seen.value(&i.to_string(), ev))
+                            .collect(),
+                    )))
                 }
+                _ => seen.value("", v),
             };
             (k.as_str(), value)
         })
         .collect();
     Value::from(Serde(Fields(values)))
+}
+
+/// One field of the book's data as seen before: by entry (a map's key, a list's place, or "" for the
+/// field as a whole), the last two values seen (the latest first), each with its template value.
+#[derive(Debug, Default)]
+struct Seen(HashMap<String, Vec<(serde_json::Value, Value)>>);
+
+impl Seen {
+    /// Start again when far more entries are kept than the field has (an input's entries of its own).
+    fn bound(&mut self, entries: usize) {
+        if self.0.len() > 2 * entries + 64 {
+            self.0.clear();
+        }
+    }
+
+    /// The template value of `v`, the entry `entry`: one kept, or made now (and kept).
+    fn value(&mut self, entry: &str, v: &serde_json::Value) -> Value {
+        let kept = match self.0.get_mut(entry) {
+            Some(kept) => kept,
+            None => self.0.entry(entry.to_owned()).or_default(),
+        };
+        match kept.iter().position(|(s, _)| s == v) {
+            Some(i) => {
+                kept[..=i].rotate_right(1);
+                kept[0].1.clone()
+            }
+            None => {
+                let value = Value::from(Serde(v));
+                kept.insert(0, (v.clone(), value.clone()));
+                kept.truncate(2);
+                value
+            }
+        }
+    }
+}
+
+/// A list of template values, serialized as one (the values pass through as they are).
+struct Items(Vec<Value>);
+
+impl Serialize for Items {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut l = s.serialize_seq(Some(self.0.len()))?;
+        for v in &self.0 {
+            l.serialize_element(v)?;
+        }
+        l.end()
+    }
 }
 
 /// A map of template values, serialized as one (the values pass through as they are).
