@@ -540,7 +540,14 @@ const SOURCES: [(&str, &[&str]); 5] = [
             include_str!("rbf/track.rs"),
         ],
     ),
-    ("storypath", &[include_str!("storypath.rs")]),
+    (
+        "storypath",
+        &[
+            include_str!("storypath/mod.rs"),
+            include_str!("storypath/grid.rs"),
+            include_str!("storypath/options.rs"),
+        ],
+    ),
 ];
 
 /// The ruling ids a source cites with `applies("…")` (a `"…"` literal, as the marker takes it).
