@@ -133,11 +133,12 @@ fn every_package_holds_its_sources_and_licences_and_nothing_else() {
     }
     for (name, dir) in &members {
         let list = package_list(name);
-        // Everything under src/ ships but the unit-test modules: a page or script a source file includes
-        // (the studio's src/studio/assets) is part of the build.
+        // Everything under src/ ships but the unit-test modules (a `tests.rs`, or a `tests/` folder of
+        // them): a page or script a source file includes (the studio's src/studio/assets) is part of the
+        // build.
         let src: BTreeSet<String> = files_in(dir, "src")
             .into_iter()
-            .filter(|p| !p.ends_with("/tests.rs"))
+            .filter(|p| !p.ends_with("/tests.rs") && !p.contains("/tests/"))
             .collect();
         let packed_src: BTreeSet<String> = list
             .iter()
