@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use blockprint::content::{forbidden_control, load_files};
+use blockprint::generators::fuzzing::cpu_ms;
 use blockprint::generators::{Checked, Document, Registry, Request};
 use blockprint::render::{Engine, Format, Paper, Templates};
 use libfuzzer_sys::fuzz_target;
@@ -42,21 +43,6 @@ static TYPESET_US: AtomicU64 = AtomicU64::new(0);
 /// By document: how many inputs typeset it, and the microseconds they took.
 static DOC_US: std::sync::Mutex<std::collections::BTreeMap<String, (u64, u64)>> =
     std::sync::Mutex::new(std::collections::BTreeMap::new());
-
-/// CPU time of the whole process so far, in milliseconds (user and system, from `/proc/self/stat`; 0
-/// where there is none): the rate per CPU second holds on a shared machine, where wall time does not.
-fn cpu_ms() -> u64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0;
-    };
-    // The fields after the command's closing parenthesis; utime and stime are the 14th and 15th.
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let f: Vec<u64> = rest
-        .split_whitespace()
-        .map(|x| x.parse().unwrap_or(0))
-        .collect();
-    (f.get(11).copied().unwrap_or(0) + f.get(12).copied().unwrap_or(0)) * 10
-}
 
 fn walk(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();

@@ -14,6 +14,7 @@ pub mod data;
 pub mod detective;
 pub mod error;
 pub mod export;
+pub mod fuzzing;
 pub mod kits;
 pub mod layout;
 pub mod npc;
